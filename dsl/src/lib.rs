@@ -1,0 +1,1 @@
+//! gloam-dsl: see ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+//! gloam-grammar: see ARCHITECTURE.md.

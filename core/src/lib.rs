@@ -13,7 +13,9 @@
 //! ```
 
 mod hex;
+mod ids;
 mod rng;
 
 pub use hex::{Direction, Hex};
+pub use ids::{CardId, ModifierId, PieceId, PlayerId};
 pub use rng::GameRng;

@@ -1,1 +1,48 @@
-fn main() {}
+//! The `gloam` command.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// gloam plays tabletop skirmish games from data.
+#[derive(Debug, Parser)]
+#[command(name = "gloam", version, about, long_about = None)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play the kernel demonstration: a seeded skirmish between two random agents.
+    Demo(cli::demo::DemoArgs),
+    /// Geometry queries for board designers (JSON on stdin, JSON on stdout).
+    Geom(cli::geom::GeomArgs),
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(error) => {
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let outcome = match args.command {
+        Command::Demo(demo) => cli::demo::run(&demo),
+        Command::Geom(geom) => cli::geom::run(&geom),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(error.exit_code())
+        }
+    }
+}

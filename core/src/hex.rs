@@ -224,7 +224,11 @@ mod tests {
     fn corners_are_shared_by_neighbours() {
         let a = Hex::ORIGIN;
         let b = a.neighbor(Direction::East);
-        let shared: Vec<_> = a.corners().into_iter().filter(|c| b.corners().contains(c)).collect();
+        let shared: Vec<_> = a
+            .corners()
+            .into_iter()
+            .filter(|c| b.corners().contains(c))
+            .collect();
         assert_eq!(shared, vec![(1, -1), (1, 1)]);
     }
 

@@ -11,11 +11,37 @@
 //! let mut rng = GameRng::from_seed(1);
 //! assert!(rng.below(6) < 6);
 //! ```
+//!
+//! A game is a [`Game`]: a [`GameState`] driven by a [`Rules`] implementation through a
+//! [`Ctx`] that records every change as an [`Event`]; hosts answer the [`Request`]s it
+//! raises with [`Answer`]s. See `ARCHITECTURE.md` for the whole picture.
 
+mod decision;
+mod event;
+mod game;
 mod hex;
 mod ids;
+mod modifier;
 mod rng;
+mod state;
+mod value;
+mod view;
 
+pub use decision::{Answer, Choice, DecisionError, Options, Request};
+pub use event::{DieResult, Event, Scope};
+pub use game::{
+    Control, Ctx, DEFAULT_MAX_STEPS, Game, GameError, Pending, Record, RuleError, Rules, Setup,
+};
 pub use hex::{Direction, Hex};
 pub use ids::{CardId, ModifierId, PieceId, PlayerId};
+pub use modifier::{
+    Duration, Ending, EventMatch, EventSubject, ExplainCause, ExplainStep, Explanation, ModOp,
+    ModScope, ModTarget, Modifier, ModifierError, ModifierSpec, Modifiers, Occurrence, Overridden,
+};
 pub use rng::GameRng;
+pub use state::{
+    Card, Frame, GameResult, GameState, InvariantError, Piece, Player, Position, Visibility, Zone,
+    ZoneId,
+};
+pub use value::Value;
+pub use view::{PlayerView, ZoneView};

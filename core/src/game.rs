@@ -1,0 +1,953 @@
+//! The game loop: a deterministic state machine driven by a ruleset and a host.
+//!
+//! A [`Rules`] implementation (a ruleset compiled by `gloam-dsl`, or a test's) runs the
+//! frames of [`GameState::flow`] one at a time through a [`Ctx`], which is the only way to
+//! change the state and records every change as an [`Event`]. When a rule needs a player's
+//! answer it returns [`Control::Ask`]; the game stops and the host reads
+//! [`Game::pending`], then calls [`Game::submit`]. An answer that is illegal, or a rule
+//! that fails while running after it, leaves the game exactly as it was.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Answer, Card, CardId, DecisionError, Event, Frame, GameResult, GameState, InvariantError,
+    ModifierId, ModifierSpec, Piece, PieceId, PlayerId, Position, Request, Scope, Value,
+    Visibility, Zone, ZoneId,
+};
+
+/// What a rule step tells the loop to do next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Control {
+    /// Run this frame again (its stage or vars changed).
+    Continue,
+    /// This frame is finished: pop it.
+    Done,
+    /// Keep this frame, and run these first, in the order given.
+    Push(Vec<Frame>),
+    /// Finish this frame and run these in its place, in the order given.
+    Replace(Vec<Frame>),
+    /// Ask one player; the answer is appended to this frame's `answers`.
+    Ask(Request),
+    /// Ask several players at once (simultaneous choices); the answers are appended to
+    /// this frame's `answers` in the order of the requests once all have answered.
+    AskAll(Vec<Request>),
+    /// The game is over.
+    End(GameResult),
+}
+
+/// The decisions the game waits on.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    /// The requests, in order.
+    pub requests: Vec<Request>,
+    /// Answers given so far (by index into `requests`), kept hidden until all are in.
+    pub answers: Vec<Option<Answer>>,
+}
+
+/// A failure inside the rules: a broken ruleset or an impossible effect.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RuleError {
+    /// The ruleset reported a problem.
+    #[error("rule step `{step}` failed: {message}")]
+    Step {
+        /// The frame's step name.
+        step: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The flow ran too many steps without asking anyone anything.
+    #[error("the rules ran {steps} steps without a decision; a rule is probably looping")]
+    Runaway {
+        /// How many steps ran.
+        steps: u64,
+    },
+    /// A piece id that does not exist.
+    #[error("there is no {piece}")]
+    UnknownPiece {
+        /// The id.
+        piece: PieceId,
+    },
+    /// A player id that is not seated.
+    #[error("there is no {player}")]
+    UnknownPlayer {
+        /// The id.
+        player: PlayerId,
+    },
+    /// A card id that does not exist.
+    #[error("there is no {card}")]
+    UnknownCard {
+        /// The id.
+        card: CardId,
+    },
+    /// A zone that was never created.
+    #[error("there is no zone {zone}")]
+    UnknownZone {
+        /// The zone.
+        zone: String,
+    },
+    /// A zone created twice.
+    #[error("zone {zone} already exists")]
+    DuplicateZone {
+        /// The zone.
+        zone: String,
+    },
+    /// A piece was moved onto another piece.
+    #[error("{piece} cannot stand at {position:?}: {occupant} is there")]
+    Occupied {
+        /// The piece moved.
+        piece: PieceId,
+        /// Where.
+        position: Position,
+        /// Who stands there.
+        occupant: PieceId,
+    },
+    /// A modifier problem.
+    #[error(transparent)]
+    Modifier(#[from] crate::ModifierError),
+    /// The state broke an invariant.
+    #[error(transparent)]
+    Invariant(#[from] InvariantError),
+    /// The rules asked a question with no legal answer.
+    #[error("request `{kind}` for {player} offers no legal answer")]
+    EmptyRequest {
+        /// What was asked.
+        kind: String,
+        /// Of whom.
+        player: PlayerId,
+    },
+}
+
+impl RuleError {
+    /// A ruleset's own failure in `step`.
+    pub fn step(step: impl Into<String>, message: impl Into<String>) -> RuleError {
+        RuleError::Step {
+            step: step.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a call on a [`Game`] failed. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GameError {
+    /// The answer was refused.
+    #[error(transparent)]
+    Decision(#[from] DecisionError),
+    /// The rules failed while running.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// A replay produced a different event log from the recorded one.
+    #[error("replay diverged from the record at event {index}")]
+    Diverged {
+        /// The first differing event.
+        index: usize,
+    },
+}
+
+/// A ruleset: the program that runs a game's flow.
+pub trait Rules {
+    /// Sets a new game up: zones, cards, pieces, and the first frames of the flow.
+    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError>;
+
+    /// Runs one frame, the top of the flow (popped while it runs).
+    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError>;
+}
+
+/// How a game starts: the seed, the players and the ruleset's own options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The RNG seed.
+    pub seed: u64,
+    /// The players' names, in seating order.
+    pub players: Vec<String>,
+    /// The ruleset's options (`warband`, `board`...), in the ruleset's words.
+    #[serde(default)]
+    pub options: Vec<(String, Value)>,
+}
+
+impl Setup {
+    /// A setup with no options.
+    pub fn new(seed: u64, players: &[&str]) -> Setup {
+        Setup {
+            seed,
+            players: players.iter().map(|p| (*p).to_owned()).collect(),
+            options: Vec::new(),
+        }
+    }
+
+    /// An option's value, if given.
+    pub fn option(&self, name: &str) -> Option<&Value> {
+        self.options.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+/// Everything needed to replay a game: its setup and every answer, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The setup.
+    pub setup: Setup,
+    /// The answers, in the order they were accepted.
+    pub answers: Vec<(PlayerId, Answer)>,
+}
+
+/// The one way rules change a game: each method checks its input, changes the state and
+/// records the change as an event.
+pub struct Ctx<'a> {
+    state: &'a mut GameState,
+    log: &'a mut Vec<Event>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context over a state and its log (for hosts building states by hand, and tests).
+    pub fn new(state: &'a mut GameState, log: &'a mut Vec<Event>) -> Ctx<'a> {
+        Ctx { state, log }
+    }
+
+    /// The state, read-only.
+    pub fn state(&self) -> &GameState {
+        self.state
+    }
+
+    /// The events recorded so far.
+    pub fn events(&self) -> &[Event] {
+        self.log
+    }
+
+    fn record(&mut self, event: Event) {
+        self.log.push(event);
+    }
+
+    fn piece_mut(&mut self, piece: PieceId) -> Result<&mut Piece, RuleError> {
+        self.state
+            .pieces
+            .get_mut(&piece)
+            .ok_or(RuleError::UnknownPiece { piece })
+    }
+
+    /// Records a named moment of the rules and ends the modifiers waiting for it.
+    pub fn marker(
+        &mut self,
+        name: &str,
+        scope: Scope,
+        data: Vec<(String, Value)>,
+    ) -> Result<(), RuleError> {
+        self.record(Event::Marker {
+            name: name.to_owned(),
+            scope,
+            data,
+        });
+        let mut occurrence = crate::Occurrence::new(name);
+        match scope {
+            Scope::Game => {}
+            Scope::Player(player) => occurrence = occurrence.about(player),
+            Scope::Piece(piece) => occurrence = occurrence.about(piece),
+        }
+        for modifier in self.state.modifiers.notify(&occurrence) {
+            self.record(Event::ModifierRemoved { id: modifier.id() });
+        }
+        Ok(())
+    }
+
+    /// Creates a piece, off the battlefield.
+    pub fn create_piece(
+        &mut self,
+        owner: PlayerId,
+        kind: &str,
+        characteristics: impl IntoIterator<Item = (String, i64)>,
+    ) -> Result<PieceId, RuleError> {
+        if self.state.player(owner).is_none() {
+            return Err(RuleError::UnknownPlayer { player: owner });
+        }
+        let id = PieceId(
+            self.state
+                .pieces
+                .keys()
+                .next_back()
+                .map_or(0, |last| last.0 + 1),
+        );
+        self.state.pieces.insert(
+            id,
+            Piece {
+                id,
+                owner,
+                kind: kind.to_owned(),
+                position: None,
+                characteristics: Default::default(),
+                counters: Default::default(),
+                tokens: Default::default(),
+                keywords: Default::default(),
+            },
+        );
+        self.record(Event::PieceCreated {
+            piece: id,
+            owner,
+            kind: kind.to_owned(),
+        });
+        for (name, value) in characteristics {
+            self.set_characteristic(id, &name, value)?;
+        }
+        Ok(id)
+    }
+
+    /// Puts a piece at a position (or takes it off the battlefield with `None`).
+    pub fn place_piece(
+        &mut self,
+        piece: PieceId,
+        to: Option<Position>,
+        path: Vec<crate::Hex>,
+        how: &str,
+    ) -> Result<(), RuleError> {
+        if let Some(position) = to {
+            if let Some(occupant) = self.state.piece_at(position) {
+                if occupant != piece {
+                    return Err(RuleError::Occupied {
+                        piece,
+                        position,
+                        occupant,
+                    });
+                }
+            }
+        }
+        let entry = self.piece_mut(piece)?;
+        let from = entry.position;
+        entry.position = to;
+        self.record(Event::PieceMoved {
+            piece,
+            from,
+            to,
+            path,
+            how: how.to_owned(),
+        });
+        Ok(())
+    }
+
+    fn counters_mut(
+        &mut self,
+        scope: Scope,
+    ) -> Result<&mut std::collections::BTreeMap<String, i64>, RuleError> {
+        Ok(match scope {
+            Scope::Game => &mut self.state.counters,
+            Scope::Player(player) => {
+                &mut self
+                    .state
+                    .players
+                    .get_mut(player.0 as usize)
+                    .ok_or(RuleError::UnknownPlayer { player })?
+                    .counters
+            }
+            Scope::Piece(piece) => &mut self.piece_mut(piece)?.counters,
+        })
+    }
+
+    fn tokens_mut(
+        &mut self,
+        scope: Scope,
+    ) -> Result<&mut std::collections::BTreeMap<String, i64>, RuleError> {
+        Ok(match scope {
+            Scope::Game => &mut self.state.counters,
+            Scope::Player(player) => {
+                &mut self
+                    .state
+                    .players
+                    .get_mut(player.0 as usize)
+                    .ok_or(RuleError::UnknownPlayer { player })?
+                    .tokens
+            }
+            Scope::Piece(piece) => &mut self.piece_mut(piece)?.tokens,
+        })
+    }
+
+    /// Sets a counter; records nothing if the value is unchanged.
+    pub fn set_counter(&mut self, scope: Scope, name: &str, value: i64) -> Result<(), RuleError> {
+        let counters = self.counters_mut(scope)?;
+        let from = counters.get(name).copied().unwrap_or(0);
+        if from == value {
+            return Ok(());
+        }
+        if value == 0 {
+            counters.remove(name);
+        } else {
+            counters.insert(name.to_owned(), value);
+        }
+        self.record(Event::CounterChanged {
+            scope,
+            name: name.to_owned(),
+            from,
+            to: value,
+        });
+        Ok(())
+    }
+
+    /// Adds `delta` to a counter and returns the new value.
+    pub fn add_counter(&mut self, scope: Scope, name: &str, delta: i64) -> Result<i64, RuleError> {
+        let current = self.counters_mut(scope)?.get(name).copied().unwrap_or(0);
+        let value = current.saturating_add(delta);
+        self.set_counter(scope, name, value)?;
+        Ok(value)
+    }
+
+    /// Sets how many of a token a piece, player or the game holds (never below 0).
+    pub fn set_tokens(&mut self, scope: Scope, token: &str, count: i64) -> Result<(), RuleError> {
+        let count = count.max(0);
+        let tokens = self.tokens_mut(scope)?;
+        let from = tokens.get(token).copied().unwrap_or(0);
+        if from == count {
+            return Ok(());
+        }
+        if count == 0 {
+            tokens.remove(token);
+        } else {
+            tokens.insert(token.to_owned(), count);
+        }
+        self.record(Event::TokensChanged {
+            scope,
+            token: token.to_owned(),
+            from,
+            to: count,
+        });
+        Ok(())
+    }
+
+    /// Sets a piece's base characteristic.
+    pub fn set_characteristic(
+        &mut self,
+        piece: PieceId,
+        name: &str,
+        value: i64,
+    ) -> Result<(), RuleError> {
+        let entry = self.piece_mut(piece)?;
+        let from = entry.characteristics.insert(name.to_owned(), value);
+        if from == Some(value) {
+            return Ok(());
+        }
+        self.record(Event::CharacteristicChanged {
+            piece,
+            name: name.to_owned(),
+            from,
+            to: value,
+        });
+        Ok(())
+    }
+
+    /// Gives a piece a keyword, or takes it away.
+    pub fn set_keyword(
+        &mut self,
+        piece: PieceId,
+        keyword: &str,
+        present: bool,
+    ) -> Result<(), RuleError> {
+        let entry = self.piece_mut(piece)?;
+        let changed = if present {
+            entry.keywords.insert(keyword.to_owned())
+        } else {
+            entry.keywords.remove(keyword)
+        };
+        if changed {
+            self.record(Event::KeywordChanged {
+                piece,
+                keyword: keyword.to_owned(),
+                present,
+            });
+        }
+        Ok(())
+    }
+
+    /// Declares the lowest value modifiers can bring a characteristic to.
+    pub fn set_floor(&mut self, name: &str, floor: i64) -> Result<(), RuleError> {
+        self.state.floors.insert(name.to_owned(), floor);
+        self.record(Event::FloorSet {
+            name: name.to_owned(),
+            floor,
+        });
+        Ok(())
+    }
+
+    /// Creates an empty zone.
+    pub fn create_zone(&mut self, zone: ZoneId, visibility: Visibility) -> Result<(), RuleError> {
+        if self.state.player(zone.owner).is_none() {
+            return Err(RuleError::UnknownPlayer { player: zone.owner });
+        }
+        if zone.name.is_empty() || zone.name.contains([':', '@']) {
+            return Err(RuleError::step(
+                "create_zone",
+                format!(
+                    "zone name `{}` must be non-empty and contain neither `:` nor `@`",
+                    zone.name
+                ),
+            ));
+        }
+        if self.state.zones.contains_key(&zone) {
+            return Err(RuleError::DuplicateZone {
+                zone: zone.to_string(),
+            });
+        }
+        self.state.zones.insert(
+            zone.clone(),
+            Zone {
+                visibility,
+                cards: Vec::new(),
+            },
+        );
+        self.record(Event::ZoneCreated { zone, visibility });
+        Ok(())
+    }
+
+    /// Creates a card at the bottom of a zone.
+    pub fn create_card(
+        &mut self,
+        name: &str,
+        owner: PlayerId,
+        zone: &ZoneId,
+    ) -> Result<CardId, RuleError> {
+        if self.state.player(owner).is_none() {
+            return Err(RuleError::UnknownPlayer { player: owner });
+        }
+        let id = CardId(
+            self.state
+                .cards
+                .keys()
+                .next_back()
+                .map_or(0, |last| last.0 + 1),
+        );
+        let target = self
+            .state
+            .zones
+            .get_mut(zone)
+            .ok_or_else(|| RuleError::UnknownZone {
+                zone: zone.to_string(),
+            })?;
+        target.cards.push(id);
+        self.state.cards.insert(
+            id,
+            Card {
+                id,
+                name: name.to_owned(),
+                owner,
+            },
+        );
+        self.record(Event::CardCreated {
+            card: id,
+            name: name.to_owned(),
+            zone: zone.clone(),
+        });
+        Ok(id)
+    }
+
+    /// Moves a card to a zone, at `index` (clamped to the zone's length; 0 = top, `usize::MAX`
+    /// = bottom).
+    pub fn move_card(&mut self, card: CardId, to: &ZoneId, index: usize) -> Result<(), RuleError> {
+        let name = self
+            .state
+            .cards
+            .get(&card)
+            .ok_or(RuleError::UnknownCard { card })?
+            .name
+            .clone();
+        if !self.state.zones.contains_key(to) {
+            return Err(RuleError::UnknownZone {
+                zone: to.to_string(),
+            });
+        }
+        let from = self
+            .state
+            .zone_of(card)
+            .cloned()
+            .ok_or(RuleError::UnknownCard { card })?;
+        if let Some(source) = self.state.zones.get_mut(&from) {
+            source.cards.retain(|c| *c != card);
+        }
+        let target = self
+            .state
+            .zones
+            .get_mut(to)
+            .ok_or_else(|| RuleError::UnknownZone {
+                zone: to.to_string(),
+            })?;
+        let index = index.min(target.cards.len());
+        target.cards.insert(index, card);
+        self.record(Event::CardMoved {
+            card,
+            name,
+            from,
+            to: to.clone(),
+            index,
+        });
+        Ok(())
+    }
+
+    /// Shuffles a zone with the game's RNG.
+    pub fn shuffle(&mut self, zone: &ZoneId) -> Result<(), RuleError> {
+        let state = &mut *self.state;
+        let target = state
+            .zones
+            .get_mut(zone)
+            .ok_or_else(|| RuleError::UnknownZone {
+                zone: zone.to_string(),
+            })?;
+        state.rng.shuffle(&mut target.cards);
+        self.record(Event::Shuffled { zone: zone.clone() });
+        Ok(())
+    }
+
+    /// Draws a number in `0..bound` from the game's RNG for a ruleset's own random pick.
+    pub fn draw_number(&mut self, purpose: &str, bound: u32) -> Result<u32, RuleError> {
+        let value = self.state.rng.below(bound);
+        self.record(Event::Drew {
+            purpose: purpose.to_owned(),
+            bound,
+            value,
+        });
+        Ok(value)
+    }
+
+    /// Applies a modifier and returns its id.
+    pub fn add_modifier(&mut self, modifier: ModifierSpec) -> Result<ModifierId, RuleError> {
+        let id = self.state.modifiers.add(modifier.clone())?;
+        self.record(Event::ModifierAdded { id, modifier });
+        Ok(id)
+    }
+
+    /// Removes a modifier before its duration ends.
+    pub fn remove_modifier(&mut self, id: ModifierId) -> Result<(), RuleError> {
+        self.state.modifiers.remove(id)?;
+        self.record(Event::ModifierRemoved { id });
+        Ok(())
+    }
+
+    /// Ends the game.
+    pub fn end_game(&mut self, result: GameResult) -> Result<(), RuleError> {
+        self.state.result = Some(result.clone());
+        self.state.flow.clear();
+        self.state.pending = None;
+        self.record(Event::GameEnded { result });
+        Ok(())
+    }
+
+    /// The game's RNG, for kernel services (dice) that record their own events.
+    pub(crate) fn rng_and_log(&mut self) -> (&mut crate::GameRng, &mut Vec<Event>) {
+        (&mut self.state.rng, self.log)
+    }
+}
+
+/// A game in progress: the state, its event log, its record, and the rules that drive it.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_core::{Control, Ctx, Frame, Game, GameResult, PlayerId, RuleError, Rules, Setup};
+///
+/// /// A one-step game: the first player says who wins.
+/// struct Kingmaker;
+/// impl Rules for Kingmaker {
+///     fn start(&self, ctx: &mut Ctx<'_>, _setup: &Setup) -> Result<(), RuleError> {
+///         Ok(())
+///     }
+///     fn step(&self, _ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+///         use gloam_core::{Answer, Choice, Options, Request};
+///         match frame.answers.first() {
+///             None => Ok(Control::Ask(Request {
+///                 player: PlayerId(0),
+///                 kind: "crown".into(),
+///                 prompt: "Who wins?".into(),
+///                 options: Options::One { choices: vec![Choice::Number(0), Choice::Number(1)] },
+///                 secret: false,
+///             })),
+///             Some(Answer::One(Choice::Number(n))) => Ok(Control::End(GameResult {
+///                 winners: vec![PlayerId(*n as u8)],
+///                 reason: "crowned".into(),
+///             })),
+///             Some(_) => Err(RuleError::step("crown", "unexpected answer")),
+///         }
+///     }
+/// }
+///
+/// let mut game = Game::start(Kingmaker, Setup::new(1, &["Ann", "Bo"]), vec![Frame::new("crown")])?;
+/// use gloam_core::{Answer, Choice};
+/// assert!(game.submit(PlayerId(0), Answer::One(Choice::Number(5))).is_err());
+/// game.submit(PlayerId(0), Answer::One(Choice::Number(1)))?;
+/// assert_eq!(game.state().result.as_ref().unwrap().winners, vec![PlayerId(1)]);
+/// # Ok::<(), gloam_core::GameError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game<R> {
+    rules: R,
+    state: GameState,
+    log: Vec<Event>,
+    record: Record,
+    max_steps: u64,
+}
+
+/// The default number of rule steps allowed between two decisions.
+pub const DEFAULT_MAX_STEPS: u64 = 1_000_000;
+
+impl<R: Rules> Game<R> {
+    /// Starts a game: runs the ruleset's set-up, then the flow until the first decision.
+    pub fn start(rules: R, setup: Setup, first: Vec<Frame>) -> Result<Game<R>, GameError> {
+        let names: Vec<&str> = setup.players.iter().map(String::as_str).collect();
+        let state = GameState::new(setup.seed, &names);
+        let mut game = Game {
+            rules,
+            state,
+            log: Vec::new(),
+            record: Record {
+                setup: setup.clone(),
+                answers: Vec::new(),
+            },
+            max_steps: DEFAULT_MAX_STEPS,
+        };
+        {
+            let mut ctx = Ctx::new(&mut game.state, &mut game.log);
+            game.rules.start(&mut ctx, &setup)?;
+        }
+        game.state.flow.extend(first.into_iter().rev());
+        game.run()?;
+        Ok(game)
+    }
+
+    /// Resumes a saved game (a state and log written by [`Game::state`] and
+    /// [`Game::events`], with its record).
+    pub fn resume(rules: R, state: GameState, log: Vec<Event>, record: Record) -> Game<R> {
+        Game {
+            rules,
+            state,
+            log,
+            record,
+            max_steps: DEFAULT_MAX_STEPS,
+        }
+    }
+
+    /// Replays a record from its setup and answers, returning the game it leads to.
+    pub fn replay(rules: R, record: &Record, first: Vec<Frame>) -> Result<Game<R>, GameError> {
+        let mut game = Game::start(rules, record.setup.clone(), first)?;
+        for (player, answer) in &record.answers {
+            game.submit(*player, answer.clone())?;
+        }
+        Ok(game)
+    }
+
+    /// Sets how many rule steps may run between two decisions before the game reports a
+    /// runaway rule.
+    pub fn set_max_steps(&mut self, max_steps: u64) {
+        self.max_steps = max_steps;
+    }
+
+    /// The state.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// The whole event log.
+    pub fn events(&self) -> &[Event] {
+        &self.log
+    }
+
+    /// The setup and answers so far.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.state.result.is_some()
+    }
+
+    /// The requests still waiting for an answer (empty once the game is over).
+    pub fn pending(&self) -> Vec<&Request> {
+        match &self.state.pending {
+            Some(pending) => pending
+                .requests
+                .iter()
+                .zip(&pending.answers)
+                .filter(|(_, answer)| answer.is_none())
+                .map(|(request, _)| request)
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The request waiting on `player`, if any.
+    pub fn pending_for(&self, player: PlayerId) -> Option<&Request> {
+        self.pending().into_iter().find(|r| r.player == player)
+    }
+
+    /// Answers the pending request of `player`. Returns the events that followed. On any
+    /// error the game is exactly as it was before the call.
+    pub fn submit(&mut self, player: PlayerId, answer: Answer) -> Result<&[Event], GameError> {
+        let before_len = self.log.len();
+        let snapshot = self.state.clone();
+        match self.submit_inner(player, answer) {
+            Ok(()) => Ok(&self.log[before_len..]),
+            Err(error) => {
+                self.state = snapshot;
+                self.log.truncate(before_len);
+                Err(error)
+            }
+        }
+    }
+
+    fn submit_inner(&mut self, player: PlayerId, answer: Answer) -> Result<(), GameError> {
+        let pending = self
+            .state
+            .pending
+            .as_mut()
+            .ok_or(DecisionError::NothingPending)?;
+        let waiting: Vec<usize> = (0..pending.requests.len())
+            .filter(|&i| pending.answers[i].is_none())
+            .collect();
+        let Some(&index) = waiting
+            .iter()
+            .find(|&&i| pending.requests[i].player == player)
+        else {
+            if pending
+                .requests
+                .iter()
+                .any(|request| request.player == player)
+            {
+                return Err(DecisionError::AlreadyAnswered { player }.into());
+            }
+            let waiting_on = waiting
+                .iter()
+                .map(|&i| pending.requests[i].player.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(DecisionError::NotYourDecision { player, waiting_on }.into());
+        };
+        let request = &pending.requests[index];
+        request.check(&answer)?;
+        let kind = request.kind.clone();
+        let secret = request.secret;
+        pending.answers[index] = Some(answer.clone());
+        let complete = pending.answers.iter().all(Option::is_some);
+        self.record.answers.push((player, answer.clone()));
+        if secret {
+            self.log.push(Event::DecidedHidden { player, kind });
+        } else {
+            self.log.push(Event::Decided {
+                player,
+                kind,
+                answer,
+            });
+        }
+        if complete {
+            let pending = self.state.pending.take().unwrap_or_default();
+            let any_secret = pending.requests.iter().any(|r| r.secret);
+            let answers: Vec<(PlayerId, Answer)> = pending
+                .requests
+                .iter()
+                .zip(pending.answers)
+                .filter_map(|(request, answer)| answer.map(|a| (request.player, a)))
+                .collect();
+            if any_secret {
+                self.log.push(Event::Revealed {
+                    answers: answers.clone(),
+                });
+            }
+            let frame = self
+                .state
+                .flow
+                .last_mut()
+                .ok_or(DecisionError::NothingPending)?;
+            frame.answers.extend(answers.into_iter().map(|(_, a)| a));
+            self.run()?;
+        }
+        Ok(())
+    }
+
+    /// Runs the flow until a decision is needed or the game ends.
+    fn run(&mut self) -> Result<(), RuleError> {
+        let mut steps: u64 = 0;
+        while self.state.pending.is_none() && self.state.result.is_none() {
+            let Some(mut frame) = self.state.flow.pop() else {
+                break;
+            };
+            steps += 1;
+            if steps > self.max_steps {
+                return Err(RuleError::Runaway { steps });
+            }
+            let control = {
+                let mut ctx = Ctx::new(&mut self.state, &mut self.log);
+                self.rules.step(&mut ctx, &mut frame)?
+            };
+            match control {
+                Control::Continue => self.state.flow.push(frame),
+                Control::Done => {}
+                Control::Push(frames) => {
+                    self.state.flow.push(frame);
+                    self.state.flow.extend(frames.into_iter().rev());
+                }
+                Control::Replace(frames) => self.state.flow.extend(frames.into_iter().rev()),
+                Control::Ask(request) => {
+                    self.state.flow.push(frame);
+                    self.ask(vec![request])?;
+                }
+                Control::AskAll(requests) => {
+                    self.state.flow.push(frame);
+                    self.ask(requests)?;
+                }
+                Control::End(result) => {
+                    let mut ctx = Ctx::new(&mut self.state, &mut self.log);
+                    ctx.end_game(result)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn ask(&mut self, requests: Vec<Request>) -> Result<(), RuleError> {
+        for request in &requests {
+            if self.state.player(request.player).is_none() {
+                return Err(RuleError::UnknownPlayer {
+                    player: request.player,
+                });
+            }
+            let empty = match &request.options {
+                crate::Options::One { choices } => choices.is_empty(),
+                crate::Options::Several { choices, min, max } => {
+                    min > max || (*min as usize) > choices.len()
+                }
+                crate::Options::Order { .. } => false,
+            };
+            if empty {
+                return Err(RuleError::EmptyRequest {
+                    kind: request.kind.clone(),
+                    player: request.player,
+                });
+            }
+        }
+        if requests.is_empty() {
+            return Ok(());
+        }
+        self.state.pending = Some(Pending {
+            answers: vec![None; requests.len()],
+            requests,
+        });
+        Ok(())
+    }
+
+    /// The events as `viewer` may see them.
+    pub fn events_for(&self, viewer: PlayerId) -> Vec<Event> {
+        let visibility = |zone: &ZoneId| {
+            self.state
+                .zones
+                .get(zone)
+                .map_or(Visibility::Nobody, |z| z.visibility)
+        };
+        self.log
+            .iter()
+            .map(|event| event.redacted_for(viewer, visibility))
+            .collect()
+    }
+
+    /// What `viewer` may see of the game now.
+    pub fn view(&self, viewer: PlayerId) -> crate::PlayerView {
+        crate::PlayerView::new(&self.state, viewer)
+    }
+}

@@ -1,0 +1,418 @@
+//! Game state: players, pieces, cards in zones, counters, tokens and the RNG.
+//!
+//! The state is plain data: `Clone`, `Serialize`, `Deserialize`, ordered containers only.
+//! It changes only through [`crate::Ctx`], which records every change as an
+//! [`crate::Event`]; hosts read it and never write it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{CardId, GameRng, Hex, PieceId, PlayerId, Value};
+
+/// Where a piece stands: a hex on a hex battlefield or a point on a measured table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Position {
+    /// A hex of a hex battlefield.
+    Hex(Hex),
+    /// A point on a measured table, in tenths of a millimetre, with a facing vector.
+    Table {
+        /// Horizontal coordinate, tenths of a millimetre.
+        x: i64,
+        /// Vertical coordinate, tenths of a millimetre.
+        y: i64,
+        /// Facing direction as an integer vector; `(0, 0)` when the ruleset has no facing.
+        facing: (i64, i64),
+    },
+}
+
+impl Position {
+    /// The hex, if this is a hex position.
+    pub fn hex(self) -> Option<Hex> {
+        match self {
+            Position::Hex(hex) => Some(hex),
+            Position::Table { .. } => None,
+        }
+    }
+}
+
+/// A seat at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// This player's id (its index in seating order).
+    pub id: PlayerId,
+    /// A display name.
+    pub name: String,
+    /// Named counters: scores (`glory`), resources, per-player bookkeeping.
+    pub counters: BTreeMap<String, i64>,
+    /// Named tokens held by the player, with their number.
+    pub tokens: BTreeMap<String, i64>,
+}
+
+/// A piece in the game: an Underworlds fighter or a tabletop model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    /// This piece's id.
+    pub id: PieceId,
+    /// The controlling player.
+    pub owner: PlayerId,
+    /// The name of its definition in the ruleset data (a fighter or model profile).
+    pub kind: String,
+    /// Where it stands; `None` when not on the battlefield (not yet deployed, out of action).
+    pub position: Option<Position>,
+    /// Base characteristics before modifiers (`move`, `wounds`, ...).
+    pub characteristics: BTreeMap<String, i64>,
+    /// Named counters (`damage`, activations used, ...).
+    pub counters: BTreeMap<String, i64>,
+    /// Named tokens on the piece (`move`, `charge`, `guard`, `stagger`...), with their number.
+    pub tokens: BTreeMap<String, i64>,
+    /// Keywords currently carried (`leader`, `wizard`, `inspired`...).
+    pub keywords: BTreeSet<String>,
+}
+
+/// A named zone of cards. Zone names are the ruleset's vocabulary.
+///
+/// Serialised as a string, `"0:hand"` or `"1:equipped@4"` (owner, name, piece), so that
+/// maps keyed by zone are plain JSON objects.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ZoneId {
+    /// The player the zone belongs to.
+    pub owner: PlayerId,
+    /// The zone's name (`objective_deck`, `power_hand`, `equipped`...).
+    pub name: String,
+    /// The piece the zone is attached to, for cards attached to a piece (upgrades).
+    pub piece: Option<PieceId>,
+}
+
+impl ZoneId {
+    fn key(&self) -> String {
+        match self.piece {
+            Some(piece) => format!("{}:{}@{}", self.owner.0, self.name, piece.0),
+            None => format!("{}:{}", self.owner.0, self.name),
+        }
+    }
+
+    fn from_key(key: &str) -> Option<ZoneId> {
+        let (owner, rest) = key.split_once(':')?;
+        let owner = PlayerId(owner.parse().ok()?);
+        let (name, piece) = match rest.split_once('@') {
+            Some((name, piece)) => (name, Some(PieceId(piece.parse().ok()?))),
+            None => (rest, None),
+        };
+        Some(ZoneId {
+            owner,
+            name: name.to_owned(),
+            piece,
+        })
+    }
+}
+
+impl Serialize for ZoneId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for ZoneId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ZoneId, D::Error> {
+        let key = String::deserialize(deserializer)?;
+        ZoneId::from_key(&key).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "`{key}` is not a zone: expected `owner:name` or `owner:name@piece`"
+            ))
+        })
+    }
+}
+
+impl ZoneId {
+    /// A player's zone.
+    pub fn new(owner: PlayerId, name: impl Into<String>) -> ZoneId {
+        ZoneId {
+            owner,
+            name: name.into(),
+            piece: None,
+        }
+    }
+
+    /// A zone attached to a piece.
+    pub fn on_piece(owner: PlayerId, name: impl Into<String>, piece: PieceId) -> ZoneId {
+        ZoneId {
+            owner,
+            name: name.into(),
+            piece: Some(piece),
+        }
+    }
+}
+
+impl std::fmt::Display for ZoneId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.piece {
+            Some(piece) => write!(f, "{}:{}@{}", self.owner, self.name, piece),
+            None => write!(f, "{}:{}", self.owner, self.name),
+        }
+    }
+}
+
+/// Who may see the cards of a zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Everyone sees the cards (discard piles, scored objectives, upgrades in play).
+    Public,
+    /// Only the owner sees the cards (a hand).
+    Owner,
+    /// Nobody sees the cards or their order (a deck); the count is public.
+    Nobody,
+}
+
+/// A zone: an ordered list of cards (index 0 is the top of a deck).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Zone {
+    /// Who may see it.
+    pub visibility: Visibility,
+    /// The cards, top first.
+    pub cards: Vec<CardId>,
+}
+
+/// One physical card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Card {
+    /// This card's id.
+    pub id: CardId,
+    /// The name of its definition in the ruleset data.
+    pub name: String,
+    /// The player who owns it.
+    pub owner: PlayerId,
+}
+
+/// The whole state of one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    /// The seed the game was started with.
+    pub seed: u64,
+    /// The random number generator, advanced by every roll and shuffle.
+    pub rng: GameRng,
+    /// The players, in seating order (`players[i].id == PlayerId(i)`).
+    pub players: Vec<Player>,
+    /// Every piece, by id.
+    pub pieces: BTreeMap<PieceId, Piece>,
+    /// Every card, by id.
+    pub cards: BTreeMap<CardId, Card>,
+    /// The zones; every card is in exactly one zone.
+    pub zones: BTreeMap<ZoneId, Zone>,
+    /// Game-wide named counters (`round`, ...).
+    pub counters: BTreeMap<String, i64>,
+    /// Characteristic modifiers and their durations.
+    pub modifiers: crate::Modifiers,
+    /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
+    pub floors: BTreeMap<String, i64>,
+    /// The rules' flow: a stack of frames, top last. Empty when the game is over.
+    pub flow: Vec<Frame>,
+    /// The decisions the game waits on, if any.
+    pub pending: Option<crate::Pending>,
+    /// The result, once the game has ended.
+    pub result: Option<GameResult>,
+}
+
+/// One step of the rules' flow, with the values the ruleset keeps while it runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Frame {
+    /// The name of the rule step this frame runs.
+    pub step: String,
+    /// Where in the step the rule is (starts at 0).
+    pub stage: u32,
+    /// Named values the step keeps.
+    pub vars: BTreeMap<String, Value>,
+    /// The answers to the decisions this frame asked, oldest first.
+    pub answers: Vec<crate::Answer>,
+}
+
+impl Frame {
+    /// A fresh frame for `step`.
+    pub fn new(step: impl Into<String>) -> Frame {
+        Frame {
+            step: step.into(),
+            stage: 0,
+            vars: BTreeMap::new(),
+            answers: Vec::new(),
+        }
+    }
+
+    /// The same frame with a value set.
+    pub fn with(mut self, name: impl Into<String>, value: Value) -> Frame {
+        self.vars.insert(name.into(), value);
+        self
+    }
+
+    /// A value, if set.
+    pub fn var(&self, name: &str) -> Option<&Value> {
+        self.vars.get(name)
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winners (several for a shared win; all players for a draw).
+    pub winners: Vec<PlayerId>,
+    /// The ruleset's explanation (`most glory`, `tie broken by ...`).
+    pub reason: String,
+}
+
+/// A broken invariant of the state, found by [`GameState::check_invariants`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InvariantError {
+    /// A card sits in no zone or in several.
+    #[error("{card} is in {count} zones; every card must be in exactly one")]
+    CardNotConserved {
+        /// The card.
+        card: CardId,
+        /// How many zones hold it.
+        count: usize,
+    },
+    /// A zone names a card that does not exist.
+    #[error("zone {zone} holds unknown {card}")]
+    UnknownCardInZone {
+        /// The zone.
+        zone: String,
+        /// The card.
+        card: CardId,
+    },
+    /// Two pieces share a position.
+    #[error("{first} and {second} both stand at {position:?}")]
+    SharedPosition {
+        /// One piece.
+        first: PieceId,
+        /// The other.
+        second: PieceId,
+        /// Where.
+        position: Position,
+    },
+}
+
+impl GameState {
+    /// An empty game for the named players, seeded with `seed`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::GameState;
+    /// let state = GameState::new(7, &["Ann", "Bo"]);
+    /// assert_eq!(state.players.len(), 2);
+    /// ```
+    pub fn new(seed: u64, player_names: &[&str]) -> GameState {
+        let players = player_names
+            .iter()
+            .enumerate()
+            .map(|(index, name)| Player {
+                id: PlayerId(index as u8),
+                name: (*name).to_owned(),
+                counters: BTreeMap::new(),
+                tokens: BTreeMap::new(),
+            })
+            .collect();
+        GameState {
+            seed,
+            rng: GameRng::from_seed(seed),
+            players,
+            pieces: BTreeMap::new(),
+            cards: BTreeMap::new(),
+            zones: BTreeMap::new(),
+            counters: BTreeMap::new(),
+            modifiers: crate::Modifiers::default(),
+            floors: BTreeMap::new(),
+            flow: Vec::new(),
+            pending: None,
+            result: None,
+        }
+    }
+
+    /// A player, if the id is seated.
+    pub fn player(&self, id: PlayerId) -> Option<&Player> {
+        self.players.get(id.0 as usize)
+    }
+
+    /// A piece, if it exists.
+    pub fn piece(&self, id: PieceId) -> Option<&Piece> {
+        self.pieces.get(&id)
+    }
+
+    /// The piece standing at `position`, if any.
+    pub fn piece_at(&self, position: Position) -> Option<PieceId> {
+        self.pieces
+            .values()
+            .find(|piece| piece.position == Some(position))
+            .map(|piece| piece.id)
+    }
+
+    /// The piece standing on `hex`, if any.
+    pub fn piece_on(&self, hex: Hex) -> Option<PieceId> {
+        self.piece_at(Position::Hex(hex))
+    }
+
+    /// A piece's characteristic after modifiers and the characteristic's floor.
+    ///
+    /// `None` if the piece or its base characteristic does not exist.
+    pub fn characteristic(&self, id: PieceId, name: &str) -> Option<i64> {
+        let piece = self.pieces.get(&id)?;
+        let base = *piece.characteristics.get(name)?;
+        let floor = self.floors.get(name).copied();
+        let scope = crate::ModScope::piece(id).owned_by(piece.owner);
+        Some(self.modifiers.value(scope, name, base, floor, None))
+    }
+
+    /// A game counter, 0 when unset.
+    pub fn counter(&self, name: &str) -> i64 {
+        self.counters.get(name).copied().unwrap_or(0)
+    }
+
+    /// The zone holding `card`, if any.
+    pub fn zone_of(&self, card: CardId) -> Option<&ZoneId> {
+        self.zones
+            .iter()
+            .find(|(_, zone)| zone.cards.contains(&card))
+            .map(|(id, _)| id)
+    }
+
+    /// The cards of a zone, top first (empty if the zone does not exist).
+    pub fn zone_cards(&self, zone: &ZoneId) -> &[CardId] {
+        self.zones.get(zone).map_or(&[], |z| z.cards.as_slice())
+    }
+
+    /// Checks the kernel's invariants: every card in exactly one zone, no two pieces on one
+    /// position.
+    pub fn check_invariants(&self) -> Result<(), InvariantError> {
+        let mut seen: BTreeMap<CardId, usize> = self.cards.keys().map(|id| (*id, 0)).collect();
+        for (zone_id, zone) in &self.zones {
+            for card in &zone.cards {
+                match seen.get_mut(card) {
+                    Some(count) => *count += 1,
+                    None => {
+                        return Err(InvariantError::UnknownCardInZone {
+                            zone: zone_id.to_string(),
+                            card: *card,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some((card, count)) = seen.into_iter().find(|(_, count)| *count != 1) {
+            return Err(InvariantError::CardNotConserved { card, count });
+        }
+        let mut occupied: BTreeMap<Position, PieceId> = BTreeMap::new();
+        for piece in self.pieces.values() {
+            if let Some(position) = piece.position {
+                if let Some(first) = occupied.insert(position, piece.id) {
+                    return Err(InvariantError::SharedPosition {
+                        first,
+                        second: piece.id,
+                        position,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}

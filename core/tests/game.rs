@@ -1,0 +1,388 @@
+//! The kernel's decision protocol, driven by a small test ruleset.
+//!
+//! The ruleset (no real game): each player has a deck, a hand and a discard pile. On a
+//! turn a player plays a card from hand (scoring a point and drawing) or passes. A card
+//! named `dud` makes the rule fail after it has already moved the card (to prove rollback),
+//! and the option `stall` makes the rule loop forever (to prove runaway detection). After
+//! four turns both players bid in secret at once; the higher score plus bid wins.
+
+use gloam_core::{
+    Answer, Choice, Control, Ctx, DecisionError, Event, Frame, Game, GameError, GameResult,
+    GameState, Options, PlayerId, Record, Request, RuleError, Rules, Scope, Setup, Value,
+    Visibility, ZoneId,
+};
+
+#[derive(Clone, Debug)]
+struct CardRules;
+
+fn zone(player: PlayerId, name: &str) -> ZoneId {
+    ZoneId::new(player, name)
+}
+
+impl Rules for CardRules {
+    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
+        for seat in 0..setup.players.len() {
+            let player = PlayerId(seat as u8);
+            ctx.create_zone(zone(player, "deck"), Visibility::Nobody)?;
+            ctx.create_zone(zone(player, "hand"), Visibility::Owner)?;
+            ctx.create_zone(zone(player, "discard"), Visibility::Public)?;
+            for name in ["ace", "two", "three", "dud", "five"] {
+                ctx.create_card(name, player, &zone(player, "deck"))?;
+            }
+            ctx.shuffle(&zone(player, "deck"))?;
+            for _ in 0..2 {
+                let top = ctx.state().zone_cards(&zone(player, "deck"))[0];
+                ctx.move_card(top, &zone(player, "hand"), usize::MAX)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+        match frame.step.as_str() {
+            "turn" => self.turn(ctx, frame),
+            "bid" => self.bid(ctx, frame),
+            other => Err(RuleError::step(other, "unknown step")),
+        }
+    }
+}
+
+impl CardRules {
+    fn turn(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+        let turn = ctx.state().counter("turn");
+        let player = PlayerId((turn % 2) as u8);
+        let Some(answer) = frame.answers.pop() else {
+            let mut choices: Vec<Choice> = ctx
+                .state()
+                .zone_cards(&zone(player, "hand"))
+                .iter()
+                .map(|c| Choice::Card(*c))
+                .collect();
+            choices.push(Choice::Pass);
+            choices.push(Choice::Option("stall".into()));
+            return Ok(Control::Ask(Request {
+                player,
+                kind: "play_or_pass".into(),
+                prompt: "Play a card from your hand, or pass".into(),
+                options: Options::One { choices },
+                secret: false,
+            }));
+        };
+        match answer {
+            Answer::One(Choice::Card(card)) => {
+                ctx.move_card(card, &zone(player, "discard"), 0)?;
+                if ctx.state().cards[&card].name == "dud" {
+                    return Err(RuleError::step("turn", "a dud was played"));
+                }
+                ctx.add_counter(Scope::Player(player), "score", 1)?;
+                if let Some(top) = ctx.state().zone_cards(&zone(player, "deck")).first() {
+                    ctx.move_card(*top, &zone(player, "hand"), usize::MAX)?;
+                }
+            }
+            Answer::One(Choice::Option(option)) if option == "stall" => {
+                // Keep the answer and run again: a rule that never finishes.
+                frame.answers.push(Answer::One(Choice::Option(option)));
+                return Ok(Control::Continue);
+            }
+            _ => {}
+        }
+        ctx.marker("turn_end", Scope::Player(player), vec![])?;
+        let next = ctx.add_counter(Scope::Game, "turn", 1)?;
+        if next >= 4 {
+            Ok(Control::Replace(vec![Frame::new("bid")]))
+        } else {
+            Ok(Control::Replace(vec![Frame::new("turn")]))
+        }
+    }
+
+    fn bid(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+        if frame.answers.len() < 2 {
+            let request = |seat: u8| Request {
+                player: PlayerId(seat),
+                kind: "secret_bid".into(),
+                prompt: "Bid 0 to 3 in secret".into(),
+                options: Options::One {
+                    choices: (0..=3).map(Choice::Number).collect(),
+                },
+                secret: true,
+            };
+            return Ok(Control::AskAll(vec![request(0), request(1)]));
+        }
+        let total = |seat: usize| {
+            let bid = match &frame.answers[seat] {
+                Answer::One(Choice::Number(n)) => *n,
+                _ => 0,
+            };
+            ctx.state().players[seat]
+                .counters
+                .get("score")
+                .copied()
+                .unwrap_or(0)
+                + bid
+        };
+        let (a, b) = (total(0), total(1));
+        let winners = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => vec![PlayerId(0)],
+            std::cmp::Ordering::Less => vec![PlayerId(1)],
+            std::cmp::Ordering::Equal => vec![PlayerId(0), PlayerId(1)],
+        };
+        Ok(Control::End(GameResult {
+            winners,
+            reason: format!("{a} to {b}"),
+        }))
+    }
+}
+
+fn new_game(seed: u64) -> Game<CardRules> {
+    Game::start(
+        CardRules,
+        Setup::new(seed, &["Ann", "Bo"]),
+        vec![Frame::new("turn")],
+    )
+    .expect("the test ruleset starts")
+}
+
+fn first_playable_card(game: &Game<CardRules>, avoid_dud: bool) -> Answer {
+    let request = game.pending()[0];
+    let Options::One { choices } = &request.options else {
+        panic!("the test ruleset asks for one choice");
+    };
+    let card = choices.iter().find(|c| match c {
+        Choice::Card(id) => !avoid_dud || game.state().cards[id].name != "dud",
+        _ => false,
+    });
+    Answer::One(card.cloned().unwrap_or(Choice::Pass))
+}
+
+/// Plays a whole game with a fixed policy and returns it.
+fn play_through(seed: u64) -> Game<CardRules> {
+    let mut game = new_game(seed);
+    while !game.is_over() {
+        let request = game.pending()[0].clone();
+        let answer = if request.kind == "secret_bid" {
+            Answer::One(Choice::Number(2))
+        } else {
+            first_playable_card(&game, true)
+        };
+        game.submit(request.player, answer).expect("legal answer");
+    }
+    game
+}
+
+fn log_json(game: &Game<CardRules>) -> String {
+    serde_json::to_string(game.events()).unwrap()
+}
+
+#[test]
+fn illegal_answer_is_rejected_and_changes_nothing() {
+    let mut game = new_game(3);
+    let state_before = game.state().clone();
+    let log_before = log_json(&game);
+    let error = game
+        .submit(PlayerId(0), Answer::One(Choice::Option("fly".into())))
+        .unwrap_err();
+    assert!(
+        matches!(error, GameError::Decision(DecisionError::Illegal { .. })),
+        "{error}"
+    );
+    assert!(error.to_string().contains("legal:"), "{error}");
+    let wrong_player = game
+        .submit(PlayerId(1), Answer::One(Choice::Pass))
+        .unwrap_err();
+    assert!(matches!(
+        wrong_player,
+        GameError::Decision(DecisionError::NotYourDecision { .. })
+    ));
+    let wrong_shape = game
+        .submit(PlayerId(0), Answer::Several(vec![]))
+        .unwrap_err();
+    assert!(matches!(
+        wrong_shape,
+        GameError::Decision(DecisionError::WrongShape { .. })
+    ));
+    assert_eq!(game.state(), &state_before);
+    assert_eq!(log_json(&game), log_before);
+    assert!(game.record().answers.is_empty());
+}
+
+#[test]
+fn failing_rule_rolls_back_the_card_it_already_moved() {
+    // Find a seed where the first player holds the dud.
+    let (mut game, dud) = (0..50)
+        .find_map(|seed| {
+            let game = new_game(seed);
+            let hand = game.state().zone_cards(&zone(PlayerId(0), "hand")).to_vec();
+            let dud = hand
+                .into_iter()
+                .find(|c| game.state().cards[c].name == "dud")?;
+            Some((game, dud))
+        })
+        .expect("some seed deals the dud to the first hand");
+    let state_before = game.state().clone();
+    let events_before = game.events().len();
+    let error = game
+        .submit(PlayerId(0), Answer::One(Choice::Card(dud)))
+        .unwrap_err();
+    assert!(
+        matches!(error, GameError::Rule(RuleError::Step { .. })),
+        "{error}"
+    );
+    assert_eq!(game.state(), &state_before, "the dud is back in hand");
+    assert_eq!(game.events().len(), events_before);
+    game.state().check_invariants().unwrap();
+    // The game goes on normally afterwards.
+    game.submit(PlayerId(0), Answer::One(Choice::Pass)).unwrap();
+}
+
+#[test]
+fn runaway_rule_is_stopped_and_changes_nothing() {
+    let mut game = new_game(4);
+    game.set_max_steps(10_000);
+    let before = game.state().clone();
+    let error = game
+        .submit(PlayerId(0), Answer::One(Choice::Option("stall".into())))
+        .unwrap_err();
+    assert!(
+        matches!(error, GameError::Rule(RuleError::Runaway { .. })),
+        "{error}"
+    );
+    assert_eq!(game.state(), &before);
+}
+
+#[test]
+fn replay_of_the_record_gives_the_same_log_byte_for_byte() {
+    for seed in [1, 2, 99] {
+        let game = play_through(seed);
+        let record: Record =
+            serde_json::from_str(&serde_json::to_string(game.record()).unwrap()).unwrap();
+        let replayed = Game::replay(CardRules, &record, vec![Frame::new("turn")]).unwrap();
+        assert_eq!(log_json(&replayed), log_json(&game));
+        assert_eq!(replayed.state(), game.state());
+    }
+}
+
+#[test]
+fn different_seeds_deal_differently() {
+    let logs: std::collections::BTreeSet<String> =
+        (0..8).map(|seed| log_json(&new_game(seed))).collect();
+    assert!(logs.len() > 1);
+}
+
+#[test]
+fn state_saved_as_json_mid_game_resumes_identically() {
+    let mut game = new_game(8);
+    game.submit(PlayerId(0), first_playable_card(&game, true))
+        .unwrap();
+    let saved_state = serde_json::to_string(game.state()).unwrap();
+    let saved_log = serde_json::to_string(game.events()).unwrap();
+    let state: GameState = serde_json::from_str(&saved_state).unwrap();
+    assert_eq!(&state, game.state());
+    let log: Vec<Event> = serde_json::from_str(&saved_log).unwrap();
+    let mut resumed = Game::resume(CardRules, state, log, game.record().clone());
+    let answer = first_playable_card(&game, true);
+    let player = game.pending()[0].player;
+    game.submit(player, answer.clone()).unwrap();
+    resumed.submit(player, answer).unwrap();
+    assert_eq!(log_json(&resumed), log_json(&game));
+}
+
+#[test]
+fn clone_is_an_independent_game() {
+    let game = new_game(5);
+    let mut copy = game.clone();
+    copy.submit(PlayerId(0), Answer::One(Choice::Pass)).unwrap();
+    assert_ne!(copy.events().len(), game.events().len());
+    assert_eq!(game.pending()[0].player, PlayerId(0));
+}
+
+#[test]
+fn secret_simultaneous_bids_stay_hidden_until_both_are_in() {
+    let mut game = new_game(6);
+    for _ in 0..4 {
+        let player = game.pending()[0].player;
+        game.submit(player, Answer::One(Choice::Pass)).unwrap();
+    }
+    assert_eq!(game.pending().len(), 2, "both players bid at once");
+    game.submit(PlayerId(1), Answer::One(Choice::Number(3)))
+        .unwrap();
+    // Bo's bid is recorded but not visible to Ann, and Bo cannot bid again.
+    assert!(
+        game.events_for(PlayerId(0))
+            .iter()
+            .all(|e| !matches!(e, Event::Decided { kind, .. } if kind == "secret_bid"))
+    );
+    assert!(matches!(
+        game.events().last(),
+        Some(Event::DecidedHidden {
+            player: PlayerId(1),
+            ..
+        })
+    ));
+    let again = game
+        .submit(PlayerId(1), Answer::One(Choice::Number(0)))
+        .unwrap_err();
+    assert!(matches!(
+        again,
+        GameError::Decision(DecisionError::AlreadyAnswered { .. })
+    ));
+    let view = game.view(PlayerId(0));
+    assert!(view.request.is_some());
+    assert!(view.waiting_on.is_empty());
+    game.submit(PlayerId(0), Answer::One(Choice::Number(1)))
+        .unwrap();
+    let revealed = game
+        .events()
+        .iter()
+        .find_map(|e| match e {
+            Event::Revealed { answers } => Some(answers.clone()),
+            _ => None,
+        })
+        .expect("the bids are revealed together");
+    assert_eq!(revealed.len(), 2);
+    assert!(game.is_over());
+    assert!(game.pending().is_empty());
+}
+
+#[test]
+fn view_hides_other_hands_and_deck_order() {
+    let game = new_game(7);
+    let view = game.view(PlayerId(0));
+    let own_hand = &view.zones[&zone(PlayerId(0), "hand")];
+    let their_hand = &view.zones[&zone(PlayerId(1), "hand")];
+    let own_deck = &view.zones[&zone(PlayerId(0), "deck")];
+    assert_eq!(own_hand.cards.as_ref().map(Vec::len), Some(2));
+    assert_eq!(their_hand.cards, None);
+    assert_eq!(their_hand.size, 2);
+    assert_eq!(own_deck.cards, None, "nobody sees a deck's order");
+    assert_eq!(own_deck.size, 3);
+    let hidden: Vec<_> = game.state().zone_cards(&zone(PlayerId(1), "hand")).to_vec();
+    assert!(hidden.iter().all(|c| !view.cards.contains_key(c)));
+    let json = serde_json::to_string(&view).unwrap();
+    assert!(!json.contains("\"rng\""));
+    // Events: Ann sees her own draws, not Bo's.
+    let seen = game.events_for(PlayerId(0));
+    let bo_draws_named = seen
+        .iter()
+        .any(|e| matches!(e, Event::CardMoved { to, .. } if *to == zone(PlayerId(1), "hand")));
+    assert!(!bo_draws_named);
+    assert!(seen.iter().any(
+        |e| matches!(e, Event::HiddenCardMoved { to, .. } if *to == zone(PlayerId(1), "hand"))
+    ));
+}
+
+#[test]
+fn cards_are_conserved_through_a_whole_game() {
+    let game = play_through(12);
+    game.state().check_invariants().unwrap();
+    assert_eq!(game.state().cards.len(), 10);
+}
+
+#[test]
+fn markers_carry_values() {
+    let mut log = Vec::new();
+    let mut state = GameState::new(1, &["a"]);
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    ctx.marker("noted", Scope::Game, vec![("n".into(), Value::Int(3))])
+        .unwrap();
+    assert!(matches!(&log[0], Event::Marker { data, .. } if data[0].1 == Value::Int(3)));
+}

@@ -1,0 +1,31 @@
+//! The subcommands of `gloam`.
+
+pub(crate) mod demo;
+pub(crate) mod geom;
+
+/// A failure of a subcommand: a message for stderr and an exit code.
+#[derive(Debug)]
+pub(crate) struct CliError {
+    message: String,
+    code: u8,
+}
+
+impl CliError {
+    /// A failure of the input (exit 1).
+    pub(crate) fn input(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: 1,
+        }
+    }
+
+    pub(crate) fn exit_code(&self) -> u8 {
+        self.code
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Answer, Card, CardId, DecisionError, Event, Frame, GameResult, GameState, InvariantError,
+    Answer, Card, CardId, DecisionError, DieResult, Event, Frame, GameResult, GameState, InvariantError,
     ModifierId, ModifierSpec, Piece, PieceId, PlayerId, Position, Request, Scope, Value,
     Visibility, Zone, ZoneId,
 };
@@ -103,6 +103,9 @@ pub enum RuleError {
         /// Who stands there.
         occupant: PieceId,
     },
+    /// A dice problem.
+    #[error(transparent)]
+    Dice(#[from] crate::DiceError),
     /// A modifier problem.
     #[error(transparent)]
     Modifier(#[from] crate::ModifierError),
@@ -626,9 +629,79 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// The game's RNG, for kernel services (dice) that record their own events.
-    pub(crate) fn rng_and_log(&mut self) -> (&mut crate::GameRng, &mut Vec<Event>) {
-        (&mut self.state.rng, self.log)
+    /// Rolls a pool of dice with the game's RNG and records the roll.
+    pub fn roll(
+        &mut self,
+        player: Option<PlayerId>,
+        purpose: &str,
+        dice: &crate::Dice,
+        pool: &crate::Pool,
+    ) -> Result<crate::Roll, RuleError> {
+        let roll = dice.roll(pool, &mut self.state.rng)?;
+        self.record(Event::Rolled {
+            player,
+            purpose: purpose.to_owned(),
+            dice: roll
+                .dice()
+                .iter()
+                .map(|d| DieResult {
+                    die: d.die.clone(),
+                    face: d.face.clone(),
+                })
+                .collect(),
+        });
+        Ok(roll)
+    }
+
+    /// Re-rolls one die of `roll` and records it; a die already re-rolled is refused and
+    /// nothing changes.
+    pub fn reroll(
+        &mut self,
+        purpose: &str,
+        roll: &mut crate::Roll,
+        index: usize,
+    ) -> Result<(), RuleError> {
+        let before = roll.dice().get(index).map(|d| DieResult {
+            die: d.die.clone(),
+            face: d.face.clone(),
+        });
+        let after = roll.reroll(index, &mut self.state.rng)?;
+        let after = DieResult {
+            die: after.die.clone(),
+            face: after.face.clone(),
+        };
+        if let Some(before) = before {
+            self.record(Event::Rerolled {
+                purpose: purpose.to_owned(),
+                index,
+                before,
+                after,
+            });
+        }
+        Ok(())
+    }
+
+    /// Rolls a dice expression (`2D6+1`) and records each die.
+    pub fn roll_expr(
+        &mut self,
+        player: Option<PlayerId>,
+        purpose: &str,
+        expr: &crate::DiceExpr,
+    ) -> Result<crate::ExprRoll, RuleError> {
+        let roll = expr.roll(&mut self.state.rng);
+        self.record(Event::Rolled {
+            player,
+            purpose: purpose.to_owned(),
+            dice: roll
+                .dice()
+                .iter()
+                .map(|d| DieResult {
+                    die: expr.to_string(),
+                    face: d.value.to_string(),
+                })
+                .collect(),
+        });
+        Ok(roll)
     }
 }
 

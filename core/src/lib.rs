@@ -17,6 +17,7 @@
 //! raises with [`Answer`]s. See `ARCHITECTURE.md` for the whole picture.
 
 mod decision;
+mod dice;
 mod event;
 mod game;
 mod hex;
@@ -28,6 +29,12 @@ mod value;
 mod view;
 
 pub use decision::{Answer, Choice, DecisionError, Options, Request};
+pub use dice::{
+    Dice, DiceError, DiceExpr, DieDef, DieFace, ExprDie, ExprRoll, FinalTie, MAX_REROLL_ROUNDS,
+    OpposedOutcome, OpposedRoll, OpposedRound, PlayerRoll, Pool, PoolEntry, Ratio, RerollRecord,
+    Roll, RollOff, RollOffRank, RollOffRound, RollOffRule, RolledDie, TieRule, chance_at_least,
+    roll_opposed, success_distribution_of,
+};
 pub use event::{DieResult, Event, Scope};
 pub use game::{
     Control, Ctx, DEFAULT_MAX_STEPS, Game, GameError, Pending, Record, RuleError, Rules, Setup,

@@ -23,6 +23,8 @@ mod game;
 mod hex;
 mod ids;
 mod modifier;
+mod movement;
+mod push;
 mod rng;
 mod state;
 mod value;
@@ -44,6 +46,14 @@ pub use ids::{CardId, ModifierId, PieceId, PlayerId};
 pub use modifier::{
     Duration, Ending, EventMatch, EventSubject, ExplainCause, ExplainStep, Explanation, ModOp,
     ModScope, ModTarget, Modifier, ModifierError, ModifierSpec, Modifiers, Occurrence, Overridden,
+};
+pub use movement::{
+    Grid, MoveError, Passage, Reach, SimpleGrid, path_is_legal, reachable, reachable_avoiding,
+    reachable_flying,
+};
+pub use push::{
+    MAX_PUSH_DISTANCE, PushConstraint, PushDistance, PushError, PushPath, drive_back_hexes,
+    is_trapped, knockback_hexes, push_destinations, push_paths, validate_push,
 };
 pub use rng::GameRng;
 pub use state::{

@@ -10,9 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Answer, Card, CardId, DecisionError, DieResult, Event, Frame, GameResult, GameState, InvariantError,
-    ModifierId, ModifierSpec, Piece, PieceId, PlayerId, Position, Request, Scope, Value,
-    Visibility, Zone, ZoneId,
+    Answer, Card, CardId, DecisionError, DieResult, Event, Frame, GameResult, GameState,
+    InvariantError, ModifierId, ModifierSpec, Piece, PieceId, PlayerId, Position, Request, Scope,
+    Value, Visibility, Zone, ZoneId,
 };
 
 /// What a rule step tells the loop to do next.

@@ -16,6 +16,7 @@
 //! [`Ctx`] that records every change as an [`Event`]; hosts answer the [`Request`]s it
 //! raises with [`Answer`]s. See `ARCHITECTURE.md` for the whole picture.
 
+mod board;
 mod decision;
 mod dice;
 mod event;
@@ -26,10 +27,15 @@ mod modifier;
 mod movement;
 mod push;
 mod rng;
+mod sight;
 mod state;
 mod value;
 mod view;
 
+pub use board::{
+    BOARD_COORD_LIMIT, Battlefield, BattlefieldHex, Board, BoardHex, HexSource, JoinError,
+    Placement,
+};
 pub use decision::{Answer, Choice, DecisionError, Options, Request};
 pub use dice::{
     Dice, DiceError, DiceExpr, DieDef, DieFace, ExprDie, ExprRoll, FinalTie, MAX_REROLL_ROUNDS,
@@ -56,6 +62,7 @@ pub use push::{
     is_trapped, knockback_hexes, push_destinations, push_paths, validate_push,
 };
 pub use rng::GameRng;
+pub use sight::{Sight, SightError};
 pub use state::{
     Card, Frame, GameResult, GameState, InvariantError, Piece, Player, Position, Visibility, Zone,
     ZoneId,

@@ -42,8 +42,7 @@ pub(crate) fn run(args: &GeomArgs) -> Result<(), CliError> {
         .read_to_string(&mut text)
         .map_err(|e| CliError::input(format!("cannot read stdin: {e}")))?;
     let output = answer(args.query, &text)?;
-    println!("{output}");
-    Ok(())
+    super::emit(&format!("{output}\n"))
 }
 
 fn hex([q, r]: [i32; 2]) -> Hex {
@@ -116,12 +115,17 @@ mod tests {
     fn hex_off_the_battlefield_is_a_clear_error() {
         let text = r#"{"hexes": [[0,0]], "queries": [[[0,0],[5,5]]]}"#;
         let error = answer(GeomQuery::Los, text).unwrap_err().to_string();
-        assert!(error.contains("query 0: hex (5, 5) is not on the battlefield"), "{error}");
+        assert!(
+            error.contains("query 0: hex (5, 5) is not on the battlefield"),
+            "{error}"
+        );
     }
 
     #[test]
     fn bad_json_names_the_expected_shape() {
-        let error = answer(GeomQuery::Distance, "{nope").unwrap_err().to_string();
+        let error = answer(GeomQuery::Distance, "{nope")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("not a valid geometry document"), "{error}");
     }
 }

@@ -3,6 +3,21 @@
 pub(crate) mod demo;
 pub(crate) mod geom;
 
+/// Writes `text` to stdout. A closed pipe (`gloam demo | head`) is not an error: the reader
+/// has what it wanted.
+pub(crate) fn emit(text: &str) -> Result<(), CliError> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(error) => Err(CliError::input(format!("cannot write to stdout: {error}"))),
+    }
+}
+
 /// A failure of a subcommand: a message for stderr and an exit code.
 #[derive(Debug)]
 pub(crate) struct CliError {

@@ -77,6 +77,11 @@ impl Demo {
         Demo::from_json(BUILTIN)
     }
 
+    /// The text of the built-in demonstration data.
+    pub fn builtin_text() -> &'static str {
+        BUILTIN
+    }
+
     /// A demonstration read from JSON in the format of `cards/demo/skirmish.json`.
     pub fn from_json(text: &str) -> Result<Demo, DemoError> {
         let spec: Spec = serde_json::from_str(text).map_err(|e| DemoError::Data(e.to_string()))?;

@@ -1,0 +1,82 @@
+//! The `gloam` command, run as a user runs it.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn gloam(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gloam runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A two-row strip with a notch: (1, 0) is missing from the battlefield.
+const NOTCH: &str = r#"{"hexes": [[0,0],[2,0],[0,1],[1,1],[2,1],[-1,1]],
+  "blocked": [], "off_board_blocks": true,
+  "queries": [[[0,0],[2,0]], [[0,0],[0,1]], [[0,0],[2,1]]]}"#;
+
+#[test]
+fn geom_los_answers_each_query_with_the_edge_rule() {
+    let (code, out, err) = gloam(&["geom", "los"], NOTCH);
+    assert_eq!(code, 0, "{err}");
+    // (0,0) to (2,0) and (0,0) to (2,1) both cross the missing hex (1,0) (the second at
+    // lattice point (2, 1.2), inside it): they leave the battlefield.
+    assert_eq!(out.trim(), "[false,true,false]");
+    let off = NOTCH.replace("\"off_board_blocks\": true", "\"off_board_blocks\": false");
+    let (_, out, _) = gloam(&["geom", "los"], &off);
+    assert_eq!(out.trim(), "[true,true,true]");
+}
+
+#[test]
+fn geom_distance_counts_hexes() {
+    let (code, out, _) = gloam(&["geom", "distance"], NOTCH);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "[2,1,3]");
+}
+
+#[test]
+fn geom_errors_go_to_stderr_with_a_nonzero_exit() {
+    let (code, out, err) = gloam(
+        &["geom", "los"],
+        "{\"hexes\": [[0,0]], \"queries\": [[[0,0],[3,3]]]}",
+    );
+    assert_ne!(code, 0);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("hex (3, 3) is not on the battlefield"),
+        "{err}"
+    );
+    let (code, _, err) = gloam(&["geom", "los"], "[1, 2");
+    assert_ne!(code, 0);
+    assert!(err.contains("not a valid geometry document"), "{err}");
+    let (code, _, err) = gloam(&["geom", "sideways"], "{}");
+    assert_eq!(code, 2, "usage errors exit 2: {err}");
+}
+
+#[test]
+fn demo_runs_and_its_json_is_stable() {
+    let (code, out, err) = gloam(&["demo", "--seed", "11"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("game over:"), "{out}");
+    let (_, first, _) = gloam(&["demo", "--seed", "11", "--json"], "");
+    let (_, second, _) = gloam(&["demo", "--seed", "11", "--json"], "");
+    assert_eq!(first, second);
+    let parsed: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert!(parsed["events"].as_array().unwrap().len() > 10);
+    assert_eq!(parsed["record"]["setup"]["seed"], 11);
+}

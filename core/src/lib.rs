@@ -29,6 +29,7 @@ mod push;
 mod rng;
 mod sight;
 mod state;
+mod table;
 mod value;
 mod view;
 
@@ -66,6 +67,12 @@ pub use sight::{Sight, SightError};
 pub use state::{
     Card, Frame, GameResult, GameState, InvariantError, Piece, Player, Position, Visibility, Zone,
     ZoneId,
+};
+pub use table::{
+    ArcSide, ArcSpec, Area, COORD_LIMIT, FACING_LIMIT, Figure, HalfAngle, Length, LengthUnit,
+    Point, TableError, Terrain, arc_of, base_contact, blocking_terrain, compare_edge_distance,
+    distance_edge_to_edge, line_of_sight, overlapping, path_length, segment_clear,
+    validate_polygon, wholly_within, wholly_within_distance, within, within_area,
 };
 pub use value::Value;
 pub use view::{PlayerView, ZoneView};

@@ -855,12 +855,14 @@ impl<R: Rules> Game<R> {
     /// error the game is exactly as it was before the call.
     pub fn submit(&mut self, player: PlayerId, answer: Answer) -> Result<&[Event], GameError> {
         let before_len = self.log.len();
+        let answers_len = self.record.answers.len();
         let snapshot = self.state.clone();
         match self.submit_inner(player, answer) {
             Ok(()) => Ok(&self.log[before_len..]),
             Err(error) => {
                 self.state = snapshot;
                 self.log.truncate(before_len);
+                self.record.answers.truncate(answers_len);
                 Err(error)
             }
         }

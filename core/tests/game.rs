@@ -247,6 +247,10 @@ fn runaway_rule_is_stopped_and_changes_nothing() {
         "{error}"
     );
     assert_eq!(game.state(), &before);
+    assert!(
+        game.record().answers.is_empty(),
+        "a refused answer is not recorded"
+    );
 }
 
 #[test]
@@ -385,4 +389,43 @@ fn markers_carry_values() {
     ctx.marker("noted", Scope::Game, vec![("n".into(), Value::Int(3))])
         .unwrap();
     assert!(matches!(&log[0], Event::Marker { data, .. } if data[0].1 == Value::Int(3)));
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Any sequence of answers, legal or not: refused ones change nothing, and the
+        /// record of accepted ones replays to the same log byte for byte.
+        #[test]
+        fn random_answers_keep_the_game_replayable(seed in 0u64..1_000, picks in proptest::collection::vec((0u8..2, 0usize..8, any::<bool>()), 1..40)) {
+            let mut game = new_game(seed);
+            game.set_max_steps(2_000);
+            for (seat, index, legal) in picks {
+                if game.is_over() {
+                    break;
+                }
+                let player = PlayerId(seat);
+                let answer = match game.pending_for(player) {
+                    Some(request) if legal => match &request.options {
+                        Options::One { choices } => Answer::One(choices[index % choices.len()].clone()),
+                        _ => Answer::One(Choice::Pass),
+                    },
+                    _ => Answer::One(Choice::Number(index as i64 + 100)),
+                };
+                let before = game.state().clone();
+                let events = game.events().len();
+                if game.submit(player, answer).is_err() {
+                    prop_assert_eq!(game.state(), &before);
+                    prop_assert_eq!(game.events().len(), events);
+                }
+                game.state().check_invariants().unwrap();
+            }
+            let replayed = Game::replay(CardRules, game.record(), vec![Frame::new("turn")]).unwrap();
+            prop_assert_eq!(log_json(&replayed), log_json(&game));
+        }
+    }
 }

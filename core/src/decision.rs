@@ -17,8 +17,8 @@ pub enum Choice {
     Piece(PieceId),
     /// A hex.
     Hex(Hex),
-    /// A point on a measured table, in tenths of a millimetre.
-    Point(i64, i64),
+    /// A point on a measured table.
+    Point(crate::Point),
     /// A card.
     Card(CardId),
     /// A die of a roll, by index.
@@ -36,7 +36,7 @@ impl std::fmt::Display for Choice {
         match self {
             Choice::Piece(id) => write!(f, "{id}"),
             Choice::Hex(hex) => write!(f, "hex {hex}"),
-            Choice::Point(x, y) => write!(f, "point ({x}, {y})"),
+            Choice::Point(point) => write!(f, "point ({}, {})", point.x, point.y),
             Choice::Card(id) => write!(f, "{id}"),
             Choice::Die(index) => write!(f, "die {index}"),
             Choice::Option(name) => write!(f, "{name}"),

@@ -16,13 +16,12 @@ use crate::{CardId, GameRng, Hex, PieceId, PlayerId, Value};
 pub enum Position {
     /// A hex of a hex battlefield.
     Hex(Hex),
-    /// A point on a measured table, in tenths of a millimetre, with a facing vector.
+    /// A point on a measured table, with the piece's facing as an integer vector
+    /// (`(0, 0)` when the ruleset has no facing).
     Table {
-        /// Horizontal coordinate, tenths of a millimetre.
-        x: i64,
-        /// Vertical coordinate, tenths of a millimetre.
-        y: i64,
-        /// Facing direction as an integer vector; `(0, 0)` when the ruleset has no facing.
+        /// Where the centre of the base is.
+        at: crate::Point,
+        /// Facing direction.
         facing: (i64, i64),
     },
 }
@@ -33,6 +32,14 @@ impl Position {
         match self {
             Position::Hex(hex) => Some(hex),
             Position::Table { .. } => None,
+        }
+    }
+
+    /// The table point, if this is a table position.
+    pub fn point(self) -> Option<crate::Point> {
+        match self {
+            Position::Hex(_) => None,
+            Position::Table { at, .. } => Some(at),
         }
     }
 }

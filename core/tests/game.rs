@@ -429,3 +429,28 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn table_positions_round_trip_and_refuse_a_shared_spot() {
+    use gloam_core::{Length, Point, Position};
+    let mut state = GameState::new(2, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    let at = Point::at(Length::inches(10), Length::inches(4));
+    let spot = Position::Table { at, facing: (0, 1) };
+    let first = ctx.create_piece(PlayerId(0), "model", []).unwrap();
+    let second = ctx.create_piece(PlayerId(1), "model", []).unwrap();
+    ctx.place_piece(first, Some(spot), vec![], "deploy")
+        .unwrap();
+    let refused = ctx
+        .place_piece(second, Some(spot), vec![], "deploy")
+        .unwrap_err();
+    assert!(matches!(refused, RuleError::Occupied { .. }), "{refused}");
+    let json = serde_json::to_string(&state).unwrap();
+    let back: GameState = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, state);
+    assert_eq!(
+        back.pieces[&first].position.and_then(Position::point),
+        Some(at)
+    );
+}

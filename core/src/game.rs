@@ -7,6 +7,8 @@
 //! [`Game::pending`], then calls [`Game::submit`]. An answer that is illegal, or a rule
 //! that fails while running after it, leaves the game exactly as it was.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -14,6 +16,9 @@ use crate::{
     InvariantError, ModifierId, ModifierSpec, Piece, PieceId, PlayerId, Position, Request, Scope,
     Value, Visibility, Zone, ZoneId,
 };
+
+/// Named whole numbers: counters or tokens.
+type Named = BTreeMap<String, i64>;
 
 /// What a rule step tells the loop to do next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -327,45 +332,31 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    fn counters_mut(
+    /// The counters and the tokens of a scope.
+    fn scope_maps(
         &mut self,
         scope: Scope,
-    ) -> Result<&mut std::collections::BTreeMap<String, i64>, RuleError> {
+    ) -> Result<(&mut Named, &mut Named), RuleError> {
         Ok(match scope {
-            Scope::Game => &mut self.state.counters,
+            Scope::Game => (&mut self.state.counters, &mut self.state.tokens),
             Scope::Player(player) => {
-                &mut self
+                let entry = self
                     .state
                     .players
                     .get_mut(player.0 as usize)
-                    .ok_or(RuleError::UnknownPlayer { player })?
-                    .counters
+                    .ok_or(RuleError::UnknownPlayer { player })?;
+                (&mut entry.counters, &mut entry.tokens)
             }
-            Scope::Piece(piece) => &mut self.piece_mut(piece)?.counters,
-        })
-    }
-
-    fn tokens_mut(
-        &mut self,
-        scope: Scope,
-    ) -> Result<&mut std::collections::BTreeMap<String, i64>, RuleError> {
-        Ok(match scope {
-            Scope::Game => &mut self.state.counters,
-            Scope::Player(player) => {
-                &mut self
-                    .state
-                    .players
-                    .get_mut(player.0 as usize)
-                    .ok_or(RuleError::UnknownPlayer { player })?
-                    .tokens
+            Scope::Piece(piece) => {
+                let entry = self.piece_mut(piece)?;
+                (&mut entry.counters, &mut entry.tokens)
             }
-            Scope::Piece(piece) => &mut self.piece_mut(piece)?.tokens,
         })
     }
 
     /// Sets a counter; records nothing if the value is unchanged.
     pub fn set_counter(&mut self, scope: Scope, name: &str, value: i64) -> Result<(), RuleError> {
-        let counters = self.counters_mut(scope)?;
+        let (counters, _) = self.scope_maps(scope)?;
         let from = counters.get(name).copied().unwrap_or(0);
         if from == value {
             return Ok(());
@@ -386,7 +377,7 @@ impl<'a> Ctx<'a> {
 
     /// Adds `delta` to a counter and returns the new value.
     pub fn add_counter(&mut self, scope: Scope, name: &str, delta: i64) -> Result<i64, RuleError> {
-        let current = self.counters_mut(scope)?.get(name).copied().unwrap_or(0);
+        let current = self.scope_maps(scope)?.0.get(name).copied().unwrap_or(0);
         let value = current.saturating_add(delta);
         self.set_counter(scope, name, value)?;
         Ok(value)
@@ -395,7 +386,7 @@ impl<'a> Ctx<'a> {
     /// Sets how many of a token a piece, player or the game holds (never below 0).
     pub fn set_tokens(&mut self, scope: Scope, token: &str, count: i64) -> Result<(), RuleError> {
         let count = count.max(0);
-        let tokens = self.tokens_mut(scope)?;
+        let (_, tokens) = self.scope_maps(scope)?;
         let from = tokens.get(token).copied().unwrap_or(0);
         if from == count {
             return Ok(());

@@ -55,8 +55,8 @@ pub use modifier::{
     ModScope, ModTarget, Modifier, ModifierError, ModifierSpec, Modifiers, Occurrence, Overridden,
 };
 pub use movement::{
-    Grid, MoveError, Passage, Reach, SimpleGrid, path_is_legal, reachable, reachable_avoiding,
-    reachable_flying,
+    Grid, MoveError, Passage, Reach, SimpleGrid, StepError, path_is_legal, reachable,
+    reachable_avoiding, reachable_flying,
 };
 pub use push::{
     MAX_PUSH_DISTANCE, PushConstraint, PushDistance, PushError, PushPath, drive_back_hexes,

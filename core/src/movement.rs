@@ -212,18 +212,13 @@ impl Passage {
     };
 }
 
-/// Why a host-given move path is illegal; `step` counts from 1 (step `k` enters `path[k]`).
+/// Why one step of a host-given path (a move or a push) is illegal; `step` counts from 1
+/// (step `k` enters `path[k]`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum MoveError {
-    /// The path has no step.
-    #[error("move path has {len} hexes; a move needs its start hex and at least one step")]
-    TooShort {
-        /// Number of hexes in the path.
-        len: usize,
-    },
+pub enum StepError {
     /// The start hex is not on the battlefield.
-    #[error("move starts in {hex}, which is not on the battlefield")]
+    #[error("it starts in {hex}, which is not on the battlefield")]
     StartOffBattlefield {
         /// The start hex.
         hex: Hex,
@@ -246,7 +241,7 @@ pub enum MoveError {
         /// The hex entered.
         hex: Hex,
     },
-    /// A step enters a blocked hex the passage does not cross.
+    /// A step enters a blocked hex it may not cross.
     #[error("step {step} enters blocked hex {hex}")]
     Blocked {
         /// The step number, from 1.
@@ -254,7 +249,7 @@ pub enum MoveError {
         /// The hex entered.
         hex: Hex,
     },
-    /// A step enters an occupied hex the passage does not cross.
+    /// A step enters an occupied hex it may not cross.
     #[error("step {step} enters occupied hex {hex}")]
     Occupied {
         /// The step number, from 1.
@@ -262,6 +257,48 @@ pub enum MoveError {
         /// The hex entered.
         hex: Hex,
     },
+}
+
+/// Checks step `step` of a path that started at `start`, from `from` to `to`. The start
+/// hex never blocks (the mover stands there).
+pub(crate) fn check_step<G: Grid + ?Sized>(
+    grid: &G,
+    start: Hex,
+    step: usize,
+    from: Hex,
+    to: Hex,
+    passage: Passage,
+) -> Result<(), StepError> {
+    if !from.is_adjacent(to) {
+        return Err(StepError::NotAdjacent { step, from, to });
+    }
+    if !grid.contains(to) {
+        return Err(StepError::OffBattlefield { step, hex: to });
+    }
+    if to != start {
+        if !passage.through_blocked && grid.blocks_movement(to) {
+            return Err(StepError::Blocked { step, hex: to });
+        }
+        if !passage.through_occupied && grid.is_occupied(to) {
+            return Err(StepError::Occupied { step, hex: to });
+        }
+    }
+    Ok(())
+}
+
+/// Why a host-given move path is illegal; `step` counts from 1 (step `k` enters `path[k]`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MoveError {
+    /// The path has no step.
+    #[error("move path has {len} hexes; a move needs its start hex and at least one step")]
+    TooShort {
+        /// Number of hexes in the path.
+        len: usize,
+    },
+    /// A step of the path is illegal.
+    #[error("illegal move: {0}")]
+    Step(#[from] StepError),
     /// The move ends where it started.
     #[error("move ends where it started, in {hex}")]
     EndsWhereStarted {
@@ -524,14 +561,14 @@ where
 /// # Examples
 ///
 /// ```
-/// use gloam_core::{path_is_legal, Hex, MoveError, Passage, SimpleGrid};
+/// use gloam_core::{path_is_legal, Hex, MoveError, Passage, SimpleGrid, StepError};
 /// let grid = SimpleGrid::hexagon(Hex::ORIGIN, 3).with_blocked([Hex::new(1, 0)]);
 /// let around = [Hex::ORIGIN, Hex::new(1, -1), Hex::new(2, -1)];
 /// assert_eq!(path_is_legal(&grid, &around, 3, Passage::WALKING), Ok(2));
 /// let through = [Hex::ORIGIN, Hex::new(1, 0), Hex::new(2, 0)];
 /// assert_eq!(
 ///     path_is_legal(&grid, &through, 3, Passage::WALKING),
-///     Err(MoveError::Blocked { step: 1, hex: Hex::new(1, 0) })
+///     Err(MoveError::Step(StepError::Blocked { step: 1, hex: Hex::new(1, 0) }))
 /// );
 /// assert_eq!(path_is_legal(&grid, &through, 3, Passage::FLYING), Ok(2));
 /// ```
@@ -546,26 +583,12 @@ pub fn path_is_legal<G: Grid + ?Sized>(
         _ => return Err(MoveError::TooShort { len: path.len() }),
     };
     if !grid.contains(start) {
-        return Err(MoveError::StartOffBattlefield { hex: start });
+        return Err(StepError::StartOffBattlefield { hex: start }.into());
     }
     let mut cost = 0u32;
     let mut from = start;
     for (offset, &to) in steps.iter().enumerate() {
-        let step = offset + 1;
-        if !from.is_adjacent(to) {
-            return Err(MoveError::NotAdjacent { step, from, to });
-        }
-        if !grid.contains(to) {
-            return Err(MoveError::OffBattlefield { step, hex: to });
-        }
-        if to != start {
-            if !passage.through_blocked && grid.blocks_movement(to) {
-                return Err(MoveError::Blocked { step, hex: to });
-            }
-            if !passage.through_occupied && grid.is_occupied(to) {
-                return Err(MoveError::Occupied { step, hex: to });
-            }
-        }
+        check_step(grid, start, offset + 1, from, to, passage)?;
         cost = cost.saturating_add(grid.entry_cost(to).max(1));
         from = to;
     }
@@ -830,29 +853,31 @@ mod tests {
         );
         assert_eq!(
             path_is_legal(&grid, &[h(5, 5), h(5, 6)], 3, walk),
-            Err(MoveError::StartOffBattlefield { hex: h(5, 5) })
+            Err(MoveError::Step(StepError::StartOffBattlefield {
+                hex: h(5, 5)
+            }))
         );
         assert_eq!(
             path_is_legal(&grid, &[Hex::ORIGIN, h(2, 0)], 3, walk),
-            Err(MoveError::NotAdjacent {
+            Err(MoveError::Step(StepError::NotAdjacent {
                 step: 1,
                 from: Hex::ORIGIN,
                 to: h(2, 0)
-            })
+            }))
         );
         assert_eq!(
             path_is_legal(&grid, &[Hex::ORIGIN, h(1, -1), h(2, -1), h(3, -1)], 5, walk),
-            Err(MoveError::OffBattlefield {
+            Err(MoveError::Step(StepError::OffBattlefield {
                 step: 3,
                 hex: h(3, -1)
-            })
+            }))
         );
         assert_eq!(
             path_is_legal(&grid, &[Hex::ORIGIN, h(0, 1)], 3, walk),
-            Err(MoveError::Occupied {
+            Err(MoveError::Step(StepError::Occupied {
                 step: 1,
                 hex: h(0, 1)
-            })
+            }))
         );
         assert_eq!(
             path_is_legal(&grid, &[Hex::ORIGIN, h(0, 1)], 3, Passage::FLYING),

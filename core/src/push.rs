@@ -13,7 +13,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::hex::{Direction, Hex};
-use crate::movement::Grid;
+use crate::movement::{Grid, Passage, StepError, check_step};
 
 /// The longest push the search functions accept, in hexes.
 pub const MAX_PUSH_DISTANCE: u32 = 64;
@@ -215,46 +215,9 @@ pub enum PushError {
         /// The distance required.
         expected: PushDistance,
     },
-    /// The pushed piece is not on the battlefield.
-    #[error("push starts in {hex}, which is not on the battlefield")]
-    StartOffBattlefield {
-        /// The start hex.
-        hex: Hex,
-    },
-    /// A step does not go to an adjacent hex.
-    #[error("step {step} goes from {from} to {to}, which is not adjacent")]
-    NotAdjacent {
-        /// The step number, from 1.
-        step: usize,
-        /// The hex left.
-        from: Hex,
-        /// The hex entered.
-        to: Hex,
-    },
-    /// A step leaves the battlefield.
-    #[error("step {step} enters {hex}, which is not on the battlefield")]
-    OffBattlefield {
-        /// The step number, from 1.
-        step: usize,
-        /// The hex entered.
-        hex: Hex,
-    },
-    /// A step enters a blocked hex.
-    #[error("step {step} enters blocked hex {hex}")]
-    Blocked {
-        /// The step number, from 1.
-        step: usize,
-        /// The hex entered.
-        hex: Hex,
-    },
-    /// A step enters an occupied hex.
-    #[error("step {step} enters occupied hex {hex}")]
-    Occupied {
-        /// The step number, from 1.
-        step: usize,
-        /// The hex entered.
-        hex: Hex,
-    },
+    /// A step of the path is illegal.
+    #[error("illegal push: {0}")]
+    Step(#[from] StepError),
     /// A step breaks a constraint.
     #[error("step {step} from {from} to {to} is not {constraint}")]
     Constraint {
@@ -455,26 +418,16 @@ pub fn validate_push<G: Grid + ?Sized>(
         });
     }
     if !grid.contains(start) {
-        return Err(PushError::StartOffBattlefield { hex: start });
+        return Err(StepError::StartOffBattlefield { hex: start }.into());
     }
     let mut from = start;
     let mut previous = None;
     for (offset, &to) in steps.iter().enumerate() {
         let step = offset + 1;
+        check_step(grid, start, step, from, to, Passage::WALKING)?;
         let Some(direction) = Direction::from_offset(to.sub(from)) else {
-            return Err(PushError::NotAdjacent { step, from, to });
+            return Err(StepError::NotAdjacent { step, from, to }.into());
         };
-        if !grid.contains(to) {
-            return Err(PushError::OffBattlefield { step, hex: to });
-        }
-        if to != start {
-            if grid.blocks_movement(to) {
-                return Err(PushError::Blocked { step, hex: to });
-            }
-            if grid.is_occupied(to) {
-                return Err(PushError::Occupied { step, hex: to });
-            }
-        }
         if let Some(&constraint) = constraints
             .iter()
             .find(|constraint| !constraint.allows_step(from, to, direction, previous))
@@ -810,36 +763,38 @@ mod tests {
         );
         assert_eq!(
             validate_push(&grid, &[h(9, 9), h(9, 8)], one, &[]),
-            Err(PushError::StartOffBattlefield { hex: h(9, 9) })
+            Err(PushError::Step(StepError::StartOffBattlefield {
+                hex: h(9, 9)
+            }))
         );
         assert_eq!(
             validate_push(&grid, &[Hex::ORIGIN, h(2, 0)], one, &[]),
-            Err(PushError::NotAdjacent {
+            Err(PushError::Step(StepError::NotAdjacent {
                 step: 1,
                 from: Hex::ORIGIN,
                 to: h(2, 0)
-            })
+            }))
         );
         assert_eq!(
             validate_push(&grid, &[Hex::ORIGIN, h(1, 0)], one, &[]),
-            Err(PushError::Blocked {
+            Err(PushError::Step(StepError::Blocked {
                 step: 1,
                 hex: h(1, 0)
-            })
+            }))
         );
         assert_eq!(
             validate_push(&grid, &[Hex::ORIGIN, h(0, 1)], one, &[]),
-            Err(PushError::Occupied {
+            Err(PushError::Step(StepError::Occupied {
                 step: 1,
                 hex: h(0, 1)
-            })
+            }))
         );
         assert_eq!(
             validate_push(&grid, &[h(-2, 0), h(-3, 0)], one, &[]),
-            Err(PushError::OffBattlefield {
+            Err(PushError::Step(StepError::OffBattlefield {
                 step: 1,
                 hex: h(-3, 0)
-            })
+            }))
         );
         assert_eq!(
             validate_push(

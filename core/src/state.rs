@@ -210,6 +210,9 @@ pub struct GameState {
     pub zones: BTreeMap<ZoneId, Zone>,
     /// Game-wide named counters (`round`, ...).
     pub counters: BTreeMap<String, i64>,
+    /// Game-wide named tokens (a shared supply), with their number.
+    #[serde(default)]
+    pub tokens: BTreeMap<String, i64>,
     /// Characteristic modifiers and their durations.
     pub modifiers: crate::Modifiers,
     /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
@@ -328,6 +331,7 @@ impl GameState {
             cards: BTreeMap::new(),
             zones: BTreeMap::new(),
             counters: BTreeMap::new(),
+            tokens: BTreeMap::new(),
             modifiers: crate::Modifiers::default(),
             floors: BTreeMap::new(),
             flow: Vec::new(),

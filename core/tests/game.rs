@@ -454,3 +454,20 @@ fn table_positions_round_trip_and_refuse_a_shared_spot() {
         Some(at)
     );
 }
+
+#[test]
+fn game_tokens_and_counters_are_kept_apart() {
+    let mut state = GameState::new(2, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    ctx.set_tokens(Scope::Game, "supply", 3).unwrap();
+    ctx.set_counter(Scope::Game, "supply", 7).unwrap();
+    ctx.set_tokens(Scope::Player(PlayerId(1)), "supply", -2)
+        .unwrap();
+    assert_eq!(state.tokens["supply"], 3);
+    assert_eq!(state.counters["supply"], 7);
+    assert!(
+        !state.players[1].tokens.contains_key("supply"),
+        "tokens never go below 0"
+    );
+}

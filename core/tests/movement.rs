@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use gloam_core::{
-    Grid, Hex, MoveError, Passage, Reach, SimpleGrid, path_is_legal, reachable, reachable_avoiding,
-    reachable_flying,
+    Grid, Hex, MoveError, Passage, Reach, SimpleGrid, StepError, path_is_legal, reachable,
+    reachable_avoiding, reachable_flying,
 };
 use proptest::prelude::*;
 
@@ -312,10 +312,10 @@ fn path_is_legal_flying_may_not_end_blocked() {
     );
     assert_eq!(
         path_is_legal(&grid, &[Hex::ORIGIN, h(1, 0)], 2, Passage::THROUGH_OCCUPIED),
-        Err(MoveError::Blocked {
+        Err(MoveError::Step(StepError::Blocked {
             step: 1,
             hex: h(1, 0)
-        })
+        }))
     );
 }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use gloam_core::{
-    Direction, Grid, Hex, PushConstraint, PushDistance, PushError, PushPath, SimpleGrid,
+    Direction, Grid, Hex, PushConstraint, PushDistance, PushError, PushPath, SimpleGrid, StepError,
     drive_back_hexes, is_trapped, knockback_hexes, push_destinations, push_paths, validate_push,
 };
 use proptest::prelude::*;

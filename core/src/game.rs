@@ -333,10 +333,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The counters and the tokens of a scope.
-    fn scope_maps(
-        &mut self,
-        scope: Scope,
-    ) -> Result<(&mut Named, &mut Named), RuleError> {
+    fn scope_maps(&mut self, scope: Scope) -> Result<(&mut Named, &mut Named), RuleError> {
         Ok(match scope {
             Scope::Game => (&mut self.state.counters, &mut self.state.tokens),
             Scope::Player(player) => {

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use gloam_core::{
-    Direction, Grid, Hex, PushConstraint, PushDistance, PushError, PushPath, SimpleGrid, StepError,
+    Direction, Grid, Hex, PushConstraint, PushDistance, PushError, PushPath, SimpleGrid,
     drive_back_hexes, is_trapped, knockback_hexes, push_destinations, push_paths, validate_push,
 };
 use proptest::prelude::*;

@@ -55,6 +55,9 @@ pub enum Event {
         owner: PlayerId,
         /// Its definition name.
         kind: String,
+        /// Its layer (empty for the default layer).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        layer: String,
     },
     /// A piece changed position (placed, moved, pushed, removed).
     PieceMoved {

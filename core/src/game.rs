@@ -98,7 +98,7 @@ pub enum RuleError {
         /// The zone.
         zone: String,
     },
-    /// A piece was moved onto another piece.
+    /// A piece was moved onto another piece of its layer.
     #[error("{piece} cannot stand at {position:?}: {occupant} is there")]
     Occupied {
         /// The piece moved.
@@ -259,11 +259,22 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// Creates a piece, off the battlefield.
+    /// Creates a piece of the default layer (a fighter, a model), off the battlefield.
     pub fn create_piece(
         &mut self,
         owner: PlayerId,
         kind: &str,
+        characteristics: impl IntoIterator<Item = (String, i64)>,
+    ) -> Result<PieceId, RuleError> {
+        self.create_piece_in(owner, kind, "", characteristics)
+    }
+
+    /// Creates a piece in `layer` (see [`Piece::layer`]), off the battlefield.
+    pub fn create_piece_in(
+        &mut self,
+        owner: PlayerId,
+        kind: &str,
+        layer: &str,
         characteristics: impl IntoIterator<Item = (String, i64)>,
     ) -> Result<PieceId, RuleError> {
         if self.state.player(owner).is_none() {
@@ -282,6 +293,7 @@ impl<'a> Ctx<'a> {
                 id,
                 owner,
                 kind: kind.to_owned(),
+                layer: layer.to_owned(),
                 position: None,
                 characteristics: Default::default(),
                 counters: Default::default(),
@@ -293,6 +305,7 @@ impl<'a> Ctx<'a> {
             piece: id,
             owner,
             kind: kind.to_owned(),
+            layer: layer.to_owned(),
         });
         for (name, value) in characteristics {
             self.set_characteristic(id, &name, value)?;
@@ -308,8 +321,9 @@ impl<'a> Ctx<'a> {
         path: Vec<crate::Hex>,
         how: &str,
     ) -> Result<(), RuleError> {
+        let layer = self.piece_mut(piece)?.layer.clone();
         if let Some(position) = to {
-            if let Some(occupant) = self.state.piece_at(position) {
+            if let Some(occupant) = self.state.piece_at_in(position, &layer) {
                 if occupant != piece {
                     return Err(RuleError::Occupied {
                         piece,

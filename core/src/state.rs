@@ -66,6 +66,11 @@ pub struct Piece {
     pub owner: PlayerId,
     /// The name of its definition in the ruleset data (a fighter or model profile).
     pub kind: String,
+    /// The layer it stands in: pieces only contend for a position with pieces of the same
+    /// layer. Fighters and models use the default layer `""`; feature tokens, objective
+    /// markers and the like use their own (`feature`), so a fighter can stand on one.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub layer: String,
     /// Where it stands; `None` when not on the battlefield (not yet deployed, out of action).
     pub position: Option<Position>,
     /// Base characteristics before modifiers (`move`, `wounds`, ...).
@@ -290,8 +295,8 @@ pub enum InvariantError {
         /// The card.
         card: CardId,
     },
-    /// Two pieces share a position.
-    #[error("{first} and {second} both stand at {position:?}")]
+    /// Two pieces of the same layer share a position.
+    #[error("{first} and {second} both stand at {position:?} in the same layer")]
     SharedPosition {
         /// One piece.
         first: PieceId,
@@ -350,12 +355,26 @@ impl GameState {
         self.pieces.get(&id)
     }
 
-    /// The piece standing at `position`, if any.
+    /// The piece of the default layer (a fighter, a model) standing at `position`, if any.
     pub fn piece_at(&self, position: Position) -> Option<PieceId> {
+        self.piece_at_in(position, "")
+    }
+
+    /// The piece of `layer` at `position`, if any.
+    pub fn piece_at_in(&self, position: Position, layer: &str) -> Option<PieceId> {
         self.pieces
             .values()
-            .find(|piece| piece.position == Some(position))
+            .find(|piece| piece.position == Some(position) && piece.layer == layer)
             .map(|piece| piece.id)
+    }
+
+    /// Every piece at `position`, of every layer, by id.
+    pub fn pieces_at(&self, position: Position) -> Vec<PieceId> {
+        self.pieces
+            .values()
+            .filter(|piece| piece.position == Some(position))
+            .map(|piece| piece.id)
+            .collect()
     }
 
     /// The piece standing on `hex`, if any.
@@ -412,10 +431,10 @@ impl GameState {
         if let Some((card, count)) = seen.into_iter().find(|(_, count)| *count != 1) {
             return Err(InvariantError::CardNotConserved { card, count });
         }
-        let mut occupied: BTreeMap<Position, PieceId> = BTreeMap::new();
+        let mut occupied: BTreeMap<(&str, Position), PieceId> = BTreeMap::new();
         for piece in self.pieces.values() {
             if let Some(position) = piece.position {
-                if let Some(first) = occupied.insert(position, piece.id) {
+                if let Some(first) = occupied.insert((piece.layer.as_str(), position), piece.id) {
                     return Err(InvariantError::SharedPosition {
                         first,
                         second: piece.id,

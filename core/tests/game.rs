@@ -471,3 +471,33 @@ fn game_tokens_and_counters_are_kept_apart() {
         "tokens never go below 0"
     );
 }
+
+#[test]
+fn pieces_of_different_layers_share_a_hex_and_same_layer_ones_do_not() {
+    use gloam_core::{Hex, Position};
+    let mut state = GameState::new(2, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    let hex = Position::Hex(Hex::new(1, 1));
+    let token = ctx
+        .create_piece_in(PlayerId(0), "feature_token", "feature", [])
+        .unwrap();
+    let other_token = ctx
+        .create_piece_in(PlayerId(1), "feature_token", "feature", [])
+        .unwrap();
+    let fighter = ctx.create_piece(PlayerId(1), "fighter", []).unwrap();
+    ctx.place_piece(token, Some(hex), vec![], "place").unwrap();
+    ctx.place_piece(fighter, Some(hex), vec![], "move").unwrap();
+    let refused = ctx
+        .place_piece(other_token, Some(hex), vec![], "place")
+        .unwrap_err();
+    assert!(matches!(refused, RuleError::Occupied { occupant, .. } if occupant == token));
+    assert_eq!(
+        state.piece_at(hex),
+        Some(fighter),
+        "the default layer is the fighters'"
+    );
+    assert_eq!(state.piece_at_in(hex, "feature"), Some(token));
+    assert_eq!(state.pieces_at(hex), vec![token, fighter]);
+    state.check_invariants().unwrap();
+}

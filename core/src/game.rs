@@ -224,6 +224,14 @@ impl<'a> Ctx<'a> {
         self.log
     }
 
+    /// The state and the log themselves, for a script host (gloam-dsl) that runs a script
+    /// against a copy through a `Ctx` of its own and then commits the copy and its events.
+    /// Such a host must change the state only through a `Ctx`, so every change is still an
+    /// event; rules code has no reason to call this.
+    pub fn parts(&mut self) -> (&mut GameState, &mut Vec<Event>) {
+        (self.state, self.log)
+    }
+
     fn record(&mut self, event: Event) {
         self.log.push(event);
     }

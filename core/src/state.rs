@@ -199,6 +199,9 @@ pub struct Card {
 }
 
 /// The whole state of one game.
+///
+/// `GameState::default()` is an empty game with no players and seed 0: a cheap placeholder
+/// for hosts that need to swap a state out for a moment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
     /// The seed the game was started with.
@@ -305,6 +308,12 @@ pub enum InvariantError {
         /// Where.
         position: Position,
     },
+}
+
+impl Default for GameState {
+    fn default() -> GameState {
+        GameState::new(0, &[])
+    }
 }
 
 impl GameState {

@@ -1,0 +1,968 @@
+//! The vocabulary's functions, registered on the engine.
+//!
+//! Each function reaches the run in progress through [`with_run`]; queries read
+//! [`RunState::state`], effects change the working copy through [`gloam_core::Ctx`], choices
+//! take the next recorded answer or stop the script with a request.
+
+use gloam_core::{
+    Answer, CardId, Choice, Duration, Hex, MAX_PUSH_DISTANCE, ModOp, ModTarget, ModifierSpec,
+    Options, PieceId, PlayerId, Pool, Position, PushConstraint, PushDistance, Request, Scope,
+    ZoneId, push_destinations,
+};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, NativeCallContext};
+
+use crate::FunctionKind::{Choice as ChoiceKind, Effect};
+use crate::runtime::{RunState, Stop, with_run};
+use crate::values::type_name;
+
+type Res<T> = Result<T, Box<EvalAltResult>>;
+type Ncc<'a> = NativeCallContext<'a>;
+
+/// Registers the game value types and every vocabulary function.
+pub(crate) fn register(engine: &mut Engine) {
+    register_types(engine);
+    register_queries(engine);
+    register_effects(engine);
+    register_choices(engine);
+}
+
+fn register_types(engine: &mut Engine) {
+    macro_rules! game_type {
+        ($ty:ty, $name:literal) => {
+            engine
+                .register_type_with_name::<$ty>($name)
+                .register_fn("==", |a: $ty, b: $ty| a == b)
+                .register_fn("!=", |a: $ty, b: $ty| a != b)
+                .register_fn("to_string", |a: &mut $ty| a.to_string())
+                .register_fn("to_debug", |a: &mut $ty| a.to_string());
+        };
+    }
+    game_type!(PieceId, "fighter");
+    game_type!(Hex, "hex");
+    game_type!(PlayerId, "player");
+    game_type!(CardId, "card");
+    engine
+        .register_get("q", |hex: &mut Hex| i64::from(hex.q))
+        .register_get("r", |hex: &mut Hex| i64::from(hex.r));
+}
+
+/// The hex of a "fighter or hex" argument; `None` when off the battlefield.
+fn place(
+    run: &RunState,
+    function: &'static str,
+    param: &str,
+    value: &Dynamic,
+) -> Result<Option<Hex>, Stop> {
+    if let Some(piece) = value.clone().try_cast::<PieceId>() {
+        run.piece_hex(function, piece)
+    } else if let Some(hex) = value.clone().try_cast::<Hex>() {
+        Ok(run.world.battlefield.contains(hex).then_some(hex))
+    } else {
+        Err(Stop::failed(
+            function,
+            format!(
+                "`{param}` must be a fighter or a hex, not a {}",
+                type_name(value)
+            ),
+        ))
+    }
+}
+
+/// The scope of a "fighter or player" argument.
+fn subject(function: &'static str, value: &Dynamic) -> Result<Scope, Stop> {
+    if let Some(piece) = value.clone().try_cast::<PieceId>() {
+        Ok(Scope::Piece(piece))
+    } else if let Some(player) = value.clone().try_cast::<PlayerId>() {
+        Ok(Scope::Player(player))
+    } else {
+        Err(Stop::failed(
+            function,
+            format!("expected a fighter or a player, not a {}", type_name(value)),
+        ))
+    }
+}
+
+fn counter_of(
+    run: &RunState,
+    function: &'static str,
+    scope: Scope,
+    name: &str,
+) -> Result<i64, Stop> {
+    let state = run.state();
+    let counters = match scope {
+        Scope::Game => &state.counters,
+        Scope::Player(player) => {
+            &state
+                .player(player)
+                .ok_or_else(|| Stop::failed(function, format!("there is no {player}")))?
+                .counters
+        }
+        Scope::Piece(piece) => {
+            &state
+                .piece(piece)
+                .ok_or_else(|| Stop::failed(function, format!("there is no {piece}")))?
+                .counters
+        }
+    };
+    Ok(counters.get(name).copied().unwrap_or(0))
+}
+
+fn piece_tokens(
+    run: &RunState,
+    function: &'static str,
+    piece: PieceId,
+    token: &str,
+) -> Result<i64, Stop> {
+    let entry = run
+        .state()
+        .piece(piece)
+        .ok_or_else(|| Stop::failed(function, format!("there is no {piece}")))?;
+    Ok(entry.tokens.get(token).copied().unwrap_or(0))
+}
+
+fn on_battlefield(run: &RunState, keep: impl Fn(PlayerId) -> bool) -> Array {
+    run.state()
+        .pieces
+        .values()
+        .filter(|piece| matches!(piece.position, Some(Position::Hex(_))) && keep(piece.owner))
+        .map(|piece| Dynamic::from(piece.id))
+        .collect()
+}
+
+fn zone_len(run: &RunState, player: PlayerId, zone: &str) -> i64 {
+    let zone = ZoneId::new(player, zone);
+    run.state().zone_cards(&zone).len() as i64
+}
+
+fn register_queries(engine: &mut Engine) {
+    engine.register_fn("fighters", |ctx: Ncc| -> Res<Array> {
+        with_run(&ctx, "fighters", |run| Ok(on_battlefield(run, |_| true)))
+    });
+    engine.register_fn("friendly_fighters", |ctx: Ncc| -> Res<Array> {
+        with_run(&ctx, "friendly_fighters", |run| {
+            let acting = run.acting("friendly_fighters")?;
+            Ok(on_battlefield(run, |owner| owner == acting))
+        })
+    });
+    engine.register_fn("enemy_fighters", |ctx: Ncc| -> Res<Array> {
+        with_run(&ctx, "enemy_fighters", |run| {
+            let acting = run.acting("enemy_fighters")?;
+            Ok(on_battlefield(run, |owner| owner != acting))
+        })
+    });
+    engine.register_fn(
+        "fighters_within",
+        |ctx: Ncc, fighter: PieceId, distance: i64| -> Res<Array> {
+            with_run(&ctx, "fighters_within", |run| {
+                let Some(center) = run.piece_hex("fighters_within", fighter)? else {
+                    return Ok(Array::new());
+                };
+                Ok(run
+                    .state()
+                    .pieces
+                    .values()
+                    .filter(|piece| piece.id != fighter)
+                    .filter(|piece| {
+                        piece
+                            .position
+                            .and_then(Position::hex)
+                            .is_some_and(|hex| i64::from(center.distance_to(hex)) <= distance)
+                    })
+                    .map(|piece| Dynamic::from(piece.id))
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn("fighter_at", |ctx: Ncc, hex: Hex| -> Res<Dynamic> {
+        with_run(&ctx, "fighter_at", |run| {
+            Ok(run
+                .state()
+                .piece_on(hex)
+                .map_or(Dynamic::UNIT, Dynamic::from))
+        })
+    });
+    engine.register_fn("players", |ctx: Ncc| -> Res<Array> {
+        with_run(&ctx, "players", |run| {
+            Ok(run
+                .state()
+                .players
+                .iter()
+                .map(|player| Dynamic::from(player.id))
+                .collect())
+        })
+    });
+    engine.register_fn("current_player", |ctx: Ncc| -> Res<PlayerId> {
+        with_run(&ctx, "current_player", |run| run.acting("current_player"))
+    });
+    engine.register_fn("owner", |ctx: Ncc, fighter: PieceId| -> Res<PlayerId> {
+        with_run(&ctx, "owner", |run| {
+            run.state()
+                .piece(fighter)
+                .map(|piece| piece.owner)
+                .ok_or_else(|| Stop::failed("owner", format!("there is no {fighter}")))
+        })
+    });
+    engine.register_fn("hex", |ctx: Ncc, q: i64, r: i64| -> Res<Hex> {
+        with_run(&ctx, "hex", |_| {
+            let limit = i64::from(gloam_core::BOARD_COORD_LIMIT);
+            if q.abs() > limit || r.abs() > limit {
+                return Err(Stop::failed(
+                    "hex",
+                    format!("({q}, {r}) is too far from any battlefield"),
+                ));
+            }
+            Ok(Hex::new(q as i32, r as i32))
+        })
+    });
+    engine.register_fn("hex_of", |ctx: Ncc, fighter: PieceId| -> Res<Dynamic> {
+        with_run(&ctx, "hex_of", |run| {
+            Ok(run
+                .piece_hex("hex_of", fighter)?
+                .map_or(Dynamic::UNIT, Dynamic::from))
+        })
+    });
+    engine.register_fn(
+        "adjacent",
+        |ctx: Ncc, a: Dynamic, b: Dynamic| -> Res<bool> {
+            with_run(&ctx, "adjacent", |run| {
+                let a = place(run, "adjacent", "a", &a)?;
+                let b = place(run, "adjacent", "b", &b)?;
+                Ok(matches!((a, b), (Some(a), Some(b)) if a.is_adjacent(b)))
+            })
+        },
+    );
+    engine.register_fn("distance", |ctx: Ncc, a: Dynamic, b: Dynamic| -> Res<i64> {
+        with_run(&ctx, "distance", |run| {
+            let (Some(from), Some(to)) = (
+                place(run, "distance", "a", &a)?,
+                place(run, "distance", "b", &b)?,
+            ) else {
+                return Err(Stop::failed(
+                    "distance",
+                    "one end is not on the battlefield",
+                ));
+            };
+            Ok(i64::from(from.distance_to(to)))
+        })
+    });
+    engine.register_fn("visible", |ctx: Ncc, a: Dynamic, b: Dynamic| -> Res<bool> {
+        with_run(&ctx, "visible", |run| {
+            let a = place(run, "visible", "a", &a)?;
+            let b = place(run, "visible", "b", &b)?;
+            Ok(match (a, b) {
+                (Some(a), Some(b)) => run.world.sight.visible(a, b).unwrap_or(false),
+                _ => false,
+            })
+        })
+    });
+    engine.register_fn(
+        "hexes_of_type",
+        |ctx: Ncc, name: ImmutableString| -> Res<Array> {
+            with_run(&ctx, "hexes_of_type", |run| {
+                Ok(run
+                    .world
+                    .battlefield
+                    .hexes_of_type(&name)
+                    .into_iter()
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "hex_has_type",
+        |ctx: Ncc, hex: Hex, name: ImmutableString| -> Res<bool> {
+            with_run(&ctx, "hex_has_type", |run| {
+                Ok(run.world.battlefield.has_type(hex, &name))
+            })
+        },
+    );
+    engine.register_fn(
+        "characteristic",
+        |ctx: Ncc, fighter: PieceId, name: ImmutableString| -> Res<i64> {
+            with_run(&ctx, "characteristic", |run| {
+                characteristic(run, "characteristic", fighter, &name)
+            })
+        },
+    );
+    engine.register_fn("damage", |ctx: Ncc, fighter: PieceId| -> Res<i64> {
+        with_run(&ctx, "damage", |run| {
+            let name = run.world.names.damage.clone();
+            counter_of(run, "damage", Scope::Piece(fighter), &name)
+        })
+    });
+    engine.register_fn("wounds", |ctx: Ncc, fighter: PieceId| -> Res<i64> {
+        with_run(&ctx, "wounds", |run| {
+            let name = run.world.names.wounds.clone();
+            characteristic(run, "wounds", fighter, &name)
+        })
+    });
+    engine.register_fn(
+        "has_token",
+        |ctx: Ncc, fighter: PieceId, token: ImmutableString| -> Res<bool> {
+            with_run(&ctx, "has_token", |run| {
+                Ok(piece_tokens(run, "has_token", fighter, &token)? > 0)
+            })
+        },
+    );
+    engine.register_fn(
+        "tokens",
+        |ctx: Ncc, fighter: PieceId, token: ImmutableString| -> Res<i64> {
+            with_run(&ctx, "tokens", |run| {
+                piece_tokens(run, "tokens", fighter, &token)
+            })
+        },
+    );
+    engine.register_fn(
+        "has_keyword",
+        |ctx: Ncc, fighter: PieceId, keyword: ImmutableString| -> Res<bool> {
+            with_run(&ctx, "has_keyword", |run| {
+                has_keyword(run, "has_keyword", fighter, &keyword)
+            })
+        },
+    );
+    engine.register_fn("is_inspired", |ctx: Ncc, fighter: PieceId| -> Res<bool> {
+        with_run(&ctx, "is_inspired", |run| {
+            let keyword = run.world.names.inspired.clone();
+            has_keyword(run, "is_inspired", fighter, &keyword)
+        })
+    });
+    engine.register_fn("round", |ctx: Ncc| -> Res<i64> {
+        with_run(&ctx, "round", |run| {
+            Ok(run.state().counter(&run.world.names.round))
+        })
+    });
+    engine.register_fn("glory", |ctx: Ncc, player: PlayerId| -> Res<i64> {
+        with_run(&ctx, "glory", |run| {
+            let name = run.world.names.glory.clone();
+            counter_of(run, "glory", Scope::Player(player), &name)
+        })
+    });
+    engine.register_fn("counter", |ctx: Ncc, name: ImmutableString| -> Res<i64> {
+        with_run(&ctx, "counter", |run| Ok(run.state().counter(&name)))
+    });
+    engine.register_fn(
+        "counter",
+        |ctx: Ncc, who: Dynamic, name: ImmutableString| -> Res<i64> {
+            with_run(&ctx, "counter", |run| {
+                let scope = subject("counter", &who)?;
+                counter_of(run, "counter", scope, &name)
+            })
+        },
+    );
+    engine.register_fn("hand_size", |ctx: Ncc, player: PlayerId| -> Res<i64> {
+        with_run(&ctx, "hand_size", |run| {
+            Ok(zone_len(run, player, &run.world.names.power_hand))
+        })
+    });
+    engine.register_fn(
+        "zone_size",
+        |ctx: Ncc, player: PlayerId, zone: ImmutableString| -> Res<i64> {
+            with_run(&ctx, "zone_size", |run| Ok(zone_len(run, player, &zone)))
+        },
+    );
+    engine.register_fn(
+        "cards_in",
+        |ctx: Ncc, player: PlayerId, zone: ImmutableString| -> Res<Array> {
+            with_run(&ctx, "cards_in", |run| {
+                let zone = ZoneId::new(player, zone.as_str());
+                Ok(run
+                    .state()
+                    .zone_cards(&zone)
+                    .iter()
+                    .map(|card| Dynamic::from(*card))
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "card_name",
+        |ctx: Ncc, card: CardId| -> Res<ImmutableString> {
+            with_run(&ctx, "card_name", |run| {
+                run.state()
+                    .cards
+                    .get(&card)
+                    .map(|entry| entry.name.as_str().into())
+                    .ok_or_else(|| Stop::failed("card_name", format!("there is no {card}")))
+            })
+        },
+    );
+}
+
+fn characteristic(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    name: &str,
+) -> Result<i64, Stop> {
+    let state = run.state();
+    if state.piece(fighter).is_none() {
+        return Err(Stop::failed(function, format!("there is no {fighter}")));
+    }
+    state.characteristic(fighter, name).ok_or_else(|| {
+        Stop::failed(
+            function,
+            format!("{fighter} has no characteristic `{name}`"),
+        )
+    })
+}
+
+fn has_keyword(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    keyword: &str,
+) -> Result<bool, Stop> {
+    run.state()
+        .piece(fighter)
+        .map(|piece| piece.keywords.contains(keyword))
+        .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))
+}
+
+fn not_negative(function: &'static str, what: &str, amount: i64) -> Result<(), Stop> {
+    if amount < 0 {
+        Err(Stop::refused(
+            function,
+            format!("{what} must be 0 or more, not {amount}"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn effect(run: &RunState, function: &'static str) -> Result<(), Stop> {
+    run.check_effect(function, Effect)
+}
+
+/// Inside an effect, a failed lookup (no such fighter) is the effect being refused.
+fn refused(stop: Stop) -> Stop {
+    match stop {
+        Stop::Failed { function, message } => Stop::Refused { function, message },
+        other => other,
+    }
+}
+
+fn register_effects(engine: &mut Engine) {
+    engine.register_fn(
+        "deal_damage",
+        |ctx: Ncc, fighter: PieceId, amount: i64| -> Res<()> {
+            with_run(&ctx, "deal_damage", |run| {
+                effect(run, "deal_damage")?;
+                not_negative("deal_damage", "damage", amount)?;
+                let name = run.world.names.damage.clone();
+                run.ctx()
+                    .add_counter(Scope::Piece(fighter), &name, amount)
+                    .map(|_| ())
+                    .map_err(|error| Stop::refused("deal_damage", error))
+            })
+        },
+    );
+    engine.register_fn(
+        "heal",
+        |ctx: Ncc, fighter: PieceId, amount: i64| -> Res<()> {
+            with_run(&ctx, "heal", |run| {
+                effect(run, "heal")?;
+                not_negative("heal", "healing", amount)?;
+                let name = run.world.names.damage.clone();
+                let current =
+                    counter_of(run, "heal", Scope::Piece(fighter), &name).map_err(refused)?;
+                run.ctx()
+                    .set_counter(
+                        Scope::Piece(fighter),
+                        &name,
+                        current.saturating_sub(amount).max(0),
+                    )
+                    .map_err(|error| Stop::refused("heal", error))
+            })
+        },
+    );
+    engine.register_fn(
+        "push",
+        |ctx: Ncc, fighter: PieceId, hexes: i64| -> Res<bool> {
+            with_run(&ctx, "push", |run| push(run, "push", fighter, hexes, None))
+        },
+    );
+    engine.register_fn(
+        "push_away",
+        |ctx: Ncc, fighter: PieceId, from: Dynamic, hexes: i64| -> Res<bool> {
+            with_run(&ctx, "push_away", |run| {
+                effect(run, "push_away")?;
+                let Some(from) = place(run, "push_away", "from", &from).map_err(refused)? else {
+                    return Err(Stop::refused(
+                        "push_away",
+                        "the hex to push away from is not on the battlefield",
+                    ));
+                };
+                push(
+                    run,
+                    "push_away",
+                    fighter,
+                    hexes,
+                    Some(PushConstraint::Away(from)),
+                )
+            })
+        },
+    );
+    engine.register_fn(
+        "give_token",
+        |ctx: Ncc, fighter: PieceId, token: ImmutableString| -> Res<()> {
+            with_run(&ctx, "give_token", |run| {
+                effect(run, "give_token")?;
+                let count = piece_tokens(run, "give_token", fighter, &token).map_err(refused)?;
+                run.ctx()
+                    .set_tokens(Scope::Piece(fighter), &token, count.saturating_add(1))
+                    .map_err(|error| Stop::refused("give_token", error))
+            })
+        },
+    );
+    engine.register_fn(
+        "remove_token",
+        |ctx: Ncc, fighter: PieceId, token: ImmutableString| -> Res<()> {
+            with_run(&ctx, "remove_token", |run| {
+                effect(run, "remove_token")?;
+                let count = piece_tokens(run, "remove_token", fighter, &token).map_err(refused)?;
+                if count == 0 {
+                    return Ok(());
+                }
+                run.ctx()
+                    .set_tokens(Scope::Piece(fighter), &token, count - 1)
+                    .map_err(|error| Stop::refused("remove_token", error))
+            })
+        },
+    );
+    engine.register_fn("inspire", |ctx: Ncc, fighter: PieceId| -> Res<()> {
+        with_run(&ctx, "inspire", |run| {
+            set_inspired(run, "inspire", fighter, true)
+        })
+    });
+    engine.register_fn("uninspire", |ctx: Ncc, fighter: PieceId| -> Res<()> {
+        with_run(&ctx, "uninspire", |run| {
+            set_inspired(run, "uninspire", fighter, false)
+        })
+    });
+    engine.register_fn(
+        "modify",
+        |ctx: Ncc,
+         fighter: PieceId,
+         name: ImmutableString,
+         amount: i64,
+         until: ImmutableString|
+         -> Res<()> {
+            with_run(&ctx, "modify", |run| {
+                effect(run, "modify")?;
+                if run.state().piece(fighter).is_none() {
+                    return Err(Stop::refused("modify", format!("there is no {fighter}")));
+                }
+                let spec =
+                    ModifierSpec::new(ModTarget::Piece(fighter), name.as_str(), ModOp::Add(amount))
+                        .source(&*run.label)
+                        .lasting(Duration::until(until.as_str(), 1));
+                run.ctx()
+                    .add_modifier(spec)
+                    .map(|_| ())
+                    .map_err(|error| Stop::refused("modify", error))
+            })
+        },
+    );
+    engine.register_fn("draw_power", |ctx: Ncc, count: i64| -> Res<i64> {
+        with_run(&ctx, "draw_power", |run| {
+            let (deck, hand) = (
+                run.world.names.power_deck.clone(),
+                run.world.names.power_hand.clone(),
+            );
+            draw(run, "draw_power", count, &deck, &hand)
+        })
+    });
+    engine.register_fn("draw_objectives", |ctx: Ncc, count: i64| -> Res<i64> {
+        with_run(&ctx, "draw_objectives", |run| {
+            let (deck, hand) = (
+                run.world.names.objective_deck.clone(),
+                run.world.names.objective_hand.clone(),
+            );
+            draw(run, "draw_objectives", count, &deck, &hand)
+        })
+    });
+    engine.register_fn(
+        "gain_glory",
+        |ctx: Ncc, player: PlayerId, amount: i64| -> Res<()> {
+            with_run(&ctx, "gain_glory", |run| {
+                effect(run, "gain_glory")?;
+                not_negative("gain_glory", "glory gained", amount)?;
+                let name = run.world.names.glory.clone();
+                run.ctx()
+                    .add_counter(Scope::Player(player), &name, amount)
+                    .map(|_| ())
+                    .map_err(|error| Stop::refused("gain_glory", error))
+            })
+        },
+    );
+    engine.register_fn(
+        "set_counter",
+        |ctx: Ncc, name: ImmutableString, value: i64| -> Res<()> {
+            with_run(&ctx, "set_counter", |run| {
+                effect(run, "set_counter")?;
+                run.ctx()
+                    .set_counter(Scope::Game, &name, value)
+                    .map_err(|error| Stop::refused("set_counter", error))
+            })
+        },
+    );
+    engine.register_fn(
+        "set_counter",
+        |ctx: Ncc, who: Dynamic, name: ImmutableString, value: i64| -> Res<()> {
+            with_run(&ctx, "set_counter", |run| {
+                effect(run, "set_counter")?;
+                let scope = subject("set_counter", &who)?;
+                run.ctx()
+                    .set_counter(scope, &name, value)
+                    .map_err(|error| Stop::refused("set_counter", error))
+            })
+        },
+    );
+    engine.register_fn(
+        "add_counter",
+        |ctx: Ncc, name: ImmutableString, amount: i64| -> Res<i64> {
+            with_run(&ctx, "add_counter", |run| {
+                effect(run, "add_counter")?;
+                run.ctx()
+                    .add_counter(Scope::Game, &name, amount)
+                    .map_err(|error| Stop::refused("add_counter", error))
+            })
+        },
+    );
+    engine.register_fn(
+        "add_counter",
+        |ctx: Ncc, who: Dynamic, name: ImmutableString, amount: i64| -> Res<i64> {
+            with_run(&ctx, "add_counter", |run| {
+                effect(run, "add_counter")?;
+                let scope = subject("add_counter", &who)?;
+                run.ctx()
+                    .add_counter(scope, &name, amount)
+                    .map_err(|error| Stop::refused("add_counter", error))
+            })
+        },
+    );
+    engine.register_fn("mark", |ctx: Ncc, event: ImmutableString| -> Res<()> {
+        with_run(&ctx, "mark", |run| mark(run, &event, Scope::Game))
+    });
+    engine.register_fn(
+        "mark",
+        |ctx: Ncc, event: ImmutableString, who: Dynamic| -> Res<()> {
+            with_run(&ctx, "mark", |run| {
+                let scope = subject("mark", &who)?;
+                mark(run, &event, scope)
+            })
+        },
+    );
+    engine.register_fn(
+        "roll",
+        |ctx: Ncc, die: ImmutableString, count: i64| -> Res<Array> {
+            with_run(&ctx, "roll", |run| {
+                effect(run, "roll")?;
+                not_negative("roll", "the number of dice", count)?;
+                let count = u32::try_from(count)
+                    .map_err(|_| Stop::refused("roll", format!("{count} dice are too many")))?;
+                let world = run.world.clone();
+                let purpose = run.label.to_string();
+                let acting = run.acting;
+                let roll = run
+                    .ctx()
+                    .roll(
+                        acting,
+                        &purpose,
+                        &world.dice,
+                        &Pool::of(die.as_str(), count),
+                    )
+                    .map_err(|error| Stop::refused("roll", error))?;
+                Ok(roll
+                    .dice()
+                    .iter()
+                    .map(|rolled| Dynamic::from(ImmutableString::from(rolled.face.as_str())))
+                    .collect())
+            })
+        },
+    );
+}
+
+fn mark(run: &mut RunState, event: &str, scope: Scope) -> Result<(), Stop> {
+    effect(run, "mark")?;
+    if event.is_empty() {
+        return Err(Stop::refused("mark", "an event needs a name"));
+    }
+    run.ctx()
+        .marker(event, scope, Vec::new())
+        .map_err(|error| Stop::refused("mark", error))
+}
+
+fn set_inspired(
+    run: &mut RunState,
+    function: &'static str,
+    fighter: PieceId,
+    inspired: bool,
+) -> Result<(), Stop> {
+    effect(run, function)?;
+    let kind = run
+        .state()
+        .piece(fighter)
+        .ok_or_else(|| Stop::refused(function, format!("there is no {fighter}")))?
+        .kind
+        .clone();
+    let world = run.world.clone();
+    let mut ctx = run.ctx();
+    ctx.set_keyword(fighter, &world.names.inspired, inspired)
+        .map_err(|error| Stop::refused(function, error))?;
+    if let Some(side) = world.side(&kind, inspired) {
+        for (name, value) in side {
+            ctx.set_characteristic(fighter, name, *value)
+                .map_err(|error| Stop::refused(function, error))?;
+        }
+    }
+    Ok(())
+}
+
+fn draw(
+    run: &mut RunState,
+    function: &'static str,
+    count: i64,
+    deck: &str,
+    hand: &str,
+) -> Result<i64, Stop> {
+    effect(run, function)?;
+    not_negative(function, "the number of cards", count)?;
+    let player = run.acting(function)?;
+    let (deck, hand) = (ZoneId::new(player, deck), ZoneId::new(player, hand));
+    for zone in [&deck, &hand] {
+        if !run.state().zones.contains_key(zone) {
+            return Err(Stop::refused(function, format!("there is no zone {zone}")));
+        }
+    }
+    let mut drawn = 0;
+    let mut ctx = run.ctx();
+    while drawn < count {
+        let Some(top) = ctx.state().zone_cards(&deck).first().copied() else {
+            break;
+        };
+        ctx.move_card(top, &hand, usize::MAX)
+            .map_err(|error| Stop::refused(function, error))?;
+        drawn += 1;
+    }
+    Ok(drawn)
+}
+
+/// A grid over the world's battlefield with the pieces of the current state.
+struct PushGrid<'a> {
+    world: &'a crate::world::WorldData,
+    occupied: std::collections::BTreeSet<Hex>,
+}
+
+impl gloam_core::Grid for PushGrid<'_> {
+    fn contains(&self, hex: Hex) -> bool {
+        self.world.battlefield.contains(hex)
+    }
+
+    fn blocks_movement(&self, hex: Hex) -> bool {
+        self.world.blocked.contains(&hex)
+    }
+
+    fn is_occupied(&self, hex: Hex) -> bool {
+        self.occupied.contains(&hex)
+    }
+}
+
+fn push(
+    run: &mut RunState,
+    function: &'static str,
+    fighter: PieceId,
+    hexes: i64,
+    constraint: Option<PushConstraint>,
+) -> Result<bool, Stop> {
+    effect(run, function)?;
+    not_negative(function, "a push", hexes)?;
+    if hexes > i64::from(MAX_PUSH_DISTANCE) {
+        return Err(Stop::refused(
+            function,
+            format!("a push of {hexes} hexes is longer than the maximum of {MAX_PUSH_DISTANCE}"),
+        ));
+    }
+    let Some(start) = run.piece_hex(function, fighter).map_err(refused)? else {
+        return Ok(false);
+    };
+    if hexes == 0 {
+        return Ok(false);
+    }
+    let world = run.world.clone();
+    let grid = PushGrid {
+        world: &world,
+        occupied: run
+            .state()
+            .pieces
+            .values()
+            .filter_map(|piece| piece.position.and_then(Position::hex))
+            .collect(),
+    };
+    let constraints: Vec<PushConstraint> = constraint.into_iter().collect();
+    let paths = push_destinations(
+        &grid,
+        start,
+        PushDistance::Exactly(hexes as u32),
+        &constraints,
+    )
+    .map_err(|error| Stop::refused(function, error))?;
+    let path = match paths.as_slice() {
+        [] => return Ok(false),
+        [only] => only.clone(),
+        _ => {
+            let player = run.acting(function)?;
+            let request = Request {
+                player,
+                kind: function.to_owned(),
+                prompt: format!("Where is {fighter} pushed?"),
+                options: Options::One {
+                    choices: paths
+                        .iter()
+                        .map(|path| Choice::Hex(path.destination()))
+                        .collect(),
+                },
+                secret: false,
+            };
+            let answer = run.choose(function, request)?;
+            let Some(Choice::Hex(destination)) = answer.choice().cloned() else {
+                return Err(Stop::failed(function, "the answer is not a hex"));
+            };
+            paths
+                .iter()
+                .find(|path| path.destination() == destination)
+                .cloned()
+                .ok_or_else(|| {
+                    Stop::failed(function, "the answer is not a destination of this push")
+                })?
+        }
+    };
+    run.ctx()
+        .place_piece(
+            fighter,
+            Some(Position::Hex(path.destination())),
+            path.hexes().to_vec(),
+            "push",
+        )
+        .map_err(|error| Stop::refused(function, error))?;
+    Ok(true)
+}
+
+/// The items of a choice's list, each turned into a kernel choice.
+fn choices_of(
+    function: &'static str,
+    items: &Array,
+    what: &str,
+    convert: impl Fn(&Dynamic) -> Option<Choice>,
+) -> Result<Vec<Choice>, Stop> {
+    let mut choices: Vec<Choice> = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let choice = convert(item).ok_or_else(|| {
+            Stop::failed(
+                function,
+                format!(
+                    "expects a list of {what}; item {} is a {}",
+                    index + 1,
+                    type_name(item)
+                ),
+            )
+        })?;
+        if !choices.contains(&choice) {
+            choices.push(choice);
+        }
+    }
+    if choices.is_empty() {
+        return Err(Stop::failed(
+            function,
+            format!("there are no {what} to choose from"),
+        ));
+    }
+    Ok(choices)
+}
+
+fn ask(
+    run: &mut RunState,
+    function: &'static str,
+    choices: Vec<Choice>,
+    prompt: &str,
+) -> Result<Choice, Stop> {
+    run.check_effect(function, ChoiceKind)?;
+    let player = run.acting(function)?;
+    let request = Request {
+        player,
+        kind: function.to_owned(),
+        prompt: prompt.to_owned(),
+        options: Options::One { choices },
+        secret: false,
+    };
+    match run.choose(function, request)? {
+        Answer::One(choice) => Ok(choice),
+        _ => Err(Stop::failed(
+            function,
+            "the recorded answer is not a single choice",
+        )),
+    }
+}
+
+fn register_choices(engine: &mut Engine) {
+    engine.register_fn(
+        "choose_fighter",
+        |ctx: Ncc, fighters: Array, prompt: ImmutableString| -> Res<PieceId> {
+            with_run(&ctx, "choose_fighter", |run| {
+                let choices = choices_of("choose_fighter", &fighters, "fighters", |item| {
+                    item.clone().try_cast::<PieceId>().map(Choice::Piece)
+                })?;
+                match ask(run, "choose_fighter", choices, &prompt)? {
+                    Choice::Piece(piece) => Ok(piece),
+                    _ => Err(Stop::failed(
+                        "choose_fighter",
+                        "the answer is not a fighter",
+                    )),
+                }
+            })
+        },
+    );
+    engine.register_fn(
+        "choose_hex",
+        |ctx: Ncc, hexes: Array, prompt: ImmutableString| -> Res<Hex> {
+            with_run(&ctx, "choose_hex", |run| {
+                let choices = choices_of("choose_hex", &hexes, "hexes", |item| {
+                    item.clone().try_cast::<Hex>().map(Choice::Hex)
+                })?;
+                match ask(run, "choose_hex", choices, &prompt)? {
+                    Choice::Hex(hex) => Ok(hex),
+                    _ => Err(Stop::failed("choose_hex", "the answer is not a hex")),
+                }
+            })
+        },
+    );
+    engine.register_fn(
+        "choose_option",
+        |ctx: Ncc, options: Array, prompt: ImmutableString| -> Res<ImmutableString> {
+            with_run(&ctx, "choose_option", |run| {
+                let choices = choices_of("choose_option", &options, "options (strings)", |item| {
+                    item.is_string().then(|| Choice::Option(item.to_string()))
+                })?;
+                match ask(run, "choose_option", choices, &prompt)? {
+                    Choice::Option(option) => Ok(option.into()),
+                    _ => Err(Stop::failed("choose_option", "the answer is not an option")),
+                }
+            })
+        },
+    );
+    engine.register_fn(
+        "choose_card",
+        |ctx: Ncc, cards: Array, prompt: ImmutableString| -> Res<CardId> {
+            with_run(&ctx, "choose_card", |run| {
+                let choices = choices_of("choose_card", &cards, "cards", |item| {
+                    item.clone().try_cast::<CardId>().map(Choice::Card)
+                })?;
+                match ask(run, "choose_card", choices, &prompt)? {
+                    Choice::Card(card) => Ok(card),
+                    _ => Err(Stop::failed("choose_card", "the answer is not a card")),
+                }
+            })
+        },
+    );
+}

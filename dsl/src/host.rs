@@ -1,0 +1,910 @@
+//! The host: the sandboxed engine, compiling scripts, running them.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use gloam_core::{Answer, Event, GameState, Request, Value};
+use rhai::packages::{
+    ArithmeticPackage, BasicArrayPackage, BasicIteratorPackage, BasicMapPackage,
+    BasicStringPackage, LogicPackage, Package,
+};
+use rhai::{
+    AST, Dynamic, Engine, EvalAltResult, LexError, OptimizationLevel, ParseErrorType,
+    Position as RhaiPosition, Scope,
+};
+
+use crate::check::{Library, check_calls, did_you_mean};
+use crate::diagnostic::{DslDiagnostic, Site};
+use crate::runtime::{RestoreGuard, RunState, Stop, install};
+use crate::values::{from_dynamic, humanize_types, to_dynamic};
+use crate::vocabulary::{FunctionKind, entries};
+use crate::{Bindings, Limits, ScriptSource, World};
+
+/// Where a script sits in the rules, which decides what it may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ScriptKind {
+    /// An effect (a card's or an ability's, a ruleset step): may query, change the game
+    /// and ask players.
+    Effect,
+    /// A condition (a restriction, an inspire condition, an objective's condition): must end
+    /// in `true` or `false` and may only query.
+    Condition,
+}
+
+/// What the compiler needs to know about a script's place: a label for messages, its kind,
+/// and the variables its place gives it.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_dsl::{ScriptContext, ScriptKind};
+/// let context = ScriptContext::effect("card \"Sidestep\" effect")
+///     .with_variables(["this_card", "player", "target"]);
+/// assert_eq!(context.kind, ScriptKind::Effect);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptContext {
+    /// How messages name the script (`card "Sidestep" effect`).
+    pub label: String,
+    /// Effect or condition.
+    pub kind: ScriptKind,
+    /// The variables the script receives (`this_card`, `target`...), in binding order.
+    pub variables: Vec<String>,
+}
+
+impl ScriptContext {
+    /// An effect script with no variables.
+    pub fn effect(label: impl Into<String>) -> ScriptContext {
+        ScriptContext {
+            label: label.into(),
+            kind: ScriptKind::Effect,
+            variables: Vec::new(),
+        }
+    }
+
+    /// A condition script with no variables.
+    pub fn condition(label: impl Into<String>) -> ScriptContext {
+        ScriptContext {
+            label: label.into(),
+            kind: ScriptKind::Condition,
+            variables: Vec::new(),
+        }
+    }
+
+    /// The same context with more variables.
+    pub fn with_variables<I, S>(mut self, names: I) -> ScriptContext
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        for name in names {
+            let name = name.into();
+            if !self.variables.contains(&name) {
+                self.variables.push(name);
+            }
+        }
+        self
+    }
+}
+
+/// A compiled, checked script, ready to run any number of times.
+///
+/// Not `Send`: a script belongs to the thread of the [`Host`] that compiled it.
+#[derive(Clone, Debug)]
+pub struct Script {
+    ast: AST,
+    site: Site,
+    label: Arc<str>,
+    kind: ScriptKind,
+    variables: Vec<String>,
+    uses: Vec<&'static str>,
+}
+
+impl Script {
+    /// How messages name the script.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// Effect or condition.
+    pub fn kind(&self) -> ScriptKind {
+        self.kind
+    }
+
+    /// Where the script's text is.
+    pub fn source(&self) -> &ScriptSource {
+        &self.site.source
+    }
+
+    /// The variables the script receives.
+    pub fn variables(&self) -> &[String] {
+        &self.variables
+    }
+
+    /// The vocabulary functions the script calls, sorted (a loader can tell, say, which
+    /// cards may ask a player).
+    pub fn uses(&self) -> &[&'static str] {
+        &self.uses
+    }
+}
+
+/// How a run ended, when it did not fail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The script finished: its changes and events were committed. Holds the script's last
+    /// value (`Unit` for most effects).
+    Done(Value),
+    /// The script reached a choice with no recorded answer. Nothing was committed: ask the
+    /// request's player, append the answer to the answers, and run the script again.
+    NeedsChoice(Request),
+}
+
+/// The script host: one sandboxed Rhai engine with the vocabulary registered, built once.
+///
+/// It compiles scripts ([`Host::compile`]) and runs them against a game ([`Host::run`],
+/// [`Host::evaluate_bool`]). The sandbox: no `eval`, no modules, no output, no clock, no
+/// floating point, strict variables, and the [`Limits`].
+///
+/// # Examples
+///
+/// ```
+/// use gloam_core::{Battlefield, Dice, Event, GameState, Hex, PlayerId, Value};
+/// use gloam_dsl::{Bindings, Host, Outcome, ScriptContext, ScriptSource, World};
+///
+/// let host = Host::new();
+/// let context = ScriptContext::effect("card \"Cut\" effect").with_variables(["target"]);
+/// let script = host.compile(&ScriptSource::whole("cut.gloam", "deal_damage(target, 2);"), &context)?;
+///
+/// let mut state = GameState::new(1, &["Ann", "Bo"]);
+/// let mut events = Vec::new();
+/// let piece = gloam_core::Ctx::new(&mut state, &mut events).create_piece(PlayerId(1), "brute", []).unwrap();
+/// let world = World::new(Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]), ["blocked"], false, Dice::new());
+/// let bindings = Bindings::new().acting(PlayerId(0)).with("target", Value::Piece(piece));
+///
+/// let outcome = host.run(&script, &world, &mut state, &mut events, &bindings, &[]).map_err(|e| vec![e])?;
+/// assert_eq!(outcome, Outcome::Done(Value::Unit));
+/// assert_eq!(state.pieces[&piece].counters["damage"], 2);
+/// assert!(matches!(events.last(), Some(Event::CounterChanged { to: 2, .. })));
+/// # Ok::<(), Vec<gloam_dsl::DslDiagnostic>>(())
+/// ```
+pub struct Host {
+    engine: Engine,
+    limits: Limits,
+    library: Library,
+}
+
+impl Default for Host {
+    fn default() -> Host {
+        Host::new()
+    }
+}
+
+impl std::fmt::Debug for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Host {
+    /// A host with the default [`Limits`].
+    pub fn new() -> Host {
+        Host::with_limits(Limits::default())
+    }
+
+    /// A host with the given limits (a limit of 0 is raised to 1: Rhai reads 0 as "none").
+    pub fn with_limits(limits: Limits) -> Host {
+        let mut engine = Engine::new_raw();
+        for package in [
+            ArithmeticPackage::new().as_shared_module(),
+            LogicPackage::new().as_shared_module(),
+            BasicIteratorPackage::new().as_shared_module(),
+            BasicArrayPackage::new().as_shared_module(),
+            BasicMapPackage::new().as_shared_module(),
+            BasicStringPackage::new().as_shared_module(),
+        ] {
+            engine.register_global_module(package);
+        }
+        engine.disable_symbol("eval");
+        engine.on_print(|_| {});
+        engine.on_debug(|_, _, _| {});
+        engine.set_strict_variables(true);
+        engine.set_fail_on_invalid_map_property(true);
+        // Scripts are checked unoptimised (so dead code is checked too), then optimised.
+        engine.set_optimization_level(OptimizationLevel::None);
+        engine.set_max_operations(limits.operations.max(1));
+        engine.set_max_call_levels(limits.call_depth.max(1));
+        engine.set_max_expr_depths(
+            limits.expression_depth.max(1),
+            limits.function_expression_depth.max(1),
+        );
+        engine.set_max_string_size(limits.string_size.max(1));
+        engine.set_max_array_size(limits.array_size.max(1));
+        engine.set_max_map_size(limits.map_size.max(1));
+        engine.set_max_variables(limits.variables.max(1));
+        engine.set_max_functions(limits.functions.max(1));
+        crate::functions::register(&mut engine);
+        let library = library_of(&engine);
+        Host {
+            engine,
+            limits,
+            library,
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Compiles and checks a script: syntax, every call against the vocabulary and its
+    /// number of arguments, variables against the context, decimal numbers, and (for a
+    /// condition) that it calls no effect or choice. Returns every problem found.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_dsl::{Host, ScriptContext, ScriptSource};
+    /// let host = Host::new();
+    /// let context = ScriptContext::condition("restriction").with_variables(["this_fighter"]);
+    /// let source = ScriptSource::whole("r.gloam", "enemy_fighters().len() > 0 && deal_damage(this_fighter, 1)");
+    /// let errors = host.compile(&source, &context).unwrap_err();
+    /// assert_eq!(errors[0].code_name(), "gloam::dsl::effect_in_condition");
+    /// ```
+    pub fn compile(
+        &self,
+        source: &ScriptSource,
+        context: &ScriptContext,
+    ) -> Result<Script, Vec<DslDiagnostic>> {
+        let site = Site::new(source);
+        if !source.is_valid() {
+            return Err(vec![DslDiagnostic::Syntax {
+                message: format!(
+                    "script range {}..{} is not a range of {} ({} bytes)",
+                    source.start,
+                    source.end,
+                    source.file_name,
+                    source.file_text.len()
+                ),
+                src: site.named_source(),
+                span: site.span_at(0, 0),
+                help: Some("the loader gave a wrong byte range for this script".to_owned()),
+            }]);
+        }
+        let mut scope = Scope::new();
+        for name in &context.variables {
+            scope.push_dynamic(name.as_str(), Dynamic::UNIT);
+        }
+        let ast = self
+            .engine
+            .compile_with_scope(&scope, source.text())
+            .map_err(|error| vec![self.parse_diagnostic(&site, context, &error.0, error.1)])?;
+        let condition = context.kind == ScriptKind::Condition;
+        let (problems, uses) = check_calls(&ast, &site, &self.library, condition);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let ast = self
+            .engine
+            .optimize_ast(&scope, ast, OptimizationLevel::Simple);
+        Ok(Script {
+            ast,
+            site,
+            label: context.label.as_str().into(),
+            kind: context.kind,
+            variables: context.variables.clone(),
+            uses: uses.into_iter().collect(),
+        })
+    }
+
+    /// Runs a script against a game.
+    ///
+    /// The script works on a copy of `state` (made at its first effect); each effect goes
+    /// through [`gloam_core::Ctx`] and records events. Choices take `answers` in order. If
+    /// the script finishes, the copy replaces `state` and its events are appended to
+    /// `events`: [`Outcome::Done`]. If it reaches a choice with no answer
+    /// ([`Outcome::NeedsChoice`]) or fails (a diagnostic naming the script and the line in
+    /// its file), `state` and `events` are exactly as they were.
+    ///
+    /// A condition script runs here too, with effects and choices refused.
+    ///
+    /// For the length of the run the state is moved into a thread-local slot that the
+    /// registered functions reach (Rhai's functions are `'static` and cannot borrow it);
+    /// it is moved back however the run ends, a panic included. So a script cannot run
+    /// while another runs on the same thread: that is refused with a runtime error.
+    pub fn run(
+        &self,
+        script: &Script,
+        world: &World,
+        state: &mut GameState,
+        events: &mut Vec<Event>,
+        bindings: &Bindings,
+        answers: &[Answer],
+    ) -> Result<Outcome, DslDiagnostic> {
+        let base = std::mem::replace(state, GameState::new(0, &[]));
+        let run = self.run_state(script, world, base, bindings, answers);
+        if let Err(run) = install(run) {
+            *state = run.base;
+            return Err(self.nested_run(script));
+        }
+        let guard = RestoreGuard::new(Some(state));
+        let result = self.eval(script, bindings);
+        let (run, caller) = guard.finish();
+        let (Some(run), Some(caller)) = (run, caller) else {
+            return Err(self.nested_run(script));
+        };
+        let outcome = self.conclude(script, &run, result);
+        if let Ok(Outcome::Done(_)) = outcome {
+            *caller = run.working.unwrap_or(run.base);
+            events.extend(run.events);
+        } else {
+            *caller = run.base;
+        }
+        outcome
+    }
+
+    /// Evaluates a condition: the script must end in `true` or `false` and may call only
+    /// queries (an effect or a choice is a `gloam::dsl::effect_in_condition` error). The
+    /// game is read through a copy and never changed.
+    ///
+    /// The copy costs more than the script (about 2 µs for a small game). A caller that
+    /// holds the state mutably can instead [`Host::run`] a condition script, which lends
+    /// the state without copying it and ends in `Outcome::Done(Value::Bool(_))`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Battlefield, Dice, GameState, Hex};
+    /// use gloam_dsl::{Bindings, Host, ScriptContext, ScriptSource, World};
+    /// let host = Host::new();
+    /// let script = host.compile(&ScriptSource::whole("c", "round() >= 2"), &ScriptContext::condition("c")).unwrap();
+    /// let world = World::new(Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]), ["blocked"], false, Dice::new());
+    /// let state = GameState::new(1, &["Ann", "Bo"]);
+    /// assert_eq!(host.evaluate_bool(&script, &world, &state, &Bindings::new()), Ok(false));
+    /// ```
+    pub fn evaluate_bool(
+        &self,
+        script: &Script,
+        world: &World,
+        state: &GameState,
+        bindings: &Bindings,
+    ) -> Result<bool, DslDiagnostic> {
+        let mut run = self.run_state(script, world, state.clone(), bindings, &[]);
+        run.pure = true;
+        if install(run).is_err() {
+            return Err(self.nested_run(script));
+        }
+        let guard = RestoreGuard::new(None);
+        let result = self.eval(script, bindings);
+        let (run, _) = guard.finish();
+        let Some(run) = run else {
+            return Err(self.nested_run(script));
+        };
+        match self.conclude(script, &run, result)? {
+            Outcome::Done(Value::Bool(value)) => Ok(value),
+            Outcome::Done(other) => Err(DslDiagnostic::RuntimeError {
+                script: script.label.to_string(),
+                message: format!(
+                    "a condition must end in true or false, and this one ends in {}",
+                    describe(&other)
+                ),
+                src: script.site.named_source(),
+                span: script.site.span_at(script.site.source.end, 0),
+                help: Some(
+                    "end the script with a comparison such as `damage(target) > 0`".to_owned(),
+                ),
+            }),
+            Outcome::NeedsChoice(_) => Err(self.nested_run(script)),
+        }
+    }
+
+    fn run_state(
+        &self,
+        script: &Script,
+        world: &World,
+        base: GameState,
+        bindings: &Bindings,
+        answers: &[Answer],
+    ) -> RunState {
+        RunState {
+            base,
+            working: None,
+            events: Vec::new(),
+            world: world.data.clone(),
+            acting: bindings.acting,
+            answers: answers.to_vec(),
+            next_answer: 0,
+            pure: script.kind == ScriptKind::Condition,
+            label: script.label.clone(),
+            stop: None,
+        }
+    }
+
+    fn eval(&self, script: &Script, bindings: &Bindings) -> Result<Dynamic, Box<EvalAltResult>> {
+        let mut scope = Scope::new();
+        for name in &script.variables {
+            let value = bindings.get(name).map_or(Dynamic::UNIT, to_dynamic);
+            scope.push_dynamic(name.as_str(), value);
+        }
+        self.engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+    }
+
+    /// Turns the end of a run into its outcome; the run's stop wins over Rhai's result.
+    fn conclude(
+        &self,
+        script: &Script,
+        run: &RunState,
+        result: Result<Dynamic, Box<EvalAltResult>>,
+    ) -> Result<Outcome, DslDiagnostic> {
+        let site = &script.site;
+        let label = script.label.to_string();
+        if let Some((stop, position)) = &run.stop {
+            let span = site.word_span(position.line(), position.position());
+            return match stop {
+                Stop::Choice(request) => Ok(Outcome::NeedsChoice(request.clone())),
+                Stop::Failed { function, message } => Err(DslDiagnostic::RuntimeError {
+                    script: label,
+                    message: format!("`{function}`: {message}"),
+                    src: site.named_source(),
+                    span,
+                    help: None,
+                }),
+                Stop::Refused { function, message } => Err(DslDiagnostic::RefusedEffect {
+                    script: label,
+                    function: (*function).to_owned(),
+                    message: message.clone(),
+                    src: site.named_source(),
+                    span,
+                    help: Some(
+                        "the whole script was undone: the game is as it was before it ran"
+                            .to_owned(),
+                    ),
+                }),
+                Stop::Impure { function, kind } => Err(DslDiagnostic::EffectInCondition {
+                    name: (*function).to_owned(),
+                    what: if *kind == FunctionKind::Choice {
+                        "asks a player".to_owned()
+                    } else {
+                        "changes the game".to_owned()
+                    },
+                    src: site.named_source(),
+                    span,
+                    help: Some(format!("{label} is evaluated as a condition")),
+                }),
+            };
+        }
+        match result {
+            Ok(value) => {
+                let unused = run.answers.len() - run.next_answer.min(run.answers.len());
+                if unused > 0 {
+                    return Err(DslDiagnostic::RuntimeError {
+                        script: label,
+                        message: format!(
+                            "{unused} recorded answer{} not used: the script asked fewer questions than were answered",
+                            if unused == 1 { " was" } else { "s were" }
+                        ),
+                        src: site.named_source(),
+                        span: site.span_at(site.source.end, 0),
+                        help: Some(
+                            "answers must come from this script's own requests, in order"
+                                .to_owned(),
+                        ),
+                    });
+                }
+                Ok(Outcome::Done(from_dynamic(&value)))
+            }
+            Err(error) => Err(self.runtime_diagnostic(script, *error)),
+        }
+    }
+
+    fn runtime_diagnostic(&self, script: &Script, error: EvalAltResult) -> DslDiagnostic {
+        let site = &script.site;
+        let label = script.label.to_string();
+        let mut error = error;
+        let mut position = error.position();
+        while let EvalAltResult::ErrorInFunctionCall(_, _, inner, _) = error {
+            error = *inner;
+            if !error.position().is_none() {
+                position = error.position();
+            }
+        }
+        let span = site.word_span(position.line(), position.position());
+        let limit = |limit: &str, max: u64, help: &str| DslDiagnostic::LimitExceeded {
+            script: label.clone(),
+            limit: limit.to_owned(),
+            max,
+            src: site.named_source(),
+            span,
+            help: Some(help.to_owned()),
+        };
+        let limits = &self.limits;
+        match &error {
+            EvalAltResult::ErrorTooManyOperations(_) => limit(
+                "operations",
+                limits.operations,
+                "a script that runs this long is probably looping forever",
+            ),
+            EvalAltResult::ErrorStackOverflow(_) => limit(
+                "call depth",
+                limits.call_depth as u64,
+                "a function probably calls itself without end",
+            ),
+            EvalAltResult::ErrorTooManyVariables(_) => limit(
+                "variables",
+                limits.variables as u64,
+                "a script this large should be split into smaller ones",
+            ),
+            EvalAltResult::ErrorDataTooLarge(what, _) => {
+                let (name, max) = data_limit(what, limits);
+                limit(
+                    name,
+                    max,
+                    "a value that grows without end: scripts keep their data small",
+                )
+            }
+            EvalAltResult::ErrorFunctionNotFound(signature, _) => {
+                let name = signature.split(" (").next().unwrap_or(signature).trim();
+                let help = {
+                    let signatures: Vec<String> = entries(name)
+                        .map(|doc| format!("`{}`", doc.signature()))
+                        .collect();
+                    (!signatures.is_empty())
+                        .then(|| format!("it takes {}", signatures.join(" or ")))
+                };
+                DslDiagnostic::RuntimeError {
+                    script: label,
+                    message: format!("no function matches {}", humanize_types(signature)),
+                    src: site.named_source(),
+                    span,
+                    help,
+                }
+            }
+            EvalAltResult::ErrorRuntime(value, _) => DslDiagnostic::RuntimeError {
+                script: label,
+                message: format!("the script threw {}", describe(&from_dynamic(value))),
+                src: site.named_source(),
+                span,
+                help: None,
+            },
+            _ => {
+                let mut error = error;
+                error.clear_position();
+                DslDiagnostic::RuntimeError {
+                    script: label,
+                    message: lowercase_first(&humanize_types(&error.to_string())),
+                    src: site.named_source(),
+                    span,
+                    help: None,
+                }
+            }
+        }
+    }
+
+    fn nested_run(&self, script: &Script) -> DslDiagnostic {
+        DslDiagnostic::RuntimeError {
+            script: script.label.to_string(),
+            message: "a script cannot run while another script is running on this thread"
+                .to_owned(),
+            src: script.site.named_source(),
+            span: script.site.span_at(script.site.source.start, 0),
+            help: None,
+        }
+    }
+
+    fn parse_diagnostic(
+        &self,
+        site: &Site,
+        context: &ScriptContext,
+        kind: &ParseErrorType,
+        position: RhaiPosition,
+    ) -> DslDiagnostic {
+        let offset = site.offset(position.line(), position.position());
+        let span = site.word_span(position.line(), position.position());
+        if matches!(
+            kind,
+            ParseErrorType::PropertyExpected | ParseErrorType::BadInput(_)
+        ) {
+            if let Some(problem) = decimal_at(site, offset) {
+                return problem;
+            }
+        }
+        let limit = |limit: &str, max: u64, help: &str| DslDiagnostic::LimitExceeded {
+            script: context.label.clone(),
+            limit: limit.to_owned(),
+            max,
+            src: site.named_source(),
+            span,
+            help: Some(help.to_owned()),
+        };
+        let syntax = |message: String, help: Option<&str>| DslDiagnostic::Syntax {
+            message,
+            src: site.named_source(),
+            span,
+            help: help.map(str::to_owned),
+        };
+        match kind {
+            ParseErrorType::VariableUndefined(name) => {
+                let help = if entries(name).next().is_some() {
+                    format!("`{name}` is a function: write `{name}(...)`")
+                } else if let Some(best) =
+                    did_you_mean(name, context.variables.iter().map(String::as_str))
+                {
+                    format!("did you mean `{best}`?")
+                } else if context.variables.is_empty() {
+                    format!(
+                        "this script receives no variables; declare it first with `let {name} = ...;`"
+                    )
+                } else {
+                    let names: Vec<String> = context
+                        .variables
+                        .iter()
+                        .map(|name| format!("`{name}`"))
+                        .collect();
+                    format!(
+                        "this script receives {}; declare any other variable first with `let`",
+                        names.join(", ")
+                    )
+                };
+                DslDiagnostic::UndefinedVariable {
+                    name: name.clone(),
+                    src: site.named_source(),
+                    span,
+                    help: Some(help),
+                }
+            }
+            ParseErrorType::ExprTooDeep => limit(
+                "expression depth",
+                self.limits.expression_depth as u64,
+                "an expression nested this deep is unreadable: split it with `let`",
+            ),
+            ParseErrorType::TooManyFunctions => limit(
+                "functions",
+                self.limits.functions as u64,
+                "a script this large should be split into smaller ones",
+            ),
+            ParseErrorType::LiteralTooLarge(what, max) => limit(
+                data_limit(what, &self.limits).0,
+                *max as u64,
+                "scripts keep their data small",
+            ),
+            ParseErrorType::Reserved(word)
+            | ParseErrorType::BadInput(LexError::ImproperSymbol(word, _))
+                if word == "eval" =>
+            {
+                syntax(
+                    "`eval` is not available in gloam scripts".to_owned(),
+                    Some(
+                        "every script is checked when the data loads, so scripts cannot build scripts",
+                    ),
+                )
+            }
+            ParseErrorType::UnexpectedEOF => syntax(
+                "the script ends too early".to_owned(),
+                Some("something opened with `(`, `[`, `{` or a quote is not closed"),
+            ),
+            ParseErrorType::MissingToken(token, what) => {
+                syntax(format!("expected `{token}` {what}"), None)
+            }
+            other => syntax(lowercase_first(&other.to_string()), None),
+        }
+    }
+}
+
+/// Which limit a Rhai "data too large" message names, and its value.
+fn data_limit(what: &str, limits: &Limits) -> (&'static str, u64) {
+    let what = what.to_ascii_lowercase();
+    if what.contains("string") {
+        ("string size", limits.string_size as u64)
+    } else if what.contains("array") {
+        ("array size", limits.array_size as u64)
+    } else if what.contains("map") {
+        ("map size", limits.map_size as u64)
+    } else {
+        ("data size", 0)
+    }
+}
+
+/// A decimal number whose `.` sits just before `offset`, as a diagnostic.
+fn decimal_at(site: &Site, offset: usize) -> Option<DslDiagnostic> {
+    let text = &site.source.file_text;
+    let before = text.get(site.source.start..offset)?;
+    let integer_part = before.strip_suffix('.')?;
+    let digits_before: usize = integer_part
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit() || *c == '_')
+        .map(char::len_utf8)
+        .sum();
+    if digits_before == 0 {
+        return None;
+    }
+    let start = offset - 1 - digits_before;
+    let after = text.get(offset..site.source.end)?;
+    let digits_after: usize = after
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '_')
+        .map(char::len_utf8)
+        .sum();
+    let end = offset + digits_after;
+    let written = text.get(start..end)?.to_owned();
+    let whole: String = integer_part[integer_part.len() - digits_before..]
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let fraction_is_zero = after[..digits_after].chars().all(|c| c == '0' || c == '_');
+    let help = match whole.parse::<i64>() {
+        Ok(n) if fraction_is_zero => format!("rules are integer: write {n}"),
+        Ok(n) => format!("rules are integer: write {n} or {}", n.saturating_add(1)),
+        Err(_) => "rules are integer: write a whole number".to_owned(),
+    };
+    Some(DslDiagnostic::DecimalNumber {
+        text: written,
+        src: site.named_source(),
+        span: site.span_at(start, end - start),
+        help: Some(help),
+    })
+}
+
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Unit => "nothing".to_owned(),
+        Value::Int(n) => format!("the number {n}"),
+        Value::Str(s) => format!("the string {s:?}"),
+        other => format!("{other:?}"),
+    }
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The functions the engine registered besides the vocabulary, by name and arity.
+fn library_of(engine: &Engine) -> Library {
+    let mut library = Library::default();
+    let Ok(json) = engine.gen_fn_metadata_to_json(true) else {
+        return library;
+    };
+    let Ok(metadata) = serde_json::from_str::<serde_json::Value>(&json) else {
+        return library;
+    };
+    let functions = metadata
+        .get("functions")
+        .and_then(serde_json::Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for function in functions {
+        let name = function.get("name").and_then(serde_json::Value::as_str);
+        let arity = function
+            .get("numParams")
+            .and_then(serde_json::Value::as_u64);
+        if let (Some(name), Some(arity)) = (name, arity) {
+            if entries(name).next().is_none() && !name.contains('$') {
+                library
+                    .arities
+                    .entry(name.to_owned())
+                    .or_insert_with(BTreeSet::new)
+                    .insert(arity as usize);
+            }
+        }
+    }
+    library
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::type_name;
+
+    #[test]
+    fn library_has_list_functions_but_no_vocabulary() {
+        let host = Host::new();
+        assert!(host.library.arities.contains_key("len"));
+        assert!(host.library.arities.contains_key("filter"));
+        assert!(!host.library.arities.contains_key("deal_damage"));
+        assert!(!host.library.arities.contains_key("sleep"));
+    }
+
+    #[test]
+    fn registered_functions_match_the_vocabulary() {
+        let host = Host::new();
+        let json = host.engine.gen_fn_metadata_to_json(false).unwrap();
+        let metadata: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let registered: BTreeSet<(String, usize)> = metadata["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["name"].as_str().unwrap().to_owned(),
+                    f["numParams"].as_u64().unwrap() as usize,
+                )
+            })
+            .filter(|(name, _)| name.chars().next().is_some_and(char::is_alphabetic))
+            .filter(|(name, _)| !name.contains('$') && name != "to_string" && name != "to_debug")
+            .collect();
+        let documented: BTreeSet<(String, usize)> = crate::vocabulary()
+            .iter()
+            .map(|doc| (doc.name.to_owned(), doc.params.len()))
+            .collect();
+        assert_eq!(registered, documented);
+    }
+
+    fn small_world() -> World {
+        let battlefield =
+            gloam_core::Battlefield::from_hexes([(gloam_core::Hex::ORIGIN, Vec::<String>::new())]);
+        World::new(battlefield, ["blocked"], false, gloam_core::Dice::new())
+    }
+
+    #[test]
+    fn a_dropped_guard_puts_the_callers_state_back() {
+        let host = Host::new();
+        let script = host
+            .compile(&ScriptSource::whole("s", "1"), &ScriptContext::effect("s"))
+            .unwrap();
+        let mut state = GameState::new(3, &["Ann"]);
+        let original = state.clone();
+        let base = std::mem::replace(&mut state, GameState::new(0, &[]));
+        let run = host.run_state(&script, &small_world(), base, &Bindings::new(), &[]);
+        assert!(install(run).is_ok());
+        // As if a registered function had panicked: the guard is dropped, not finished.
+        drop(RestoreGuard::new(Some(&mut state)));
+        assert_eq!(state, original);
+        assert!(crate::runtime::take().is_none());
+    }
+
+    #[test]
+    fn scripts_do_not_run_inside_scripts() {
+        let host = Host::new();
+        let script = host
+            .compile(
+                &ScriptSource::whole("s", "set_counter(\"x\", 1)"),
+                &ScriptContext::effect("s"),
+            )
+            .unwrap();
+        let world = small_world();
+        let outer = host.run_state(
+            &script,
+            &world,
+            GameState::new(1, &["Ann"]),
+            &Bindings::new(),
+            &[],
+        );
+        assert!(install(outer).is_ok());
+        let mut state = GameState::new(3, &["Ann"]);
+        let original = state.clone();
+        let mut events = Vec::new();
+        let error = host
+            .run(
+                &script,
+                &world,
+                &mut state,
+                &mut events,
+                &Bindings::new(),
+                &[],
+            )
+            .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("while another script is running"),
+            "{error}"
+        );
+        assert_eq!(state, original);
+        assert!(events.is_empty());
+        assert!(crate::runtime::take().is_some());
+    }
+
+    #[test]
+    fn type_names_read_as_the_docs() {
+        assert_eq!(type_name(&Dynamic::from(gloam_core::PieceId(1))), "fighter");
+        assert_eq!(type_name(&Dynamic::from_int(1)), "int");
+    }
+}

@@ -1,0 +1,239 @@
+//! The state of one script run, lent to the registered functions.
+//!
+//! Rhai's registered functions must be `'static`, so they cannot borrow the caller's game.
+//! For the length of one run, [`crate::Host`] moves the game state into a [`RunState`]
+//! kept in a thread-local slot ([`RUN`]); the functions reach it there and the host takes
+//! it back out when the script ends, however it ends (a drop guard restores it even if a
+//! function panicked). Scripts therefore never hold the state: queries read it, effects
+//! change a copy of it through [`gloam_core::Ctx`].
+//!
+//! The copy is made on the first effect (copy on write): a script that only reads never
+//! clones the game. Its changes and events are kept only if the script finishes; an error,
+//! a limit or a pending choice drops them, so the caller's game is exactly as it was.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use gloam_core::{Answer, Ctx, Event, GameState, Hex, PieceId, PlayerId, Position, Request};
+use rhai::{Dynamic, EvalAltResult, NativeCallContext, Position as RhaiPosition};
+
+use crate::FunctionKind;
+use crate::world::WorldData;
+
+/// Why a registered function stopped the script.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// A choice has no recorded answer yet.
+    Choice(Request),
+    /// A query or a bad argument failed.
+    Failed {
+        function: &'static str,
+        message: String,
+    },
+    /// The kernel (or the effect's own check) refused an effect.
+    Refused {
+        function: &'static str,
+        message: String,
+    },
+    /// An effect or choice was called from a condition.
+    Impure {
+        function: &'static str,
+        kind: FunctionKind,
+    },
+}
+
+impl Stop {
+    pub(crate) fn failed(function: &'static str, message: impl Into<String>) -> Stop {
+        Stop::Failed {
+            function,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn refused(function: &'static str, message: impl std::fmt::Display) -> Stop {
+        Stop::Refused {
+            function,
+            message: message.to_string(),
+        }
+    }
+}
+
+/// Everything one run needs, owned, so the registered functions can reach it.
+pub(crate) struct RunState {
+    /// The game as it was before the run (moved in from the caller, or cloned).
+    pub(crate) base: GameState,
+    /// The game as the script's effects left it; `None` until the first effect.
+    pub(crate) working: Option<GameState>,
+    /// The events the effects recorded.
+    pub(crate) events: Vec<Event>,
+    pub(crate) world: Arc<WorldData>,
+    pub(crate) acting: Option<PlayerId>,
+    pub(crate) answers: Vec<Answer>,
+    pub(crate) next_answer: usize,
+    /// A condition: effects and choices are refused.
+    pub(crate) pure: bool,
+    /// The script's label, used as the source of modifiers and the purpose of rolls.
+    pub(crate) label: Arc<str>,
+    /// The first stop, with where it happened; sticky, so a script that catches the error
+    /// cannot carry on.
+    pub(crate) stop: Option<(Stop, RhaiPosition)>,
+}
+
+impl RunState {
+    /// The game as the script sees it now.
+    pub(crate) fn state(&self) -> &GameState {
+        self.working.as_ref().unwrap_or(&self.base)
+    }
+
+    /// Refuses effects and choices in a condition.
+    pub(crate) fn check_effect(
+        &self,
+        function: &'static str,
+        kind: FunctionKind,
+    ) -> Result<(), Stop> {
+        if self.pure {
+            Err(Stop::Impure { function, kind })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A kernel context over the working copy (made now if this is the first effect).
+    pub(crate) fn ctx(&mut self) -> Ctx<'_> {
+        let base = &self.base;
+        let working = self.working.get_or_insert_with(|| base.clone());
+        Ctx::new(working, &mut self.events)
+    }
+
+    /// The acting player.
+    pub(crate) fn acting(&self, function: &'static str) -> Result<PlayerId, Stop> {
+        self.acting.ok_or_else(|| {
+            Stop::failed(
+                function,
+                "no player is acting for this script (the caller gave no acting player)",
+            )
+        })
+    }
+
+    /// The next recorded answer to `request`, or a stop asking for it.
+    pub(crate) fn choose(
+        &mut self,
+        function: &'static str,
+        request: Request,
+    ) -> Result<Answer, Stop> {
+        self.check_effect(function, FunctionKind::Choice)?;
+        let Some(answer) = self.answers.get(self.next_answer) else {
+            return Err(Stop::Choice(request));
+        };
+        request.check(answer).map_err(|error| {
+            Stop::failed(
+                function,
+                format!(
+                    "recorded answer {} does not fit this choice: {error}",
+                    self.next_answer + 1
+                ),
+            )
+        })?;
+        self.next_answer += 1;
+        Ok(answer.clone())
+    }
+
+    /// The hex a piece stands in; `None` off the battlefield; an error if there is no such
+    /// piece.
+    pub(crate) fn piece_hex(
+        &self,
+        function: &'static str,
+        piece: PieceId,
+    ) -> Result<Option<Hex>, Stop> {
+        let entry = self
+            .state()
+            .piece(piece)
+            .ok_or_else(|| Stop::failed(function, format!("there is no {piece}")))?;
+        Ok(entry.position.and_then(Position::hex))
+    }
+}
+
+thread_local! {
+    /// The run in progress on this thread, if any.
+    static RUN: RefCell<Option<RunState>> = const { RefCell::new(None) };
+}
+
+/// Lends `run` to the registered functions; gives it back if a run is already in progress
+/// on this thread (scripts never run inside scripts).
+pub(crate) fn install(run: RunState) -> Result<(), Box<RunState>> {
+    RUN.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) if slot.is_none() => {
+            *slot = Some(run);
+            Ok(())
+        }
+        _ => Err(Box::new(run)),
+    })
+}
+
+/// Takes the run back.
+pub(crate) fn take() -> Option<RunState> {
+    RUN.with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()))
+}
+
+/// The error a registered function returns to stop the script. `ErrorTerminated` is one
+/// that `try`/`catch` cannot catch; where Rhai wraps it anyway (inside a closure given to
+/// `filter`), the sticky [`RunState::stop`] still wins.
+fn terminated(position: RhaiPosition) -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorTerminated(Dynamic::UNIT, position))
+}
+
+/// Runs `body` with the run in progress; a [`Stop`] is recorded and stops the script.
+pub(crate) fn with_run<T>(
+    ctx: &NativeCallContext,
+    function: &'static str,
+    body: impl FnOnce(&mut RunState) -> Result<T, Stop>,
+) -> Result<T, Box<EvalAltResult>> {
+    let position = ctx.call_position();
+    RUN.with(|cell| {
+        let Ok(mut slot) = cell.try_borrow_mut() else {
+            return Err(terminated(position));
+        };
+        let Some(run) = slot.as_mut() else {
+            return Err(Box::new(EvalAltResult::ErrorRuntime(
+                format!("`{function}` needs a game, and none is lent to this script").into(),
+                position,
+            )));
+        };
+        if run.stop.is_some() {
+            return Err(terminated(position));
+        }
+        body(run).map_err(|stop| {
+            run.stop = Some((stop, position));
+            terminated(position)
+        })
+    })
+}
+
+/// Takes the run back out of the thread-local slot when dropped, and puts the caller's
+/// state back if it was moved in: this covers a panic inside a registered function or in
+/// Rhai. On the normal path [`RestoreGuard::finish`] hands both over first.
+pub(crate) struct RestoreGuard<'a> {
+    /// The caller's state, when it was moved into the run (rather than cloned).
+    caller: Option<&'a mut GameState>,
+}
+
+impl<'a> RestoreGuard<'a> {
+    pub(crate) fn new(caller: Option<&'a mut GameState>) -> RestoreGuard<'a> {
+        RestoreGuard { caller }
+    }
+
+    /// The run, taken back, and the caller's state to write the result into.
+    pub(crate) fn finish(mut self) -> (Option<RunState>, Option<&'a mut GameState>) {
+        (take(), self.caller.take())
+    }
+}
+
+impl Drop for RestoreGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(run) = take() {
+            if let Some(caller) = self.caller.take() {
+                *caller = run.base;
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Conversions between the kernel's [`Value`] and Rhai's dynamic values.
+
+use gloam_core::{CardId, Hex, PieceId, PlayerId, Value};
+use rhai::{Array, Dynamic, ImmutableString};
+
+/// A kernel value as a script value.
+pub(crate) fn to_dynamic(value: &Value) -> Dynamic {
+    match value {
+        Value::Int(n) => Dynamic::from_int(*n),
+        Value::Bool(b) => Dynamic::from_bool(*b),
+        Value::Str(s) => Dynamic::from(ImmutableString::from(s.as_str())),
+        Value::Player(player) => Dynamic::from(*player),
+        Value::Piece(piece) => Dynamic::from(*piece),
+        Value::Card(card) => Dynamic::from(*card),
+        Value::Hex(hex) => Dynamic::from(*hex),
+        Value::List(items) => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
+        _ => Dynamic::UNIT,
+    }
+}
+
+/// A script value as a kernel value; values the kernel has no word for (maps, function
+/// pointers) become `Unit`.
+pub(crate) fn from_dynamic(value: &Dynamic) -> Value {
+    if value.is_unit() {
+        Value::Unit
+    } else if let Ok(n) = value.as_int() {
+        Value::Int(n)
+    } else if let Ok(b) = value.as_bool() {
+        Value::Bool(b)
+    } else if value.is_string() {
+        Value::Str(value.to_string())
+    } else if let Some(piece) = value.clone().try_cast::<PieceId>() {
+        Value::Piece(piece)
+    } else if let Some(hex) = value.clone().try_cast::<Hex>() {
+        Value::Hex(hex)
+    } else if let Some(player) = value.clone().try_cast::<PlayerId>() {
+        Value::Player(player)
+    } else if let Some(card) = value.clone().try_cast::<CardId>() {
+        Value::Card(card)
+    } else if let Some(items) = value.read_lock::<Array>() {
+        Value::List(items.iter().map(from_dynamic).collect())
+    } else {
+        Value::Unit
+    }
+}
+
+/// The type of a script value in the documentation's words.
+pub(crate) fn type_name(value: &Dynamic) -> &'static str {
+    if value.is_unit() {
+        "()"
+    } else if value.is_int() {
+        "int"
+    } else if value.is_bool() {
+        "bool"
+    } else if value.is_string() {
+        "string"
+    } else if value.is::<PieceId>() {
+        "fighter"
+    } else if value.is::<Hex>() {
+        "hex"
+    } else if value.is::<PlayerId>() {
+        "player"
+    } else if value.is::<CardId>() {
+        "card"
+    } else if value.is_array() {
+        "list"
+    } else if value.is_map() {
+        "map"
+    } else {
+        "value"
+    }
+}
+
+/// Rhai's type names in an error message, in the documentation's words.
+pub(crate) fn humanize_types(text: &str) -> String {
+    text.replace("&str | ImmutableString | String", "string")
+        .replace("ImmutableString", "string")
+        .replace("i64", "int")
+        .replace("array", "list")
+}

@@ -1,0 +1,624 @@
+//! The vocabulary: every function a script may call, with its documentation.
+//!
+//! The same table checks calls when a script is compiled, is compared with the functions
+//! the engine registered (a test keeps them equal), and generates `docs/dsl.md`.
+
+use crate::Limits;
+
+/// What a function does to the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum FunctionKind {
+    /// Reads the game; allowed everywhere, conditions included.
+    Query,
+    /// Changes the game through the kernel; each change becomes an event.
+    Effect,
+    /// Asks a player; the script stops until the answer is given, then runs again.
+    Choice,
+}
+
+impl FunctionKind {
+    /// The kind's name in the documentation (`query`, `effect`, `choice`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FunctionKind::Query => "query",
+            FunctionKind::Effect => "effect",
+            FunctionKind::Choice => "choice",
+        }
+    }
+}
+
+/// One parameter of a script function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Param {
+    /// Its name in the documentation.
+    pub name: &'static str,
+    /// Its type, in the words of the documentation (`fighter`, `int`, `fighter or hex`).
+    pub ty: &'static str,
+}
+
+/// The documentation of one script function (one entry per number of arguments).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FunctionDoc {
+    /// The name scripts call.
+    pub name: &'static str,
+    /// The parameters, in order.
+    pub params: &'static [Param],
+    /// What it returns (`int`, `list of fighters`, `nothing`).
+    pub returns: &'static str,
+    /// Query, effect or choice.
+    pub kind: FunctionKind,
+    /// One line for a card author.
+    pub summary: &'static str,
+}
+
+impl FunctionDoc {
+    /// `name(a: type, b: type) -> type`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let doc = gloam_dsl::vocabulary().iter().find(|d| d.name == "deal_damage").unwrap();
+    /// assert_eq!(doc.signature(), "deal_damage(fighter: fighter, amount: int) -> nothing");
+    /// ```
+    pub fn signature(&self) -> String {
+        let params = self
+            .params
+            .iter()
+            .map(|param| format!("{}: {}", param.name, param.ty))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!("{}({params}) -> {}", self.name, self.returns)
+    }
+}
+
+const fn p(name: &'static str, ty: &'static str) -> Param {
+    Param { name, ty }
+}
+
+const fn doc(
+    kind: FunctionKind,
+    name: &'static str,
+    params: &'static [Param],
+    returns: &'static str,
+    summary: &'static str,
+) -> FunctionDoc {
+    FunctionDoc {
+        name,
+        params,
+        returns,
+        kind,
+        summary,
+    }
+}
+
+use FunctionKind::{Choice, Effect, Query};
+
+const FIGHTER: Param = p("fighter", "fighter");
+const PLAYER: Param = p("player", "player");
+const A: Param = p("a", "fighter or hex");
+const B: Param = p("b", "fighter or hex");
+const SUBJECT: Param = p("subject", "fighter or player");
+
+static VOCABULARY: &[FunctionDoc] = &[
+    // Queries: fighters and players.
+    doc(
+        Query,
+        "fighters",
+        &[],
+        "list of fighters",
+        "every fighter on the battlefield, in id order",
+    ),
+    doc(
+        Query,
+        "friendly_fighters",
+        &[],
+        "list of fighters",
+        "the acting player's fighters on the battlefield",
+    ),
+    doc(
+        Query,
+        "enemy_fighters",
+        &[],
+        "list of fighters",
+        "the other players' fighters on the battlefield",
+    ),
+    doc(
+        Query,
+        "fighters_within",
+        &[FIGHTER, p("distance", "int")],
+        "list of fighters",
+        "the other fighters on the battlefield at most `distance` hexes away",
+    ),
+    doc(
+        Query,
+        "fighter_at",
+        &[p("hex", "hex")],
+        "fighter or ()",
+        "the fighter standing in `hex`, or `()`",
+    ),
+    doc(
+        Query,
+        "players",
+        &[],
+        "list of players",
+        "every player, in seating order",
+    ),
+    doc(
+        Query,
+        "current_player",
+        &[],
+        "player",
+        "the player the script acts for",
+    ),
+    doc(
+        Query,
+        "owner",
+        &[FIGHTER],
+        "player",
+        "the player who controls `fighter`",
+    ),
+    // Queries: geometry.
+    doc(
+        Query,
+        "hex",
+        &[p("q", "int"), p("r", "int")],
+        "hex",
+        "the hex at axial coordinates (q, r)",
+    ),
+    doc(
+        Query,
+        "hex_of",
+        &[FIGHTER],
+        "hex or ()",
+        "where `fighter` stands, or `()` when it is not on the battlefield",
+    ),
+    doc(
+        Query,
+        "adjacent",
+        &[A, B],
+        "bool",
+        "whether `a` and `b` are neighbouring hexes (false if either is off the battlefield)",
+    ),
+    doc(
+        Query,
+        "distance",
+        &[A, B],
+        "int",
+        "the number of hexes from `a` to `b`, counted straight through blocked hexes",
+    ),
+    doc(
+        Query,
+        "visible",
+        &[A, B],
+        "bool",
+        "whether there is line of sight from `a` to `b` (false if either is off the battlefield)",
+    ),
+    doc(
+        Query,
+        "hexes_of_type",
+        &[p("type", "string")],
+        "list of hexes",
+        "the battlefield hexes of a type (`lethal`, `starting`...), in sorted order",
+    ),
+    doc(
+        Query,
+        "hex_has_type",
+        &[p("hex", "hex"), p("type", "string")],
+        "bool",
+        "whether `hex` is on the battlefield and has the type",
+    ),
+    // Queries: fighters' values.
+    doc(
+        Query,
+        "characteristic",
+        &[FIGHTER, p("name", "string")],
+        "int",
+        "a characteristic after modifiers (`move`, `defence`...); an error if the fighter has none of that name",
+    ),
+    doc(
+        Query,
+        "damage",
+        &[FIGHTER],
+        "int",
+        "the damage on `fighter`",
+    ),
+    doc(
+        Query,
+        "wounds",
+        &[FIGHTER],
+        "int",
+        "the wounds characteristic of `fighter` after modifiers",
+    ),
+    doc(
+        Query,
+        "has_token",
+        &[FIGHTER, p("token", "string")],
+        "bool",
+        "whether `fighter` has at least one token of this kind",
+    ),
+    doc(
+        Query,
+        "tokens",
+        &[FIGHTER, p("token", "string")],
+        "int",
+        "how many tokens of this kind `fighter` has",
+    ),
+    doc(
+        Query,
+        "has_keyword",
+        &[FIGHTER, p("keyword", "string")],
+        "bool",
+        "whether `fighter` carries the keyword",
+    ),
+    doc(
+        Query,
+        "is_inspired",
+        &[FIGHTER],
+        "bool",
+        "whether `fighter` is inspired",
+    ),
+    // Queries: the game.
+    doc(
+        Query,
+        "round",
+        &[],
+        "int",
+        "the current round (the game counter `round`)",
+    ),
+    doc(Query, "glory", &[PLAYER], "int", "the glory `player` has"),
+    doc(
+        Query,
+        "counter",
+        &[p("name", "string")],
+        "int",
+        "a game counter (0 when unset)",
+    ),
+    doc(
+        Query,
+        "counter",
+        &[SUBJECT, p("name", "string")],
+        "int",
+        "a counter of a fighter or a player (0 when unset)",
+    ),
+    doc(
+        Query,
+        "hand_size",
+        &[PLAYER],
+        "int",
+        "how many cards are in `player`'s power hand",
+    ),
+    doc(
+        Query,
+        "zone_size",
+        &[PLAYER, p("zone", "string")],
+        "int",
+        "how many cards are in one of `player`'s zones (0 if it has none of that name)",
+    ),
+    doc(
+        Query,
+        "cards_in",
+        &[PLAYER, p("zone", "string")],
+        "list of cards",
+        "the cards in one of `player`'s zones, top first",
+    ),
+    doc(
+        Query,
+        "card_name",
+        &[p("card", "card")],
+        "string",
+        "the name of a card",
+    ),
+    // Effects.
+    doc(
+        Effect,
+        "deal_damage",
+        &[FIGHTER, p("amount", "int")],
+        "nothing",
+        "adds `amount` damage to `fighter`",
+    ),
+    doc(
+        Effect,
+        "heal",
+        &[FIGHTER, p("amount", "int")],
+        "nothing",
+        "removes up to `amount` damage from `fighter`",
+    ),
+    doc(
+        Effect,
+        "push",
+        &[FIGHTER, p("hexes", "int")],
+        "bool",
+        "pushes `fighter` exactly `hexes` hexes; the acting player picks where when there is a choice; false if it cannot move",
+    ),
+    doc(
+        Effect,
+        "push_away",
+        &[FIGHTER, p("from", "fighter or hex"), p("hexes", "int")],
+        "bool",
+        "pushes `fighter` exactly `hexes` hexes, each step farther from `from`; false if it cannot move",
+    ),
+    doc(
+        Effect,
+        "give_token",
+        &[FIGHTER, p("token", "string")],
+        "nothing",
+        "gives `fighter` one token of this kind",
+    ),
+    doc(
+        Effect,
+        "remove_token",
+        &[FIGHTER, p("token", "string")],
+        "nothing",
+        "takes one token of this kind from `fighter`, if it has one",
+    ),
+    doc(
+        Effect,
+        "inspire",
+        &[FIGHTER],
+        "nothing",
+        "makes `fighter` inspired (its inspired side's characteristics, if the world knows them)",
+    ),
+    doc(
+        Effect,
+        "uninspire",
+        &[FIGHTER],
+        "nothing",
+        "makes `fighter` uninspired again",
+    ),
+    doc(
+        Effect,
+        "modify",
+        &[
+            FIGHTER,
+            p("characteristic", "string"),
+            p("amount", "int"),
+            p("until", "string"),
+        ],
+        "nothing",
+        "adds `amount` to a characteristic until the named event next happens (`phase_end`)",
+    ),
+    doc(
+        Effect,
+        "draw_power",
+        &[p("count", "int")],
+        "int",
+        "the acting player draws up to `count` power cards; returns how many were drawn",
+    ),
+    doc(
+        Effect,
+        "draw_objectives",
+        &[p("count", "int")],
+        "int",
+        "the acting player draws up to `count` objective cards; returns how many were drawn",
+    ),
+    doc(
+        Effect,
+        "gain_glory",
+        &[PLAYER, p("amount", "int")],
+        "nothing",
+        "gives `player` `amount` glory",
+    ),
+    doc(
+        Effect,
+        "set_counter",
+        &[p("name", "string"), p("value", "int")],
+        "nothing",
+        "sets a game counter",
+    ),
+    doc(
+        Effect,
+        "set_counter",
+        &[SUBJECT, p("name", "string"), p("value", "int")],
+        "nothing",
+        "sets a counter of a fighter or a player",
+    ),
+    doc(
+        Effect,
+        "add_counter",
+        &[p("name", "string"), p("amount", "int")],
+        "int",
+        "adds to a game counter; returns the new value",
+    ),
+    doc(
+        Effect,
+        "add_counter",
+        &[SUBJECT, p("name", "string"), p("amount", "int")],
+        "int",
+        "adds to a counter of a fighter or a player; returns the new value",
+    ),
+    doc(
+        Effect,
+        "mark",
+        &[p("event", "string")],
+        "nothing",
+        "announces a named moment of the rules (triggers and durations listen for it)",
+    ),
+    doc(
+        Effect,
+        "mark",
+        &[p("event", "string"), SUBJECT],
+        "nothing",
+        "announces a named moment about a fighter or a player",
+    ),
+    doc(
+        Effect,
+        "roll",
+        &[p("die", "string"), p("count", "int")],
+        "list of strings",
+        "rolls `count` dice of a kind the ruleset defines; returns the faces rolled",
+    ),
+    // Choices.
+    doc(
+        Choice,
+        "choose_fighter",
+        &[p("fighters", "list of fighters"), p("prompt", "string")],
+        "fighter",
+        "the acting player picks one of the fighters",
+    ),
+    doc(
+        Choice,
+        "choose_hex",
+        &[p("hexes", "list of hexes"), p("prompt", "string")],
+        "hex",
+        "the acting player picks one of the hexes",
+    ),
+    doc(
+        Choice,
+        "choose_option",
+        &[p("options", "list of strings"), p("prompt", "string")],
+        "string",
+        "the acting player picks one of the named options",
+    ),
+    doc(
+        Choice,
+        "choose_card",
+        &[p("cards", "list of cards"), p("prompt", "string")],
+        "card",
+        "the acting player picks one of the cards",
+    ),
+];
+
+/// Every function scripts may call, queries first, then effects, then choices.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_dsl::{vocabulary, FunctionKind};
+/// let push = vocabulary().iter().find(|doc| doc.name == "push").unwrap();
+/// assert_eq!(push.kind, FunctionKind::Effect);
+/// assert_eq!(push.params.len(), 2);
+/// ```
+pub fn vocabulary() -> &'static [FunctionDoc] {
+    VOCABULARY
+}
+
+/// The entries for `name` (several when it takes different numbers of arguments).
+pub(crate) fn entries(name: &str) -> impl Iterator<Item = &'static FunctionDoc> + '_ {
+    VOCABULARY.iter().filter(move |doc| doc.name == name)
+}
+
+/// The text of `docs/dsl.md`: the script reference, generated from the vocabulary, the
+/// default limits and the diagnostic codes, so the document cannot drift from the code.
+///
+/// # Examples
+///
+/// ```
+/// let text = gloam_dsl::docs_markdown();
+/// assert!(text.starts_with("# The gloam script language"));
+/// assert!(text.contains("`deal_damage(fighter: fighter, amount: int) -> nothing`"));
+/// ```
+pub fn docs_markdown() -> String {
+    let mut out = String::new();
+    out.push_str(INTRO);
+    for (kind, title, about) in [
+        (
+            FunctionKind::Query,
+            "Queries",
+            "Queries read the game and change nothing. Conditions may call only these.",
+        ),
+        (
+            FunctionKind::Effect,
+            "Effects",
+            "Effects change the game through the kernel; every change becomes an event. A \
+             condition that calls one is refused when it is compiled.",
+        ),
+        (
+            FunctionKind::Choice,
+            "Choices",
+            "A choice asks the acting player. The first run stops at the first unanswered \
+             choice and the host asks the player; once answered, the script runs again from \
+             the start with the answers so far, each choice taking the next answer in order.",
+        ),
+    ] {
+        out.push_str(&format!(
+            "\n## {title}\n\n{about}\n\n| function | what it does |\n| --- | --- |\n"
+        ));
+        for entry in VOCABULARY.iter().filter(|entry| entry.kind == kind) {
+            out.push_str(&format!(
+                "| `{}` | {} |\n",
+                entry.signature(),
+                entry.summary
+            ));
+        }
+    }
+    let limits = Limits::default();
+    out.push_str("\n## Limits\n\nA run that goes past a limit stops with `gloam::dsl::limit_exceeded` and changes nothing. The defaults:\n\n| limit | default |\n| --- | --- |\n");
+    for (name, value) in [
+        ("operations in one run", limits.operations),
+        ("call depth", limits.call_depth as u64),
+        ("expression depth", limits.expression_depth as u64),
+        (
+            "expression depth inside a function",
+            limits.function_expression_depth as u64,
+        ),
+        ("characters in a string", limits.string_size as u64),
+        ("items in a list", limits.array_size as u64),
+        ("entries in a map", limits.map_size as u64),
+        ("variables alive at once", limits.variables as u64),
+        ("functions a script defines", limits.functions as u64),
+    ] {
+        out.push_str(&format!("| {name} | {value} |\n"));
+    }
+    out.push_str("\n## Diagnostics\n\n| code | meaning |\n| --- | --- |\n");
+    for (code, meaning) in crate::list_codes() {
+        out.push_str(&format!("| `{code}` | {meaning} |\n"));
+    }
+    out
+}
+
+const INTRO: &str = "# The gloam script language
+
+<!-- Generated by `gloam_dsl::docs_markdown()`; a test keeps this file equal to it. -->
+
+Cards, abilities and rulesets hold small scripts: `effect = { deal_damage(target, 1); }`.
+Scripts are [Rhai](https://rhai.rs) with the sandbox below; they are compiled once, when
+the data is loaded, and every call is checked then against this page.
+
+- **Values.** Whole numbers (`1`, `-2`; rules are integer, so `1.5` is refused), `true` and
+  `false`, strings (`\"guard\"`), lists (`[a, b]`), and four game values: a *fighter*, a
+  *hex*, a *player* and a *card*. Game values compare with `==` and read in strings as
+  `piece3`, `(1, -2)`, `player0`, `card12`; a hex has `q` and `r` (`hex_of(f).q`).
+- **Variables from the context.** A script receives the variables its place declares: a
+  card's effect `this_card`, `player` and perhaps `target`; an ability's `this_fighter`.
+  Any other name must be declared with `let` first.
+- **Language.** `let`, `if`/`else`, `for x in list`, `while`, `fn` helpers, closures
+  (`fighters().filter(|f| adjacent(f, this_fighter))`) and Rhai's list, map and string
+  methods. No `eval`, no modules, no output, no clock, no floating point.
+- **Names.** `damage`, `wounds`, `glory`, `round`, `is_inspired` and the `draw_*` effects
+  read and write the counters, characteristic, keyword and zones of those names
+  (`power_deck`, `power_hand`, `objective_deck`, `objective_hand`); a ruleset that names
+  them otherwise says so to the host (`gloam_dsl::Names`).
+- **Conditions** (restrictions, inspire conditions, objective conditions) end in `true` or
+  `false` and may only call queries.
+- **Atomic runs.** A script runs against a copy of the game; its changes are kept only if it
+  finishes. An error, a limit reached or a pending choice leaves the game exactly as it was.
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vocabulary_entries_are_unique_by_name_and_arity() {
+        let mut seen = std::collections::BTreeSet::new();
+        for entry in VOCABULARY {
+            assert!(
+                seen.insert((entry.name, entry.params.len())),
+                "{} with {} parameters appears twice",
+                entry.name,
+                entry.params.len()
+            );
+        }
+    }
+
+    #[test]
+    fn vocabulary_is_grouped_by_kind() {
+        let kinds: Vec<FunctionKind> = VOCABULARY.iter().map(|entry| entry.kind).collect();
+        let mut sorted = kinds.clone();
+        sorted.sort();
+        assert_eq!(kinds, sorted);
+    }
+}

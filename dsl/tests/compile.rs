@@ -1,0 +1,310 @@
+//! Compile-time checks: calls against the vocabulary, variables, numbers, positions.
+
+mod common;
+
+use common::{codes, compile_effect, line_col, render};
+use gloam_dsl::{Host, ScriptContext, ScriptSource};
+
+#[test]
+fn valid_scripts_compile() {
+    for text in [
+        "deal_damage(target, 1);",
+        "if adjacent(this_fighter, target) { push(target, 1); }",
+        "let enemies = enemy_fighters().filter(|f| distance(f, this_fighter) <= 2); enemies.len()",
+        "for f in fighters() { if has_token(f, \"guard\") { remove_token(f, \"guard\"); } }",
+        "fn twice(n) { n * 2 } twice(damage(target))",
+        "target.deal_damage(1);",
+        "let t = choose_fighter(enemy_fighters(), \"Pick one\"); heal(t, 1);",
+        "// a comment\nlet x = 1_000; x + round()",
+        "hex_of(target).q + hex(1, -1).r",
+        "if target == () { 0 } else { 1 }",
+    ] {
+        if let Err(errors) = compile_effect(&Host::new(), text) {
+            panic!(
+                "`{text}`:\n{}",
+                errors.iter().map(render).collect::<String>()
+            );
+        }
+    }
+}
+
+#[test]
+fn unknown_function_suggests_the_closest_name() {
+    let host = Host::new();
+    let errors = compile_effect(&host, "deal_damag(target, 1);").unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].code_name(), "gloam::dsl::unknown_function");
+    assert_eq!(errors[0].help_text(), Some("did you mean `deal_damage`?"));
+}
+
+#[test]
+fn unknown_function_far_from_every_name_points_at_the_reference() {
+    let errors = compile_effect(&Host::new(), "teleport(target);").unwrap_err();
+    assert_eq!(
+        errors[0].help_text(),
+        Some("the functions scripts may call are listed in docs/dsl.md")
+    );
+}
+
+#[test]
+fn wrong_arity_names_the_expected_count() {
+    let errors = compile_effect(&Host::new(), "push(target);").unwrap_err();
+    assert_eq!(errors[0].code_name(), "gloam::dsl::wrong_arity");
+    assert_eq!(
+        errors[0].to_string(),
+        "`push` takes 2 arguments; this call gives 1"
+    );
+}
+
+#[test]
+fn wrong_arity_counts_the_receiver_of_a_method_call() {
+    assert_eq!(codes("target.push();"), ["gloam::dsl::wrong_arity"]);
+    assert!(codes("target.push(1);").is_empty());
+}
+
+#[test]
+fn overloaded_names_accept_each_documented_arity() {
+    assert!(codes("counter(\"x\") + counter(target, \"x\")").is_empty());
+    let errors = compile_effect(&Host::new(), "counter();").unwrap_err();
+    assert_eq!(
+        errors[0].to_string(),
+        "`counter` takes 1 or 2 arguments; this call gives 0"
+    );
+}
+
+#[test]
+fn every_bad_call_is_reported_at_once_even_in_dead_code() {
+    let text = "if false { fightrs(); }\npush(target);\nheal(target, 1, 2);\nlet x = [1].lenn();";
+    assert_eq!(
+        codes(text),
+        [
+            "gloam::dsl::unknown_function",
+            "gloam::dsl::wrong_arity",
+            "gloam::dsl::wrong_arity",
+            "gloam::dsl::unknown_function",
+        ]
+    );
+}
+
+#[test]
+fn library_functions_are_checked_too() {
+    assert!(codes("[1, 2].len() + [3].filter(|x| x > 1).len()").is_empty());
+    assert_eq!(codes("[1].len(2)"), ["gloam::dsl::wrong_arity"]);
+}
+
+#[test]
+fn script_functions_are_checked_against_their_definition() {
+    assert!(codes("fn hit(f) { deal_damage(f, 1) } hit(target);").is_empty());
+    assert_eq!(
+        codes("fn hit(f) { deal_damage(f, 1) } hit(target, 2);"),
+        ["gloam::dsl::wrong_arity"]
+    );
+}
+
+#[test]
+fn print_and_debug_are_refused() {
+    assert_eq!(codes("print(\"hello\");"), ["gloam::dsl::unknown_function"]);
+    assert_eq!(codes("debug(1);"), ["gloam::dsl::unknown_function"]);
+}
+
+#[test]
+fn eval_is_refused() {
+    assert_eq!(codes("eval(\"1\")"), ["gloam::dsl::syntax"]);
+    assert_eq!(codes("Fn(\"eval\").call(\"1\")"), ["gloam::dsl::syntax"]);
+}
+
+#[test]
+fn names_given_to_fn_are_checked() {
+    assert!(codes("let f = Fn(\"deal_damage\"); f.call(target, 1);").is_empty());
+    assert_eq!(
+        codes("let f = Fn(\"deal_damag\");"),
+        ["gloam::dsl::unknown_function"]
+    );
+}
+
+#[test]
+fn undefined_variable_suggests_a_context_variable() {
+    let errors = compile_effect(&Host::new(), "deal_damage(targt, 1);").unwrap_err();
+    assert_eq!(errors[0].code_name(), "gloam::dsl::undefined_variable");
+    assert_eq!(errors[0].help_text(), Some("did you mean `target`?"));
+}
+
+#[test]
+fn undefined_variable_that_is_a_function_says_to_call_it() {
+    let errors = compile_effect(&Host::new(), "fighters.len()").unwrap_err();
+    assert_eq!(
+        errors[0].help_text(),
+        Some("`fighters` is a function: write `fighters(...)`")
+    );
+}
+
+#[test]
+fn context_variables_are_only_those_declared() {
+    let host = Host::new();
+    let source = ScriptSource::whole("x.gloam", "deal_damage(target, 1);");
+    let errors = host
+        .compile(&source, &ScriptContext::effect("x"))
+        .unwrap_err();
+    assert_eq!(errors[0].code_name(), "gloam::dsl::undefined_variable");
+    let context = ScriptContext::effect("x").with_variables(["target"]);
+    assert!(host.compile(&source, &context).is_ok());
+}
+
+#[test]
+fn decimal_numbers_are_explained() {
+    let errors = compile_effect(&Host::new(), "deal_damage(target, 1.5);").unwrap_err();
+    assert_eq!(errors[0].code_name(), "gloam::dsl::decimal_number");
+    assert_eq!(errors[0].to_string(), "`1.5` is not a whole number");
+    assert_eq!(
+        errors[0].help_text(),
+        Some("rules are integer: write 1 or 2")
+    );
+    assert_eq!(errors[0].span(), 20..23);
+    let errors = compile_effect(&Host::new(), "let x = 2.0;").unwrap_err();
+    assert_eq!(errors[0].help_text(), Some("rules are integer: write 2"));
+}
+
+#[test]
+fn syntax_errors_are_reported() {
+    assert_eq!(codes("deal_damage(target, 1"), ["gloam::dsl::syntax"]);
+    assert_eq!(codes("let = 3;"), ["gloam::dsl::syntax"]);
+}
+
+#[test]
+fn deep_nesting_is_a_limit_at_compile_time() {
+    let text = format!("{}1{}", "(".repeat(200), ")".repeat(200));
+    let errors = compile_effect(&Host::new(), &text).unwrap_err();
+    assert_eq!(errors[0].code_name(), "gloam::dsl::limit_exceeded");
+    assert!(
+        errors[0].to_string().contains("expression depth"),
+        "{}",
+        errors[0]
+    );
+}
+
+#[test]
+fn effects_and_choices_in_a_condition_are_refused() {
+    let host = Host::new();
+    let context = ScriptContext::condition("restriction").with_variables(["target"]);
+    let compile = |text: &str| {
+        host.compile(&ScriptSource::whole("c.gloam", text), &context)
+            .err()
+            .unwrap_or_default()
+            .iter()
+            .map(|error| error.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert!(compile("damage(target) > 0 && adjacent(target, target)").is_empty());
+    assert_eq!(
+        compile("deal_damage(target, 1); true"),
+        ["`deal_damage` changes the game, and a condition may only look at the game"]
+    );
+    assert_eq!(
+        compile("choose_option([\"a\"], \"?\") == \"a\""),
+        ["`choose_option` asks a player, and a condition may only look at the game"]
+    );
+}
+
+#[test]
+fn a_bad_range_is_reported_not_panicked() {
+    let source = ScriptSource::new("f.gloam", "é", 1, 2);
+    let errors = Host::new()
+        .compile(&source, &ScriptContext::effect("x"))
+        .unwrap_err();
+    assert_eq!(errors[0].code_name(), "gloam::dsl::syntax");
+}
+
+#[test]
+fn script_reports_the_functions_it_uses() {
+    let script = compile_effect(
+        &Host::new(),
+        "if push(target, 1) { deal_damage(target, damage(target)); }",
+    )
+    .unwrap();
+    assert_eq!(script.uses(), ["damage", "deal_damage", "push"]);
+}
+
+/// A card file whose script starts on line 10; the script's third line is the file's 12th.
+fn card_file(script_lines: &[&str]) -> (String, usize, usize) {
+    let mut file = String::new();
+    for line in 1..=9 {
+        file.push_str(&format!("// line {line}\n"));
+    }
+    file.push_str("card \"Lunge\" { effect = {");
+    let start = file.len();
+    for line in script_lines {
+        file.push_str(line);
+        file.push('\n');
+    }
+    let end = file.len();
+    file.push_str("} }\n");
+    (file, start, end)
+}
+
+#[test]
+fn positions_map_to_the_card_file() {
+    let (file, start, end) = card_file(&["", "    let t = target;", "    deal_damag(t, 1);"]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let context = ScriptContext::effect("card \"Lunge\" effect").with_variables(["target"]);
+    let errors = Host::new().compile(&source, &context).unwrap_err();
+    let span = errors[0].span();
+    assert_eq!(line_col(&file, span.start), (12, 5));
+    assert_eq!(&file[span], "deal_damag");
+}
+
+#[test]
+fn positions_on_the_first_line_keep_the_file_column() {
+    let (file, start, end) = card_file(&[" fightrs(); }"]);
+    let end = end - " }\n".len();
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let errors = Host::new()
+        .compile(&source, &ScriptContext::effect("x"))
+        .unwrap_err();
+    let span = errors[0].span();
+    assert_eq!(line_col(&file, span.start), (10, 27));
+    assert_eq!(&file[span], "fightrs");
+}
+
+#[test]
+fn rendered_compile_diagnostics() {
+    let (file, start, end) = card_file(&[
+        "",
+        "    let t = choose_fighter(enemy_fightrs(), \"Pick\");",
+        "    push(t);",
+        "    deal_damage(t, 1.5);",
+    ]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let context = ScriptContext::effect("card \"Lunge\" effect").with_variables(["target"]);
+    let errors = Host::new().compile(&source, &context).unwrap_err();
+    insta::assert_snapshot!("decimal_number", render(&errors[0]));
+
+    let (file, start, end) = card_file(&[
+        "",
+        "    let t = choose_fighter(enemy_fightrs(), \"Pick\");",
+        "    push(t);",
+    ]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let errors = Host::new().compile(&source, &context).unwrap_err();
+    let rendered: Vec<String> = errors.iter().map(render).collect();
+    insta::assert_snapshot!("unknown_function", rendered[0]);
+    insta::assert_snapshot!("wrong_arity", rendered[1]);
+
+    let (file, start, end) = card_file(&["", "    deal_damage(targt, 1);"]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let errors = Host::new().compile(&source, &context).unwrap_err();
+    insta::assert_snapshot!("undefined_variable", render(&errors[0]));
+
+    let (file, start, end) = card_file(&["", "    deal_damage(target, 1"]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let errors = Host::new().compile(&source, &context).unwrap_err();
+    insta::assert_snapshot!("syntax", render(&errors[0]));
+
+    let (file, start, end) = card_file(&[
+        "",
+        "    damage(target) > 0 && give_token(target, \"guard\")",
+    ]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let condition = ScriptContext::condition("card \"Lunge\" condition").with_variables(["target"]);
+    let errors = Host::new().compile(&source, &condition).unwrap_err();
+    insta::assert_snapshot!("effect_in_condition", render(&errors[0]));
+}

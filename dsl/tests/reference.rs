@@ -1,0 +1,137 @@
+//! The generated reference, the codes and the trigger index.
+
+use gloam_core::{Event, Scope};
+use gloam_dsl::{FunctionKind, ListenerId, TriggerIndex, docs_markdown, list_codes, vocabulary};
+
+#[test]
+fn the_reference_documents_every_function_and_code() {
+    let text = docs_markdown();
+    for doc in vocabulary() {
+        assert!(
+            text.contains(&format!("`{}`", doc.signature())),
+            "{} is missing",
+            doc.name
+        );
+    }
+    for (code, meaning) in list_codes() {
+        assert!(
+            text.contains(&format!("| `{code}` | {meaning} |")),
+            "{code} is missing"
+        );
+    }
+    assert_eq!(docs_markdown(), text, "the reference is not deterministic");
+}
+
+#[test]
+fn the_vocabulary_has_the_designed_names() {
+    let names = |kind: FunctionKind| -> Vec<&str> {
+        vocabulary()
+            .iter()
+            .filter(|doc| doc.kind == kind)
+            .map(|doc| doc.name)
+            .collect()
+    };
+    for name in [
+        "fighters",
+        "friendly_fighters",
+        "enemy_fighters",
+        "adjacent",
+        "distance",
+        "visible",
+        "has_token",
+        "characteristic",
+        "damage",
+        "wounds",
+        "has_keyword",
+        "is_inspired",
+        "owner",
+        "current_player",
+        "round",
+        "glory",
+        "hand_size",
+        "counter",
+        "tokens",
+        "hexes_of_type",
+        "hex_of",
+        "fighters_within",
+    ] {
+        assert!(names(FunctionKind::Query).contains(&name), "query {name}");
+    }
+    for name in [
+        "push",
+        "push_away",
+        "deal_damage",
+        "heal",
+        "give_token",
+        "remove_token",
+        "draw_power",
+        "draw_objectives",
+        "gain_glory",
+        "modify",
+        "set_counter",
+        "add_counter",
+        "inspire",
+        "uninspire",
+        "mark",
+    ] {
+        assert!(names(FunctionKind::Effect).contains(&name), "effect {name}");
+    }
+    assert_eq!(
+        names(FunctionKind::Choice),
+        [
+            "choose_fighter",
+            "choose_hex",
+            "choose_option",
+            "choose_card"
+        ]
+    );
+}
+
+#[test]
+fn codes_are_stable_and_namespaced() {
+    let codes: Vec<&str> = list_codes().iter().map(|(code, _)| *code).collect();
+    assert_eq!(
+        codes,
+        [
+            "gloam::dsl::syntax",
+            "gloam::dsl::unknown_function",
+            "gloam::dsl::wrong_arity",
+            "gloam::dsl::undefined_variable",
+            "gloam::dsl::decimal_number",
+            "gloam::dsl::effect_in_condition",
+            "gloam::dsl::limit_exceeded",
+            "gloam::dsl::runtime_error",
+            "gloam::dsl::refused_effect",
+        ]
+    );
+}
+
+#[test]
+fn trigger_index_keeps_declaration_order_per_name() {
+    let index = TriggerIndex::build([
+        ("after_attack", ListenerId(3)),
+        ("power_step", ListenerId(1)),
+        ("after_attack", ListenerId(0)),
+        ("after_attack", ListenerId(3)),
+    ]);
+    assert_eq!(
+        index.listeners("after_attack"),
+        &[ListenerId(3), ListenerId(0)]
+    );
+    assert_eq!(
+        index.names().collect::<Vec<_>>(),
+        ["after_attack", "power_step"]
+    );
+    assert_eq!(index.len(), 2);
+    let marker = Event::Marker {
+        name: "power_step".into(),
+        scope: Scope::Game,
+        data: vec![],
+    };
+    assert_eq!(index.listeners_of(&marker), &[ListenerId(1)]);
+    let other = Event::Shuffled {
+        zone: gloam_core::ZoneId::new(gloam_core::PlayerId(0), "deck"),
+    };
+    assert!(index.listeners_of(&other).is_empty());
+    assert!(TriggerIndex::default().is_empty());
+}

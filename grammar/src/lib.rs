@@ -1,1 +1,136 @@
-//! gloam-grammar: see ARCHITECTURE.md.
+//! # gloam-grammar: the `.gloam` data-file format
+//!
+//! Rulesets, boards, warbands and cards are `.gloam` files. This crate reads them: a pest
+//! grammar, a schema, typed definitions, `extends` resolution and cross-reference checks,
+//! reporting **every** problem at once as [`GrammarDiagnostic`]s (miette diagnostics with a
+//! stable code, the file, a labelled span and a help line). It also prints definitions back
+//! to canonical text. It does not know Rhai: scripts are kept as raw text ([`ScriptDef`])
+//! with their position in the file, for `gloam-dsl` to compile.
+//!
+//! ```
+//! use gloam_grammar::{load, SourceFile};
+//!
+//! let text = r#"
+//! ruleset "tiny" {
+//!     title = "A tiny ruleset"
+//!     rounds = 3
+//!     min_players = 2
+//!     max_players = 2
+//!     card_kinds = [ploy]
+//!     window "power_step" { about = "between activations" }
+//! }
+//!
+//! card "Sidestep" {
+//!     ruleset = "tiny"
+//!     kind = ploy
+//!     owner = universal
+//!     window = power_step
+//!     effect = { push(this_fighter, 1); }
+//! }
+//! "#;
+//! let (library, diagnostics) = load(&[SourceFile::new("tiny.gloam", text)]);
+//! assert!(diagnostics.is_empty());
+//! let card = library.card("Sidestep").unwrap();
+//! let effect = card.effect.as_ref().unwrap();
+//! assert_eq!(&effect.file_text()[effect.text_range()], " push(this_fighter, 1); ");
+//! // Printing gives canonical text (without comments) that loads to the same definitions.
+//! let (again, _) = load(&[SourceFile::new("printed.gloam", library.to_string())]);
+//! assert_eq!(again, library);
+//! ```
+//!
+//! ## The format
+//!
+//! ```text
+//! file    = item*
+//! item    = NAME STRING? "{" (field | item)* "}"     card "Sidestep" { ... }
+//! field   = NAME "=" value                           glory = 1
+//! value   = STRING | INT | BOOL | NAME | list | script
+//! list    = "[" (element ("," element)* ","?)? "]"   [a, b: 1, "#": blocked]
+//! element = pair | value          pair = (NAME | STRING) ":" value
+//! script  = "{" raw text, braces balanced "}"        effect = { push(target, 1); }
+//! ```
+//!
+//! - `// line` and `/* block */` comments; whitespace and newlines are free.
+//! - `name = { ... }` (with `=`) is a script; `kind "name" { ... }` (no `=`) a nested item.
+//!   Braces inside script strings (`"..."`, `` `...` ``, `'.'`) and comments do not count;
+//!   a script's strings and block comments must close inside it.
+//! - STRING: `"..."`, may span lines, escapes `\"` `\\` `\n` `\t` `\u{...}`.
+//! - INT: `-?[0-9][0-9_]*`. A decimal point is an error: rules are integer.
+//! - Every node keeps its byte span ([`parse`] gives the syntax tree).
+//!
+//! A syntax error costs only the top-level item it is in: parsing resumes at the next line
+//! that starts an item at column 0 (`kind "name" {`), so top-level items start at column 0
+//! and nested items are indented.
+//!
+//! Top-level items are `ruleset`, `board`, `warband` and `card`; [`schema()`] lists every
+//! item kind with its fields (types, required or not, examples). Each board, warband and
+//! card names its ruleset (`ruleset = "harrowdeep"`), so a definition is self-contained
+//! and can move between files.
+//!
+//! ## Board layouts
+//!
+//! `layout` is a string drawing the board, `legend` says what each character means:
+//!
+//! ```text
+//! board "Atrium" {
+//!     ruleset = "harrowdeep"
+//!     layout = "
+//!         . . S . h
+//!          . # . L
+//!         . . . . h
+//!     "
+//!     legend = [S: starting, "#": blocked, L: lethal, h: [half, edge]]
+//! }
+//! ```
+//!
+//! - Hexes are pointy-top. Row `r` is the `r`-th line (from 0), after dropping blank lines
+//!   before the first row and after the last; a blank line between rows is an error, and so
+//!   is a tab.
+//! - Hexes stand one space apart. Odd rows (the 2nd, 4th...) are shifted right by half a
+//!   hex, so they start one space further right: the usual "odd-r" offset layout.
+//! - The first row's indentation is removed. A character at character column `x` of row `r`
+//!   is at offset column `c = (x - indent - r % 2) / 2`; `x - indent - r % 2` must be even.
+//! - Axial coordinates (redblobgames' odd-r to axial): `q = c - (r - r % 2) / 2`, `r = r`.
+//! - `.` is a hex with no type, `_` is no hex (a visible gap); other characters come from
+//!   `legend`, whose values are hex types or lists of them. The value `half` marks half
+//!   hexes on the board's edge ([`BoardDef::half_hexes`]).
+//!
+//! ## `extends`
+//!
+//! A ruleset that `extends` another inherits all its parts: name lists (`hex_types`,
+//! `keywords`...) are joined, named items (`die`, `window`, `step`...) of the same name
+//! are replaced in place, single values and scripts are overridden when set, and
+//! `remove = [window: "surge_step", hex_type: cover]` drops inherited parts first.
+//! Unknown parents and cycles are errors. [`Library::ruleset`] gives the resolved ruleset,
+//! [`Library::rulesets`] the rulesets as written.
+//!
+//! ## Diagnostics
+//!
+//! [`list_codes`] lists every code with its meaning. [`load`] returns diagnostics sorted by
+//! file name, then offset. Render them with any miette handler (this crate never enables
+//! miette's `fancy` feature; the command line does).
+
+mod ast;
+mod build;
+mod defs;
+mod diagnostic;
+mod layout;
+mod library;
+mod print;
+mod resolve;
+mod scan;
+mod schema;
+mod suggest;
+mod syntax;
+mod xref;
+
+pub use ast::{Document, Element, Entry, Field, Item, List, Pair, Script, Span, Spanned, Value};
+pub use defs::{
+    AbilityDef, ActionDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef, DeckDef, DieDef,
+    FaceDef, FighterDef, KeywordDef, LegendDef, LimitDef, Owner, PartKind, RemoveDef, Restriction,
+    RulesetDef, ScriptDef, Side, StatDef, StepDef, SymbolDef, WarbandDef, WeaponDef, WindowDef,
+};
+pub use diagnostic::{GrammarDiagnostic, list_codes};
+pub use library::{Library, ScriptUse, SourceFile, load};
+pub use schema::{FieldSchema, FieldType, ItemSchema, TOP_LEVEL, schema};
+pub use syntax::parse;

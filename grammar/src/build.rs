@@ -1,0 +1,709 @@
+//! Checked items → typed definitions, with the checks on values that need more than a type:
+//! ranges, `side`, `remove` and restriction keys, legends and board layouts.
+//!
+//! The schema has already reported wrong types and missing fields; here a value of the wrong
+//! type is skipped and an item without a required field yields no definition.
+
+use crate::ast::{Element, Item, Span, Value};
+use crate::defs::{
+    AbilityDef, ActionDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef, DeckDef, DieDef,
+    FaceDef, FighterDef, KeywordDef, LegendDef, LimitDef, Owner, PartKind, RemoveDef, Restriction,
+    RulesetDef, ScriptDef, Side, StatDef, StepDef, SymbolDef, WarbandDef, WeaponDef, WindowDef,
+};
+use crate::diagnostic::{FileRef, GrammarDiagnostic};
+use crate::layout::{self, LAYOUT_HELP};
+use crate::suggest;
+
+/// The reserved legend value marking half hexes.
+pub(crate) const HALF: &str = "half";
+
+/// Where definitions are built: the file (for spans) and the diagnostics sink.
+pub(crate) struct Builder<'a> {
+    pub(crate) file: &'a FileRef,
+    pub(crate) out: &'a mut Vec<GrammarDiagnostic>,
+}
+
+fn value<'i>(item: &'i Item, key: &str) -> Option<&'i Value> {
+    item.field(key).map(|field| &field.value)
+}
+
+fn string(item: &Item, key: &str) -> Option<String> {
+    match value(item, key) {
+        Some(Value::String(text)) => Some(text.value.clone()),
+        _ => None,
+    }
+}
+
+fn int(item: &Item, key: &str) -> Option<i64> {
+    match value(item, key) {
+        Some(Value::Int(number)) => Some(number.value),
+        _ => None,
+    }
+}
+
+fn boolean(item: &Item, key: &str) -> Option<bool> {
+    match value(item, key) {
+        Some(Value::Bool(flag)) => Some(flag.value),
+        _ => None,
+    }
+}
+
+fn ident(item: &Item, key: &str) -> Option<String> {
+    match value(item, key) {
+        Some(Value::Ident(name)) => Some(name.value.clone()),
+        _ => None,
+    }
+}
+
+pub(crate) fn elements<'i>(item: &'i Item, key: &str) -> &'i [Element] {
+    match value(item, key) {
+        Some(Value::List(list)) => &list.elements,
+        _ => &[],
+    }
+}
+
+fn names(item: &Item, key: &str) -> Vec<String> {
+    elements(item, key)
+        .iter()
+        .filter_map(|element| match element {
+            Element::Value(Value::Ident(name)) => Some(name.value.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn number_pairs(item: &Item, key: &str) -> Vec<(String, i64)> {
+    elements(item, key)
+        .iter()
+        .filter_map(|element| match element {
+            Element::Pair(pair) if !pair.key_is_string => match &pair.value {
+                Value::Int(number) => Some((pair.key.value.clone(), number.value)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+fn stats(item: &Item, key: &str) -> Vec<StatDef> {
+    number_pairs(item, key)
+        .into_iter()
+        .map(|(name, value)| StatDef { name, value })
+        .collect()
+}
+
+fn faces(item: &Item, key: &str) -> Vec<FaceDef> {
+    number_pairs(item, key)
+        .into_iter()
+        .map(|(name, count)| FaceDef { name, count })
+        .collect()
+}
+
+fn tags(item: &Item, key: &str) -> Vec<KeywordDef> {
+    elements(item, key)
+        .iter()
+        .filter_map(|element| match element {
+            Element::Value(Value::Ident(name)) => Some(KeywordDef {
+                name: name.value.clone(),
+                value: None,
+            }),
+            Element::Pair(pair) if !pair.key_is_string => match &pair.value {
+                Value::Int(number) => Some(KeywordDef {
+                    name: pair.key.value.clone(),
+                    value: Some(number.value),
+                }),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// The name of a named item (absent names were reported by the schema).
+fn name(item: &Item) -> Option<String> {
+    item.name.as_ref().map(|name| name.value.clone())
+}
+
+fn children<'i>(item: &'i Item, kind: &'static str) -> impl Iterator<Item = &'i Item> {
+    item.items().filter(move |child| child.kind.value == kind)
+}
+
+impl Builder<'_> {
+    fn script(&self, item: &Item, key: &str) -> Option<ScriptDef> {
+        match value(item, key) {
+            Some(Value::Script(script)) => Some(ScriptDef::located(
+                script.text.clone(),
+                self.file.name.clone(),
+                (script.span.start, script.span.end),
+                self.file.text.clone(),
+            )),
+            _ => None,
+        }
+    }
+
+    fn bad_value(&mut self, span: Span, message: String, label: &str, help: String) {
+        self.out.push(GrammarDiagnostic::BadValue {
+            message,
+            src: self.file.src(),
+            span: self.file.span(span),
+            label: label.to_string(),
+            help,
+        });
+    }
+
+    /// Reports `key` if its number is below `min`.
+    fn at_least(&mut self, item: &Item, key: &str, min: i64) {
+        if let Some(Value::Int(number)) = value(item, key)
+            && number.value < min
+        {
+            self.bad_value(
+                number.span,
+                format!("`{key}` must be at least {min}"),
+                "too small",
+                format!("write a whole number of {min} or more"),
+            );
+        }
+    }
+
+    fn side(&mut self, item: &Item) -> Option<Side> {
+        let Some(Value::Ident(side)) = value(item, "side") else {
+            return None;
+        };
+        match side.value.as_str() {
+            "inspired" => Some(Side::Inspired),
+            "uninspired" => Some(Side::Uninspired),
+            other => {
+                let help = match suggest::closest(other, ["inspired", "uninspired"]) {
+                    Some(best) => format!(
+                        "did you mean `{best}`? (leave `side` out when it is on both sides)"
+                    ),
+                    None => "write `inspired` or `uninspired`, or leave `side` out when it is on both sides".to_string(),
+                };
+                self.bad_value(
+                    side.span,
+                    format!("unknown side `{other}`"),
+                    "not a side",
+                    help,
+                );
+                None
+            }
+        }
+    }
+
+    pub(crate) fn ruleset(&mut self, item: &Item) -> Option<RulesetDef> {
+        self.at_least(item, "rounds", 1);
+        self.at_least(item, "min_players", 1);
+        self.at_least(item, "max_players", 1);
+        if let (Some(min), Some(Value::Int(max))) =
+            (int(item, "min_players"), value(item, "max_players"))
+            && max.value < min
+        {
+            self.bad_value(
+                max.span,
+                "`max_players` is below `min_players`".to_string(),
+                "fewer than min_players",
+                format!("write {min} or more"),
+            );
+        }
+        let mut remove = Vec::new();
+        for element in elements(item, "remove") {
+            let Element::Pair(pair) = element else {
+                continue;
+            };
+            let Some(part) = PartKind::from_name(&pair.key.value) else {
+                self.out.push(GrammarDiagnostic::UnknownName {
+                    what: "part kind".to_string(),
+                    name: pair.key.value.clone(),
+                    src: self.file.src(),
+                    span: self.file.span(pair.key.span),
+                    help: suggest::help(
+                        &pair.key.value,
+                        PartKind::ALL.iter().map(|kind| kind.name()),
+                        "",
+                    ),
+                });
+                continue;
+            };
+            let name = match &pair.value {
+                Value::Ident(name) | Value::String(name) => name.value.clone(),
+                _ => continue,
+            };
+            remove.push(RemoveDef { part, name });
+        }
+        let mut dice = Vec::new();
+        for die in children(item, "die") {
+            let faces = faces(die, "faces");
+            for element in elements(die, "faces") {
+                if let Element::Pair(pair) = element
+                    && let Value::Int(count) = &pair.value
+                    && count.value < 1
+                {
+                    self.bad_value(
+                        count.span,
+                        format!("face `{}` must be on at least 1 side", pair.key.value),
+                        "too few",
+                        "leave out faces no side shows".to_string(),
+                    );
+                }
+            }
+            if let Some(Value::List(list)) = value(die, "faces")
+                && list.elements.is_empty()
+            {
+                self.bad_value(
+                    list.span,
+                    "a die needs at least one face".to_string(),
+                    "no faces",
+                    "write it like `faces = [critical: 1, hammer: 2]`".to_string(),
+                );
+            }
+            let (Some(die_name), Some(_)) = (name(die), value(die, "faces")) else {
+                continue;
+            };
+            dice.push(DieDef {
+                name: die_name,
+                about: string(die, "about"),
+                faces,
+            });
+        }
+        let mut steps = Vec::new();
+        for step in children(item, "step") {
+            if let (Some(step_name), Some(run)) = (name(step), self.script(step, "run")) {
+                steps.push(StepDef {
+                    name: step_name,
+                    about: string(step, "about"),
+                    run,
+                });
+            }
+        }
+        let mut actions = Vec::new();
+        for action in children(item, "action") {
+            if let (Some(action_name), Some(run)) = (name(action), self.script(action, "run")) {
+                actions.push(ActionDef {
+                    name: action_name,
+                    about: string(action, "about"),
+                    condition: self.script(action, "condition"),
+                    run,
+                });
+            }
+        }
+        let mut decks = Vec::new();
+        for deck in children(item, "deck") {
+            if let (Some(min), Some(Value::Int(max))) =
+                (int(deck, "min_size"), value(deck, "max_size"))
+                && max.value < min
+            {
+                self.bad_value(
+                    max.span,
+                    "`max_size` is below `min_size`".to_string(),
+                    "smaller than min_size",
+                    format!("write {min} or more"),
+                );
+            }
+            let Some(deck_name) = name(deck) else {
+                continue;
+            };
+            if value(deck, "kinds").is_none() {
+                continue;
+            }
+            decks.push(DeckDef {
+                name: deck_name,
+                about: string(deck, "about"),
+                kinds: names(deck, "kinds"),
+                min_size: int(deck, "min_size"),
+                max_size: int(deck, "max_size"),
+                limits: number_pairs(deck, "limits")
+                    .into_iter()
+                    .map(|(name, max)| LimitDef { name, max })
+                    .collect(),
+                max_half: names(deck, "max_half"),
+                unique_names: boolean(deck, "unique_names"),
+            });
+        }
+        Some(RulesetDef {
+            name: name(item)?,
+            extends: string(item, "extends"),
+            title: string(item, "title")?,
+            about: string(item, "about"),
+            rounds: int(item, "rounds"),
+            min_players: int(item, "min_players"),
+            max_players: int(item, "max_players"),
+            off_board_blocks_sight: boolean(item, "off_board_blocks_sight"),
+            hex_types: names(item, "hex_types"),
+            tokens: names(item, "tokens"),
+            counters: names(item, "counters"),
+            keywords: names(item, "keywords"),
+            card_kinds: names(item, "card_kinds"),
+            score_timings: names(item, "score_timings"),
+            alliances: names(item, "alliances"),
+            remove,
+            setup: self.script(item, "setup"),
+            scoring: self.script(item, "scoring"),
+            victory: self.script(item, "victory"),
+            characteristics: children(item, "characteristic")
+                .filter_map(|child| {
+                    Some(CharacteristicDef {
+                        name: name(child)?,
+                        about: string(child, "about"),
+                        floor: int(child, "floor"),
+                    })
+                })
+                .collect(),
+            dice,
+            windows: children(item, "window")
+                .filter_map(|child| {
+                    Some(WindowDef {
+                        name: name(child)?,
+                        about: string(child, "about"),
+                    })
+                })
+                .collect(),
+            steps,
+            actions,
+            decks,
+        })
+    }
+
+    pub(crate) fn board(&mut self, item: &Item) -> Option<BoardDef> {
+        let mut legend: Vec<LegendDef> = Vec::new();
+        for element in elements(item, "legend") {
+            let Element::Pair(pair) = element else {
+                continue;
+            };
+            let key = &pair.key.value;
+            let mut chars = key.chars();
+            let symbol = match (chars.next(), chars.next()) {
+                (Some(symbol), None) if !matches!(symbol, '.' | '_' | ' ' | '\t' | '\n' | '\r') => {
+                    symbol
+                }
+                (Some('.' | '_'), None) => {
+                    self.bad_value(
+                        pair.key.span,
+                        format!("`{key}` cannot be redefined in a legend"),
+                        "reserved",
+                        "`.` is a plain hex and `_` no hex; pick another character".to_string(),
+                    );
+                    continue;
+                }
+                _ => {
+                    self.bad_value(
+                        pair.key.span,
+                        "a legend key must be one visible character".to_string(),
+                        "not one character",
+                        "write it like `S: starting` or `\"#\": blocked`".to_string(),
+                    );
+                    continue;
+                }
+            };
+            if legend.iter().any(|entry| entry.symbol == symbol) {
+                continue; // reported as a repeated key by the schema
+            }
+            let values: Vec<String> = match &pair.value {
+                Value::Ident(name) => vec![name.value.clone()],
+                Value::List(list) => list
+                    .elements
+                    .iter()
+                    .filter_map(|element| match element {
+                        Element::Value(Value::Ident(name)) => Some(name.value.clone()),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => continue,
+            };
+            let half = values.iter().any(|value| value == HALF);
+            let types = values.into_iter().filter(|value| value != HALF).collect();
+            legend.push(LegendDef {
+                symbol,
+                half,
+                types,
+            });
+        }
+
+        let layout_value = match value(item, "layout") {
+            Some(Value::String(text)) => text.clone(),
+            _ => return None,
+        };
+        let offsets = string_char_offsets(&self.file.text, layout_value.span);
+        let locate = |index: usize, len: usize| -> Span {
+            match (offsets.get(index), offsets.get(index + len.max(1) - 1)) {
+                (Some(&start), Some(&last)) => {
+                    let last_len = self.file.text[last..]
+                        .chars()
+                        .next()
+                        .map_or(1, char::len_utf8);
+                    Span::new(start, last + last_len)
+                }
+                _ => layout_value.span,
+            }
+        };
+        let mut hexes = Vec::new();
+        let mut half_hexes = Vec::new();
+        let mut problems = Vec::new();
+        match layout::read(&layout_value.value) {
+            Err(errors) => {
+                problems = errors
+                    .into_iter()
+                    .map(|error| {
+                        let span = locate(error.index, error.len);
+                        (error.message, error.label, span, LAYOUT_HELP.to_string())
+                    })
+                    .collect();
+            }
+            Ok(cells) => {
+                for cell in cells {
+                    match cell.symbol {
+                        '.' => hexes.push(BoardHexDef {
+                            hex: cell.hex,
+                            types: Vec::new(),
+                        }),
+                        '_' => {}
+                        symbol => match legend.iter().find(|entry| entry.symbol == symbol) {
+                            Some(entry) => {
+                                let hex = BoardHexDef {
+                                    hex: cell.hex,
+                                    types: entry.types.clone(),
+                                };
+                                if entry.half {
+                                    half_hexes.push(hex);
+                                } else {
+                                    hexes.push(hex);
+                                }
+                            }
+                            None => problems.push((
+                                format!("`{symbol}` is not in the legend"),
+                                "unknown character".to_string(),
+                                locate(cell.index, 1),
+                                format!(
+                                    "add it to `legend` (like `{}: blocked`), or write `.` for a plain hex and `_` for no hex",
+                                    crate::print::quote_key(symbol)
+                                ),
+                            )),
+                        },
+                    }
+                }
+            }
+        }
+        let failed = !problems.is_empty();
+        for (message, label, span, help) in problems {
+            self.out.push(GrammarDiagnostic::BadLayout {
+                message,
+                src: self.file.src(),
+                span: self.file.span(span),
+                label,
+                help,
+            });
+        }
+        if failed {
+            return None;
+        }
+        Some(BoardDef {
+            name: name(item)?,
+            ruleset: string(item, "ruleset")?,
+            about: string(item, "about"),
+            layout: layout_value.value,
+            legend,
+            hexes,
+            half_hexes,
+        })
+    }
+
+    pub(crate) fn warband(&mut self, item: &Item) -> Option<WarbandDef> {
+        let mut fighters = Vec::new();
+        for fighter in children(item, "fighter") {
+            if let Some(fighter) = self.fighter(fighter) {
+                fighters.push(fighter);
+            }
+        }
+        Some(WarbandDef {
+            name: name(item)?,
+            ruleset: string(item, "ruleset")?,
+            alliance: ident(item, "alliance")?,
+            faction: string(item, "faction"),
+            about: string(item, "about"),
+            source: string(item, "source"),
+            fighters,
+        })
+    }
+
+    fn fighter(&mut self, item: &Item) -> Option<FighterDef> {
+        let mut weapons = Vec::new();
+        for weapon in children(item, "weapon") {
+            let side = self.side(weapon);
+            let (Some(weapon_name), Some(range), Some(dice), Some(symbol), Some(damage)) = (
+                name(weapon),
+                int(weapon, "range"),
+                int(weapon, "dice"),
+                ident(weapon, "symbol"),
+                int(weapon, "damage"),
+            ) else {
+                continue;
+            };
+            weapons.push(WeaponDef {
+                name: weapon_name,
+                side,
+                die: ident(weapon, "die"),
+                range,
+                dice,
+                symbol,
+                damage,
+                keywords: tags(weapon, "keywords"),
+                inspired: stats(weapon, "inspired"),
+                inspired_keywords: tags(weapon, "inspired_keywords"),
+                text: string(weapon, "text"),
+                uncertain: names(weapon, "uncertain"),
+            });
+        }
+        let mut abilities = Vec::new();
+        for ability in children(item, "ability") {
+            let side = self.side(ability);
+            let Some(ability_name) = name(ability) else {
+                continue;
+            };
+            abilities.push(AbilityDef {
+                name: ability_name,
+                side,
+                reaction: boolean(ability, "reaction").unwrap_or(false),
+                window: ident(ability, "window"),
+                text: string(ability, "text"),
+                condition: self.script(ability, "condition"),
+                effect: self.script(ability, "effect"),
+            });
+        }
+        // A fighter needs `stats` (its absence was reported by the schema).
+        value(item, "stats")?;
+        Some(FighterDef {
+            name: name(item)?,
+            keywords: names(item, "keywords"),
+            stats: stats(item, "stats"),
+            inspired: stats(item, "inspired"),
+            symbols: elements(item, "symbols")
+                .iter()
+                .filter_map(|element| match element {
+                    Element::Pair(pair) => match &pair.value {
+                        Value::Ident(face) => Some(SymbolDef {
+                            characteristic: pair.key.value.clone(),
+                            face: face.value.clone(),
+                        }),
+                        _ => None,
+                    },
+                    Element::Value(_) => None,
+                })
+                .collect(),
+            inspire: self.script(item, "inspire"),
+            uninspire: self.script(item, "uninspire"),
+            text: string(item, "text"),
+            uncertain: names(item, "uncertain"),
+            source: string(item, "source"),
+            weapons,
+            abilities,
+        })
+    }
+
+    pub(crate) fn card(&mut self, item: &Item) -> Option<CardDef> {
+        for element in elements(item, "casting_value") {
+            if let Element::Pair(pair) = element
+                && let Value::Int(count) = &pair.value
+                && count.value < 1
+            {
+                self.bad_value(
+                    count.span,
+                    format!("`{}` must be needed at least once", pair.key.value),
+                    "too few",
+                    "leave out symbols the spell does not need".to_string(),
+                );
+            }
+        }
+        let mut restrictions = Vec::new();
+        for element in elements(item, "restrictions") {
+            let Element::Pair(pair) = element else {
+                continue;
+            };
+            let target = match &pair.value {
+                Value::Ident(target) | Value::String(target) => target.value.clone(),
+                _ => continue,
+            };
+            match pair.key.value.as_str() {
+                "fighter" => restrictions.push(Restriction::Fighter(target)),
+                "keyword" => restrictions.push(Restriction::Keyword(target)),
+                other => self.out.push(GrammarDiagnostic::UnknownName {
+                    what: "restriction".to_string(),
+                    name: other.to_string(),
+                    src: self.file.src(),
+                    span: self.file.span(pair.key.span),
+                    help: suggest::help(other, ["fighter", "keyword"], ""),
+                }),
+            }
+        }
+        let owner = match value(item, "owner") {
+            Some(Value::String(warband)) => Owner::Warband(warband.value.clone()),
+            Some(Value::Ident(group)) if group.value == "universal" => Owner::Universal,
+            Some(Value::Ident(group)) => Owner::Alliance(group.value.clone()),
+            _ => return None,
+        };
+        Some(CardDef {
+            name: name(item)?,
+            ruleset: string(item, "ruleset")?,
+            kind: ident(item, "kind")?,
+            owner,
+            number: int(item, "number"),
+            glory: int(item, "glory"),
+            cost: int(item, "cost"),
+            casting_value: faces(item, "casting_value"),
+            keywords: names(item, "keywords"),
+            restrictions,
+            window: ident(item, "window"),
+            score: ident(item, "score"),
+            persist: boolean(item, "persist").unwrap_or(false),
+            text: string(item, "text"),
+            condition: self.script(item, "condition"),
+            effect: self.script(item, "effect"),
+            uncertain: names(item, "uncertain"),
+            source: string(item, "source"),
+        })
+    }
+}
+
+/// For each character of a decoded string, the offset in the file where it was written.
+/// `span` is the string's span, quotes included. Mirrors the parser's escape decoding.
+fn string_char_offsets(file_text: &str, span: Span) -> Vec<usize> {
+    let start = (span.start + 1).min(file_text.len());
+    let end = span.end.saturating_sub(1).clamp(start, file_text.len());
+    let Some(raw) = file_text.get(start..end) else {
+        return Vec::new();
+    };
+    let mut offsets = Vec::with_capacity(raw.len());
+    let mut chars = raw.char_indices().peekable();
+    while let Some((index, c)) = chars.next() {
+        offsets.push(start + index);
+        if c != '\\' {
+            continue;
+        }
+        let Some((escape_index, escape)) = chars.next() else {
+            break;
+        };
+        match escape {
+            '"' | '\\' | 'n' | 't' => {}
+            'u' => {
+                let rest = &raw[index + 2..];
+                let valid = rest.strip_prefix('{').and_then(|inner| {
+                    let close = inner.find('}')?;
+                    let digits = &inner[..close];
+                    if digits.is_empty() || digits.len() > 6 {
+                        return None;
+                    }
+                    char::from_u32(u32::from_str_radix(digits, 16).ok()?)?;
+                    Some(close + 2)
+                });
+                match valid {
+                    Some(used) => {
+                        for _ in 0..used {
+                            chars.next();
+                        }
+                    }
+                    None => offsets.push(start + escape_index),
+                }
+            }
+            _ => offsets.push(start + escape_index),
+        }
+    }
+    offsets
+}

@@ -1,0 +1,707 @@
+//! Typed definitions built from checked items: rulesets, boards, warbands and cards.
+//!
+//! Definitions carry no spans (diagnostics are found before they are built), except
+//! [`ScriptDef`], which keeps where its text is so the script host can point into the file.
+//! Lists keep the order of the file.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use gloam_core::Hex;
+use serde::{Deserialize, Serialize};
+
+/// Raw script text and where it came from.
+///
+/// Two scripts are equal when their text is equal: where they were read from does not
+/// matter (as spans do not count in `syn`'s equality), so a definition printed and read
+/// back compares equal to the original.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ScriptDef {
+    /// The text between the braces, exactly as written.
+    pub text: String,
+    /// The name of the file it was read from (empty when built in code).
+    pub file: String,
+    /// The byte range `(start, end)` of `text` in that file.
+    pub span: (usize, usize),
+    #[serde(skip)]
+    file_text: Option<Arc<str>>,
+}
+
+impl PartialEq for ScriptDef {
+    fn eq(&self, other: &ScriptDef) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for ScriptDef {}
+
+impl ScriptDef {
+    /// A script that was not read from a file: its "file" is its own text.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let script = gloam_grammar::ScriptDef::new(" push(target, 1); ");
+    /// assert_eq!(&script.file_text()[script.text_range()], " push(target, 1); ");
+    /// ```
+    pub fn new(text: impl Into<String>) -> ScriptDef {
+        let text = text.into();
+        let len = text.len();
+        ScriptDef {
+            text,
+            file: String::new(),
+            span: (0, len),
+            file_text: None,
+        }
+    }
+
+    pub(crate) fn located(
+        text: String,
+        file: String,
+        span: (usize, usize),
+        file_text: Arc<str>,
+    ) -> ScriptDef {
+        ScriptDef {
+            text,
+            file,
+            span,
+            file_text: Some(file_text),
+        }
+    }
+
+    /// The name of the file the script was read from.
+    pub fn file_name(&self) -> &str {
+        &self.file
+    }
+
+    /// The whole text of the file the script was read from; for a script built in code or
+    /// deserialized (which has no file at hand), the script text alone.
+    pub fn file_text(&self) -> Arc<str> {
+        match &self.file_text {
+            Some(text) => Arc::clone(text),
+            None => Arc::from(self.text.as_str()),
+        }
+    }
+
+    /// The byte range of the script text within [`file_text`](Self::file_text).
+    pub fn text_range(&self) -> Range<usize> {
+        match &self.file_text {
+            Some(_) => self.span.0..self.span.1,
+            None => 0..self.text.len(),
+        }
+    }
+}
+
+/// A ruleset: an edition's vocabulary, dice, flow, actions and deck rules.
+///
+/// As loaded from a file, a ruleset that `extends` another holds only its own parts;
+/// [`Library::ruleset`](crate::Library::ruleset) gives the resolved one, with inherited
+/// parts merged in (and `extends`, `remove` kept for reference).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesetDef {
+    /// Its name: `ruleset "harrowdeep" { }`.
+    pub name: String,
+    /// The ruleset it builds on.
+    pub extends: Option<String>,
+    /// The full title.
+    pub title: String,
+    /// A description.
+    pub about: Option<String>,
+    /// The number of rounds.
+    pub rounds: Option<i64>,
+    /// The fewest players.
+    pub min_players: Option<i64>,
+    /// The most players.
+    pub max_players: Option<i64>,
+    /// Whether a line of sight that leaves the battlefield is blocked.
+    pub off_board_blocks_sight: Option<bool>,
+    /// Hex types boards may use.
+    pub hex_types: Vec<String>,
+    /// Tokens fighters and hexes may carry.
+    pub tokens: Vec<String>,
+    /// Counters cards may carry.
+    pub counters: Vec<String>,
+    /// Keywords of fighters, weapons and cards.
+    pub keywords: Vec<String>,
+    /// Kinds of card.
+    pub card_kinds: Vec<String>,
+    /// When objectives may be scored.
+    pub score_timings: Vec<String>,
+    /// Grand alliances.
+    pub alliances: Vec<String>,
+    /// Inherited parts dropped.
+    pub remove: Vec<RemoveDef>,
+    /// The set-up sequence.
+    pub setup: Option<ScriptDef>,
+    /// Scoring at the end of each round.
+    pub scoring: Option<ScriptDef>,
+    /// Decides the winner.
+    pub victory: Option<ScriptDef>,
+    /// Fighter characteristics.
+    pub characteristics: Vec<CharacteristicDef>,
+    /// Kinds of dice.
+    pub dice: Vec<DieDef>,
+    /// Timing windows.
+    pub windows: Vec<WindowDef>,
+    /// Steps of the flow.
+    pub steps: Vec<StepDef>,
+    /// Actions.
+    pub actions: Vec<ActionDef>,
+    /// Deck-building rules.
+    pub decks: Vec<DeckDef>,
+}
+
+impl RulesetDef {
+    /// All dice faces of all dice, in order, without repeats.
+    pub fn faces(&self) -> Vec<&str> {
+        let mut faces: Vec<&str> = Vec::new();
+        for die in &self.dice {
+            for face in &die.faces {
+                if !faces.contains(&face.name.as_str()) {
+                    faces.push(&face.name);
+                }
+            }
+        }
+        faces
+    }
+
+    /// The names of one kind of part, in order: `names(PartKind::Token)` gives the tokens
+    /// (for a script host checking the names scripts use).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_grammar::{load, PartKind, SourceFile};
+    /// let text = r#"ruleset "r" { title = "R" rounds = 1 min_players = 2 max_players = 2
+    ///     tokens = [guard, stagger] window "power_step" { } }"#;
+    /// let (library, _) = load(&[SourceFile::new("r.gloam", text)]);
+    /// let ruleset = library.ruleset("r").unwrap();
+    /// assert_eq!(ruleset.names(PartKind::Token), ["guard", "stagger"]);
+    /// assert_eq!(ruleset.names(PartKind::Window), ["power_step"]);
+    /// ```
+    pub fn names(&self, part: PartKind) -> Vec<&str> {
+        fn list(names: &[String]) -> Vec<&str> {
+            names.iter().map(String::as_str).collect()
+        }
+        match part {
+            PartKind::Characteristic => self
+                .characteristics
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect(),
+            PartKind::Die => self.dice.iter().map(|p| p.name.as_str()).collect(),
+            PartKind::Window => self.windows.iter().map(|p| p.name.as_str()).collect(),
+            PartKind::Step => self.steps.iter().map(|p| p.name.as_str()).collect(),
+            PartKind::Action => self.actions.iter().map(|p| p.name.as_str()).collect(),
+            PartKind::Deck => self.decks.iter().map(|p| p.name.as_str()).collect(),
+            PartKind::HexType => list(&self.hex_types),
+            PartKind::Token => list(&self.tokens),
+            PartKind::Counter => list(&self.counters),
+            PartKind::Keyword => list(&self.keywords),
+            PartKind::CardKind => list(&self.card_kinds),
+            PartKind::ScoreTiming => list(&self.score_timings),
+            PartKind::Alliance => list(&self.alliances),
+        }
+    }
+
+    /// The die named `name`.
+    pub fn die(&self, name: &str) -> Option<&DieDef> {
+        self.dice.iter().find(|die| die.name == name)
+    }
+}
+
+/// A part of a ruleset that `remove` can drop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PartKind {
+    /// A `characteristic` item.
+    Characteristic,
+    /// A `die` item.
+    Die,
+    /// A `window` item.
+    Window,
+    /// A `step` item.
+    Step,
+    /// An `action` item.
+    Action,
+    /// A `deck` item.
+    Deck,
+    /// An entry of `hex_types`.
+    HexType,
+    /// An entry of `tokens`.
+    Token,
+    /// An entry of `counters`.
+    Counter,
+    /// An entry of `keywords`.
+    Keyword,
+    /// An entry of `card_kinds`.
+    CardKind,
+    /// An entry of `score_timings`.
+    ScoreTiming,
+    /// An entry of `alliances`.
+    Alliance,
+}
+
+impl PartKind {
+    /// Every part kind.
+    pub const ALL: [PartKind; 13] = [
+        PartKind::Characteristic,
+        PartKind::Die,
+        PartKind::Window,
+        PartKind::Step,
+        PartKind::Action,
+        PartKind::Deck,
+        PartKind::HexType,
+        PartKind::Token,
+        PartKind::Counter,
+        PartKind::Keyword,
+        PartKind::CardKind,
+        PartKind::ScoreTiming,
+        PartKind::Alliance,
+    ];
+
+    /// The name written before `:` in `remove`: `hex_type`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartKind::Characteristic => "characteristic",
+            PartKind::Die => "die",
+            PartKind::Window => "window",
+            PartKind::Step => "step",
+            PartKind::Action => "action",
+            PartKind::Deck => "deck",
+            PartKind::HexType => "hex_type",
+            PartKind::Token => "token",
+            PartKind::Counter => "counter",
+            PartKind::Keyword => "keyword",
+            PartKind::CardKind => "card_kind",
+            PartKind::ScoreTiming => "score_timing",
+            PartKind::Alliance => "alliance",
+        }
+    }
+
+    /// The part kind written `name`.
+    pub fn from_name(name: &str) -> Option<PartKind> {
+        PartKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// Whether the part is a nested item (rather than an entry of a name list).
+    pub fn is_item(self) -> bool {
+        matches!(
+            self,
+            PartKind::Characteristic
+                | PartKind::Die
+                | PartKind::Window
+                | PartKind::Step
+                | PartKind::Action
+                | PartKind::Deck
+        )
+    }
+}
+
+/// One inherited part to drop: `remove = [window: "surge_step"]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoveDef {
+    /// What kind of part.
+    pub part: PartKind,
+    /// Its name.
+    pub name: String,
+}
+
+/// `characteristic "move" { floor = 0 }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacteristicDef {
+    /// Its name.
+    pub name: String,
+    /// What it measures.
+    pub about: Option<String>,
+    /// The lowest value modifiers may bring it to.
+    pub floor: Option<i64>,
+}
+
+/// `die "attack" { faces = [critical: 1, hammer: 2] }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DieDef {
+    /// Its name.
+    pub name: String,
+    /// A description.
+    pub about: Option<String>,
+    /// Its faces, each with the number of sides showing it.
+    pub faces: Vec<FaceDef>,
+}
+
+/// A dice face and a count: a face of a die (`hammer: 2`), or a symbol a spell needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaceDef {
+    /// The face.
+    pub name: String,
+    /// How many.
+    pub count: i64,
+}
+
+/// `window "power_step" { about = "..." }`: a timing window.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowDef {
+    /// Its name.
+    pub name: String,
+    /// When it opens.
+    pub about: Option<String>,
+}
+
+/// `step "action_phase" { run = { ... } }`: a step of the flow.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepDef {
+    /// Its name.
+    pub name: String,
+    /// What it does.
+    pub about: Option<String>,
+    /// Its script.
+    pub run: ScriptDef,
+}
+
+/// `action "move" { run = { ... } }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionDef {
+    /// Its name.
+    pub name: String,
+    /// What it does.
+    pub about: Option<String>,
+    /// Whether it may be taken.
+    pub condition: Option<ScriptDef>,
+    /// Its script.
+    pub run: ScriptDef,
+}
+
+/// `deck "objective" { kinds = [objective], min_size = 12, limits = [surge: 6] }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckDef {
+    /// Its name.
+    pub name: String,
+    /// A description.
+    pub about: Option<String>,
+    /// The card kinds that go in it.
+    pub kinds: Vec<String>,
+    /// The fewest cards.
+    pub min_size: Option<i64>,
+    /// The most cards.
+    pub max_size: Option<i64>,
+    /// The most cards with a keyword, score timing or kind.
+    pub limits: Vec<LimitDef>,
+    /// Kinds, keywords or timings that together may fill at most half the deck.
+    pub max_half: Vec<String>,
+    /// Whether card names must be unique across a player's decks.
+    pub unique_names: Option<bool>,
+}
+
+/// `surge: 6` in a deck's `limits`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitDef {
+    /// A keyword, score timing or card kind.
+    pub name: String,
+    /// The most cards that may have it.
+    pub max: i64,
+}
+
+/// A board, read from its ASCII layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardDef {
+    /// Its name.
+    pub name: String,
+    /// The ruleset it is for.
+    pub ruleset: String,
+    /// A description.
+    pub about: Option<String>,
+    /// The layout string as written (see the crate docs for the layout rules).
+    pub layout: String,
+    /// What each layout character means.
+    pub legend: Vec<LegendDef>,
+    /// The whole hexes, in layout order (row by row, left to right).
+    pub hexes: Vec<BoardHexDef>,
+    /// The half hexes on the edges (legend value `half`), in layout order.
+    pub half_hexes: Vec<BoardHexDef>,
+}
+
+impl BoardDef {
+    /// The kernel's board.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_grammar::{load, SourceFile};
+    /// let text = r##"
+    /// ruleset "r" { title = "R" rounds = 3 min_players = 2 max_players = 2 hex_types = [blocked] }
+    /// board "b" { ruleset = "r" layout = ". #" legend = ["#": blocked] }
+    /// "##;
+    /// let (library, diagnostics) = load(&[SourceFile::new("a.gloam", text)]);
+    /// assert!(diagnostics.is_empty());
+    /// let board = library.board("b").unwrap().to_board();
+    /// assert_eq!(board.hexes.len(), 2);
+    /// ```
+    pub fn to_board(&self) -> gloam_core::Board {
+        let mut board = gloam_core::Board::new(self.name.clone());
+        for hex in &self.hexes {
+            board = board.with_hex(hex.hex, hex.types.iter().cloned());
+        }
+        for hex in &self.half_hexes {
+            board = board.with_half_hex(hex.hex, hex.types.iter().cloned());
+        }
+        board
+    }
+}
+
+/// One legend entry: `S: starting` or `x: [starting, cover]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegendDef {
+    /// The layout character.
+    pub symbol: char,
+    /// Whether the character marks a half hex.
+    pub half: bool,
+    /// The hex types of hexes drawn with it.
+    pub types: Vec<String>,
+}
+
+/// One hex of a board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardHexDef {
+    /// Its axial coordinates.
+    pub hex: Hex,
+    /// Its hex types (none for a plain hex).
+    pub types: Vec<String>,
+}
+
+/// A warband and its fighters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarbandDef {
+    /// Its name.
+    pub name: String,
+    /// The ruleset it is for.
+    pub ruleset: String,
+    /// Its grand alliance.
+    pub alliance: String,
+    /// Its faction.
+    pub faction: Option<String>,
+    /// A description.
+    pub about: Option<String>,
+    /// Where the values came from.
+    pub source: Option<String>,
+    /// Its fighters.
+    pub fighters: Vec<FighterDef>,
+}
+
+impl WarbandDef {
+    /// The fighter named `name`.
+    pub fn fighter(&self, name: &str) -> Option<&FighterDef> {
+        self.fighters.iter().find(|fighter| fighter.name == name)
+    }
+}
+
+/// A fighter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FighterDef {
+    /// Its name.
+    pub name: String,
+    /// Keywords and traits.
+    pub keywords: Vec<String>,
+    /// Characteristics on the un-inspired side.
+    pub stats: Vec<StatDef>,
+    /// Characteristics that change on the inspired side.
+    pub inspired: Vec<StatDef>,
+    /// The dice face each listed characteristic succeeds on (`defence: block`).
+    pub symbols: Vec<SymbolDef>,
+    /// The inspire condition.
+    pub inspire: Option<ScriptDef>,
+    /// The un-inspire condition.
+    pub uninspire: Option<ScriptDef>,
+    /// Card text, in our words.
+    pub text: Option<String>,
+    /// Characteristics whose values are not confirmed.
+    pub uncertain: Vec<String>,
+    /// Where the values came from.
+    pub source: Option<String>,
+    /// Attack actions.
+    pub weapons: Vec<WeaponDef>,
+    /// Abilities and reactions.
+    pub abilities: Vec<AbilityDef>,
+}
+
+impl FighterDef {
+    /// The un-inspired value of characteristic `name`.
+    pub fn stat(&self, name: &str) -> Option<i64> {
+        self.stats
+            .iter()
+            .find(|stat| stat.name == name)
+            .map(|stat| stat.value)
+    }
+}
+
+/// `move: 3`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatDef {
+    /// The characteristic (or weapon value: `range`, `dice`, `damage`).
+    pub name: String,
+    /// Its value.
+    pub value: i64,
+}
+
+/// `defence: block`: the face a characteristic's roll succeeds on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymbolDef {
+    /// The characteristic.
+    pub characteristic: String,
+    /// The dice face.
+    pub face: String,
+}
+
+/// The side of a fighter card something is printed on, when only one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Only while the fighter is inspired.
+    Inspired,
+    /// Only while it is not.
+    Uninspired,
+}
+
+impl Side {
+    /// The name written in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Inspired => "inspired",
+            Side::Uninspired => "uninspired",
+        }
+    }
+}
+
+/// An attack action on a fighter card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WeaponDef {
+    /// Its name.
+    pub name: String,
+    /// The only side it is on, if not both.
+    pub side: Option<Side>,
+    /// The die rolled, when not the usual attack die.
+    pub die: Option<String>,
+    /// Range in hexes.
+    pub range: i64,
+    /// Dice rolled.
+    pub dice: i64,
+    /// The face that succeeds.
+    pub symbol: String,
+    /// Damage.
+    pub damage: i64,
+    /// Weapon keywords.
+    pub keywords: Vec<KeywordDef>,
+    /// `range`, `dice` or `damage` values that change on the inspired side.
+    pub inspired: Vec<StatDef>,
+    /// Keywords gained on the inspired side.
+    pub inspired_keywords: Vec<KeywordDef>,
+    /// Its rules, in our words.
+    pub text: Option<String>,
+    /// Fields whose values are not confirmed.
+    pub uncertain: Vec<String>,
+}
+
+/// `cleave` or `knockback: 1`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeywordDef {
+    /// The keyword.
+    pub name: String,
+    /// Its value, for keywords that take one.
+    pub value: Option<i64>,
+}
+
+/// An ability or reaction on a fighter card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbilityDef {
+    /// Its name.
+    pub name: String,
+    /// The only side it is on, if not both.
+    pub side: Option<Side>,
+    /// Whether it is a reaction.
+    pub reaction: bool,
+    /// The timing window it is used in.
+    pub window: Option<String>,
+    /// Its rules, in our words.
+    pub text: Option<String>,
+    /// Whether it may be used.
+    pub condition: Option<ScriptDef>,
+    /// What it does.
+    pub effect: Option<ScriptDef>,
+}
+
+/// Who may take a card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Owner {
+    /// One warband (`owner = "Xandire's Truthseekers"`).
+    Warband(String),
+    /// Any warband (`owner = universal`).
+    Universal,
+    /// Warbands of one grand alliance (`owner = order`).
+    Alliance(String),
+}
+
+/// Who may use a card: `fighter: "Taros"` or `keyword: wizard`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Restriction {
+    /// Only this fighter.
+    Fighter(String),
+    /// Only fighters with this keyword.
+    Keyword(String),
+}
+
+/// An objective or power card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardDef {
+    /// Its name.
+    pub name: String,
+    /// The ruleset it is for.
+    pub ruleset: String,
+    /// Its kind, declared by the ruleset.
+    pub kind: String,
+    /// Who may take it.
+    pub owner: Owner,
+    /// Its number in its set.
+    pub number: Option<i64>,
+    /// The glory an objective is worth.
+    pub glory: Option<i64>,
+    /// The glory an upgrade costs.
+    pub cost: Option<i64>,
+    /// The symbols a spell needs.
+    pub casting_value: Vec<FaceDef>,
+    /// Card keywords.
+    pub keywords: Vec<String>,
+    /// Who may use it.
+    pub restrictions: Vec<Restriction>,
+    /// The timing window it is played in.
+    pub window: Option<String>,
+    /// When an objective is scored.
+    pub score: Option<String>,
+    /// Whether it stays in play after it is resolved.
+    pub persist: bool,
+    /// Card text, in our words.
+    pub text: Option<String>,
+    /// When it may be scored or played.
+    pub condition: Option<ScriptDef>,
+    /// What it does.
+    pub effect: Option<ScriptDef>,
+    /// Fields whose values are not confirmed.
+    pub uncertain: Vec<String>,
+    /// Where the values came from.
+    pub source: Option<String>,
+}
+
+impl CardDef {
+    /// Every script of the card, with the field it is in.
+    pub fn scripts(&self) -> Vec<(&'static str, &ScriptDef)> {
+        let mut scripts = Vec::new();
+        if let Some(script) = &self.condition {
+            scripts.push(("condition", script));
+        }
+        if let Some(script) = &self.effect {
+            scripts.push(("effect", script));
+        }
+        scripts
+    }
+}

@@ -1,0 +1,425 @@
+//! Loading many files at once: parse, check, build, resolve `extends`, cross-reference, and
+//! report every problem found, in a deterministic order.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::ast::{Item, Value};
+use crate::build::Builder;
+use crate::defs::{BoardDef, CardDef, RulesetDef, ScriptDef, WarbandDef};
+use crate::diagnostic::{FileRef, GrammarDiagnostic};
+use crate::resolve::{self, Declared};
+use crate::{print, schema, syntax, xref};
+
+/// One source file: a name (used in diagnostics) and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The name diagnostics show, usually the path.
+    pub name: String,
+    /// The whole text.
+    pub text: Arc<str>,
+}
+
+impl SourceFile {
+    /// A source file from a name and a text.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let file = gloam_grammar::SourceFile::new("cards/a.gloam", "card \"A\" { }");
+    /// assert_eq!(file.name, "cards/a.gloam");
+    /// ```
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// Every definition loaded from a set of files.
+///
+/// Rulesets are kept as written ([`rulesets`](Self::rulesets)) and resolved
+/// ([`ruleset`](Self::ruleset)). Definitions keep the order of the files given and, within a
+/// file, the order of the text. When [`load`] reported diagnostics, the library holds only
+/// what could be built and must not be played with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Library {
+    rulesets: Vec<RulesetDef>,
+    resolved: BTreeMap<String, RulesetDef>,
+    boards: Vec<BoardDef>,
+    warbands: Vec<WarbandDef>,
+    cards: Vec<CardDef>,
+}
+
+/// Where a script is used, for the script host to compile each one in its context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ScriptUse<'a> {
+    /// The kind of item holding it: `ruleset`, `step`, `action`, `fighter`, `ability`, `card`.
+    pub item_kind: &'static str,
+    /// The item's name.
+    pub item_name: &'a str,
+    /// The field: `setup`, `run`, `effect`, `inspire`...
+    pub field: &'static str,
+    /// The script.
+    pub script: &'a ScriptDef,
+}
+
+impl Library {
+    /// The rulesets as written (an extending ruleset holds only its own parts).
+    pub fn rulesets(&self) -> &[RulesetDef] {
+        &self.rulesets
+    }
+
+    /// The resolved ruleset named `name`: its parents' parts merged in.
+    pub fn ruleset(&self, name: &str) -> Option<&RulesetDef> {
+        self.resolved.get(name)
+    }
+
+    /// The ruleset named `name`, as written.
+    pub fn declared_ruleset(&self, name: &str) -> Option<&RulesetDef> {
+        self.rulesets.iter().find(|ruleset| ruleset.name == name)
+    }
+
+    /// The boards.
+    pub fn boards(&self) -> &[BoardDef] {
+        &self.boards
+    }
+
+    /// The board named `name`.
+    pub fn board(&self, name: &str) -> Option<&BoardDef> {
+        self.boards.iter().find(|board| board.name == name)
+    }
+
+    /// The warbands.
+    pub fn warbands(&self) -> &[WarbandDef] {
+        &self.warbands
+    }
+
+    /// The warband named `name`.
+    pub fn warband(&self, name: &str) -> Option<&WarbandDef> {
+        self.warbands.iter().find(|warband| warband.name == name)
+    }
+
+    /// The cards.
+    pub fn cards(&self) -> &[CardDef] {
+        &self.cards
+    }
+
+    /// The card named `name`.
+    pub fn card(&self, name: &str) -> Option<&CardDef> {
+        self.cards.iter().find(|card| card.name == name)
+    }
+
+    /// Every script of every definition (rulesets as written), in library order.
+    pub fn scripts(&self) -> Vec<ScriptUse<'_>> {
+        let mut out: Vec<ScriptUse<'_>> = Vec::new();
+        for ruleset in &self.rulesets {
+            for (field, script) in [
+                ("setup", &ruleset.setup),
+                ("scoring", &ruleset.scoring),
+                ("victory", &ruleset.victory),
+            ] {
+                if let Some(script) = script {
+                    out.push(ScriptUse {
+                        item_kind: "ruleset",
+                        item_name: &ruleset.name,
+                        field,
+                        script,
+                    });
+                }
+            }
+            for step in &ruleset.steps {
+                out.push(ScriptUse {
+                    item_kind: "step",
+                    item_name: &step.name,
+                    field: "run",
+                    script: &step.run,
+                });
+            }
+            for action in &ruleset.actions {
+                if let Some(script) = &action.condition {
+                    out.push(ScriptUse {
+                        item_kind: "action",
+                        item_name: &action.name,
+                        field: "condition",
+                        script,
+                    });
+                }
+                out.push(ScriptUse {
+                    item_kind: "action",
+                    item_name: &action.name,
+                    field: "run",
+                    script: &action.run,
+                });
+            }
+        }
+        for warband in &self.warbands {
+            for fighter in &warband.fighters {
+                for (field, script) in [
+                    ("inspire", &fighter.inspire),
+                    ("uninspire", &fighter.uninspire),
+                ] {
+                    if let Some(script) = script {
+                        out.push(ScriptUse {
+                            item_kind: "fighter",
+                            item_name: &fighter.name,
+                            field,
+                            script,
+                        });
+                    }
+                }
+                for ability in &fighter.abilities {
+                    for (field, script) in [
+                        ("condition", &ability.condition),
+                        ("effect", &ability.effect),
+                    ] {
+                        if let Some(script) = script {
+                            out.push(ScriptUse {
+                                item_kind: "ability",
+                                item_name: &ability.name,
+                                field,
+                                script,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for card in &self.cards {
+            for (field, script) in card.scripts() {
+                out.push(ScriptUse {
+                    item_kind: "card",
+                    item_name: &card.name,
+                    field,
+                    script,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Prints every definition (rulesets as written) as one canonical `.gloam` text.
+impl fmt::Display for Library {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&print::print_all(
+            self.rulesets.iter(),
+            self.boards.iter(),
+            self.warbands.iter(),
+            self.cards.iter(),
+        ))
+    }
+}
+
+/// A built top-level definition and where it was written.
+struct Placed<'a, T> {
+    def: T,
+    file: &'a FileRef,
+    item: &'a Item,
+}
+
+/// Keeps the first definition of each name; reports the others.
+fn dedupe<'a, T>(
+    placed: Vec<Placed<'a, T>>,
+    kind: &str,
+    name_of: impl Fn(&T) -> &str,
+    out: &mut Vec<GrammarDiagnostic>,
+) -> Vec<Placed<'a, T>> {
+    let mut kept: Vec<Placed<'a, T>> = Vec::new();
+    for entry in placed {
+        let first = kept
+            .iter()
+            .find(|kept| name_of(&kept.def) == name_of(&entry.def));
+        match first {
+            Some(first) => {
+                let span = entry
+                    .item
+                    .name
+                    .as_ref()
+                    .map_or(entry.item.kind.span, |name| name.span);
+                let same_file = first.file.name == entry.file.name
+                    && Arc::ptr_eq(&first.file.text, &entry.file.text);
+                let first_span = first
+                    .item
+                    .name
+                    .as_ref()
+                    .map_or(first.item.kind.span, |name| name.span);
+                out.push(GrammarDiagnostic::DuplicateName {
+                    kind: kind.to_string(),
+                    name: name_of(&entry.def).to_string(),
+                    src: entry.file.src(),
+                    span: entry.file.span(span),
+                    first: same_file.then(|| first.file.span(first_span)),
+                    help: if same_file {
+                        format!("rename one of them: {kind} names are unique in a library")
+                    } else {
+                        format!(
+                            "the first is in `{}`; {kind} names are unique in a library",
+                            first.file.name
+                        )
+                    },
+                });
+            }
+            None => kept.push(entry),
+        }
+    }
+    kept
+}
+
+/// Loads many files at once and returns every definition that could be built, plus every
+/// problem found, sorted by file name, then offset.
+///
+/// Steps: parse each file (recovering at top-level items); check items against the
+/// schema; build typed definitions (board layouts included); reject duplicate names across
+/// the library; resolve `extends`; check every name against the resolved ruleset and the
+/// library. Nothing stops at the first problem.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_grammar::{load, SourceFile};
+/// let ruleset = SourceFile::new("rules.gloam", r#"
+/// ruleset "base" {
+///     title = "Base"
+///     rounds = 3
+///     min_players = 2
+///     max_players = 2
+///     keywords = [leader]
+///     card_kinds = [ploy]
+///     window "power_step" { }
+/// }
+/// "#);
+/// let cards = SourceFile::new("cards.gloam", r#"
+/// card "Sidestep" {
+///     ruleset = "base"
+///     kind = ploy
+///     owner = universal
+///     keywords = [leadr]
+///     window = power_step
+///     effect = { push(this_fighter(), 1); }
+/// }
+/// "#);
+/// let (library, diagnostics) = load(&[ruleset, cards]);
+/// assert_eq!(library.cards().len(), 1);
+/// assert_eq!(diagnostics.len(), 1);
+/// assert_eq!(diagnostics[0].code_str(), "gloam::grammar::unknown_name");
+/// assert_eq!(diagnostics[0].to_string(), "unknown keyword `leadr`");
+/// ```
+pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
+    let mut out: Vec<GrammarDiagnostic> = Vec::new();
+    let mut documents = Vec::with_capacity(files.len());
+    for source in files {
+        let (document, diagnostics) = syntax::parse(source);
+        out.extend(diagnostics);
+        let file = FileRef::new(&source.name, &source.text);
+        schema::check(&document.items, &file, &mut out);
+        documents.push((file, document));
+    }
+
+    let mut rulesets = Vec::new();
+    let mut boards = Vec::new();
+    let mut warbands = Vec::new();
+    let mut cards = Vec::new();
+    for (file, document) in &documents {
+        let mut builder = Builder {
+            file,
+            out: &mut out,
+        };
+        for item in &document.items {
+            match item.kind.value.as_str() {
+                "ruleset" => {
+                    if let Some(def) = builder.ruleset(item) {
+                        rulesets.push(Placed { def, file, item });
+                    }
+                }
+                "board" => {
+                    if let Some(def) = builder.board(item) {
+                        boards.push(Placed { def, file, item });
+                    }
+                }
+                "warband" => {
+                    if let Some(def) = builder.warband(item) {
+                        warbands.push(Placed { def, file, item });
+                    }
+                }
+                "card" => {
+                    if let Some(def) = builder.card(item) {
+                        cards.push(Placed { def, file, item });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let rulesets = dedupe(rulesets, "ruleset", |def| &def.name, &mut out);
+    let boards = dedupe(boards, "board", |def| &def.name, &mut out);
+    let warbands = dedupe(warbands, "warband", |def| &def.name, &mut out);
+    let cards = dedupe(cards, "card", |def| &def.name, &mut out);
+
+    let declared: Vec<Declared<'_>> = rulesets
+        .iter()
+        .map(|placed| Declared {
+            def: placed.def.clone(),
+            file: placed.file,
+            item: placed.item,
+        })
+        .collect();
+    let resolved = resolve::resolve(&declared, &mut out);
+
+    let loaded: Vec<&str> = rulesets
+        .iter()
+        .map(|placed| placed.def.name.as_str())
+        .collect();
+    let warband_defs: Vec<&WarbandDef> = warbands.iter().map(|placed| &placed.def).collect();
+    for placed in &rulesets {
+        if let Some(ruleset) = resolved.get(&placed.def.name) {
+            let mut checker = xref::Checker {
+                file: placed.file,
+                out: &mut out,
+            };
+            checker.ruleset(placed.item, ruleset);
+        }
+    }
+    // Boards, warbands and cards, built or not: the ruleset must be loaded, and names are
+    // checked against it when it could be resolved (an unresolved one was reported already).
+    for (file, document) in &documents {
+        for item in &document.items {
+            let kind = item.kind.value.as_str();
+            if !matches!(kind, "board" | "warband" | "card") {
+                continue;
+            }
+            let mut checker = xref::Checker {
+                file,
+                out: &mut out,
+            };
+            checker.ruleset_field(item, &loaded);
+            let ruleset = match item.field("ruleset").map(|field| &field.value) {
+                Some(Value::String(name)) => resolved.get(&name.value),
+                _ => None,
+            };
+            let Some(ruleset) = ruleset else {
+                continue;
+            };
+            match kind {
+                "board" => checker.board(item, ruleset),
+                "warband" => checker.warband(item, ruleset),
+                _ => checker.card(item, ruleset, &warband_defs),
+            }
+        }
+    }
+
+    out.sort_by_cached_key(GrammarDiagnostic::sort_key);
+    out.dedup_by(|a, b| a.sort_key() == b.sort_key());
+
+    let library = Library {
+        rulesets: rulesets.into_iter().map(|placed| placed.def).collect(),
+        resolved,
+        boards: boards.into_iter().map(|placed| placed.def).collect(),
+        warbands: warbands.into_iter().map(|placed| placed.def).collect(),
+        cards: cards.into_iter().map(|placed| placed.def).collect(),
+    };
+    (library, out)
+}

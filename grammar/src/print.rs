@@ -1,0 +1,447 @@
+//! The printer: typed definitions → canonical `.gloam` text.
+//!
+//! Canonical form: four-space indentation; fields in the schema's order, then nested items,
+//! separated by a blank line; lists on one line unless longer than 96 columns, then one
+//! element per line with a trailing comma. Script text is printed exactly as read (it is the
+//! script host's, and its byte positions are kept), so it keeps its own indentation.
+//! Comments outside scripts are not kept: they are not part of the definitions.
+
+use std::fmt;
+
+use crate::defs::{
+    AbilityDef, BoardDef, CardDef, FighterDef, KeywordDef, Owner, Restriction, RulesetDef,
+    ScriptDef, StatDef, WarbandDef, WeaponDef,
+};
+
+const WIDTH: usize = 96;
+const INDENT: &str = "    ";
+
+/// Quotes and escapes a string; newlines stay literal so card text and layouts stay readable.
+pub(crate) fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push('\n'),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A legend key as written: a bare letter, otherwise a quoted string.
+pub(crate) fn quote_key(symbol: char) -> String {
+    if symbol.is_ascii_alphabetic() {
+        symbol.to_string()
+    } else {
+        quote(&symbol.to_string())
+    }
+}
+
+struct Out {
+    text: String,
+    depth: usize,
+    /// Whether the current block has had a line yet (for blank lines before items).
+    block_has_lines: bool,
+}
+
+impl Out {
+    fn new() -> Out {
+        Out {
+            text: String::new(),
+            depth: 0,
+            block_has_lines: false,
+        }
+    }
+
+    fn indent(&self) -> String {
+        INDENT.repeat(self.depth)
+    }
+
+    fn line(&mut self, line: &str) {
+        let indent = self.indent();
+        self.text.push_str(&indent);
+        self.text.push_str(line);
+        self.text.push('\n');
+        self.block_has_lines = true;
+    }
+
+    fn open(&mut self, kind: &str, name: &str) {
+        if self.block_has_lines {
+            self.text.push('\n');
+        }
+        self.line(&format!("{kind} {} {{", quote(name)));
+        self.depth += 1;
+        self.block_has_lines = false;
+    }
+
+    fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.line("}");
+    }
+
+    fn raw(&mut self, key: &str, value: &str) {
+        self.line(&format!("{key} = {value}"));
+    }
+
+    fn string(&mut self, key: &str, value: &str) {
+        self.raw(key, &quote(value));
+    }
+
+    fn opt_string(&mut self, key: &str, value: Option<&String>) {
+        if let Some(value) = value {
+            self.string(key, value);
+        }
+    }
+
+    fn opt_int(&mut self, key: &str, value: Option<i64>) {
+        if let Some(value) = value {
+            self.raw(key, &value.to_string());
+        }
+    }
+
+    fn opt_bool(&mut self, key: &str, value: Option<bool>) {
+        if let Some(value) = value {
+            self.raw(key, if value { "true" } else { "false" });
+        }
+    }
+
+    fn opt_name(&mut self, key: &str, value: Option<&String>) {
+        if let Some(value) = value {
+            self.raw(key, value);
+        }
+    }
+
+    fn script(&mut self, key: &str, script: Option<&ScriptDef>) {
+        if let Some(script) = script {
+            // Verbatim: `key = {` + text + `}`, the text's own newlines included.
+            let indent = self.indent();
+            self.text
+                .push_str(&format!("{indent}{key} = {{{}}}\n", script.text));
+            self.block_has_lines = true;
+        }
+    }
+
+    fn list(&mut self, key: &str, elements: &[String]) {
+        if elements.is_empty() {
+            return;
+        }
+        let one_line = format!("{key} = [{}]", elements.join(", "));
+        if self.indent().len() + one_line.len() <= WIDTH {
+            self.line(&one_line);
+            return;
+        }
+        self.line(&format!("{key} = ["));
+        self.depth += 1;
+        for element in elements {
+            self.line(&format!("{element},"));
+        }
+        self.depth -= 1;
+        self.line("]");
+    }
+
+    fn names(&mut self, key: &str, names: &[String]) {
+        self.list(key, names);
+    }
+
+    fn stats(&mut self, key: &str, stats: &[StatDef]) {
+        let elements: Vec<String> = stats
+            .iter()
+            .map(|stat| format!("{}: {}", stat.name, stat.value))
+            .collect();
+        self.list(key, &elements);
+    }
+
+    fn tags(&mut self, key: &str, tags: &[KeywordDef]) {
+        let elements: Vec<String> = tags
+            .iter()
+            .map(|tag| match tag.value {
+                Some(value) => format!("{}: {value}", tag.name),
+                None => tag.name.clone(),
+            })
+            .collect();
+        self.list(key, &elements);
+    }
+}
+
+fn ruleset(out: &mut Out, def: &RulesetDef) {
+    out.open("ruleset", &def.name);
+    out.opt_string("extends", def.extends.as_ref());
+    out.string("title", &def.title);
+    out.opt_string("about", def.about.as_ref());
+    out.opt_int("rounds", def.rounds);
+    out.opt_int("min_players", def.min_players);
+    out.opt_int("max_players", def.max_players);
+    out.opt_bool("off_board_blocks_sight", def.off_board_blocks_sight);
+    out.names("hex_types", &def.hex_types);
+    out.names("tokens", &def.tokens);
+    out.names("counters", &def.counters);
+    out.names("keywords", &def.keywords);
+    out.names("card_kinds", &def.card_kinds);
+    out.names("score_timings", &def.score_timings);
+    out.names("alliances", &def.alliances);
+    let removals: Vec<String> = def
+        .remove
+        .iter()
+        .map(|removal| {
+            if removal.part.is_item() {
+                format!("{}: {}", removal.part.name(), quote(&removal.name))
+            } else {
+                format!("{}: {}", removal.part.name(), removal.name)
+            }
+        })
+        .collect();
+    out.list("remove", &removals);
+    out.script("setup", def.setup.as_ref());
+    out.script("scoring", def.scoring.as_ref());
+    out.script("victory", def.victory.as_ref());
+    for characteristic in &def.characteristics {
+        out.open("characteristic", &characteristic.name);
+        out.opt_string("about", characteristic.about.as_ref());
+        out.opt_int("floor", characteristic.floor);
+        out.close();
+    }
+    for die in &def.dice {
+        out.open("die", &die.name);
+        out.opt_string("about", die.about.as_ref());
+        let faces: Vec<String> = die
+            .faces
+            .iter()
+            .map(|face| format!("{}: {}", face.name, face.count))
+            .collect();
+        if faces.is_empty() {
+            out.raw("faces", "[]");
+        } else {
+            out.list("faces", &faces);
+        }
+        out.close();
+    }
+    for window in &def.windows {
+        out.open("window", &window.name);
+        out.opt_string("about", window.about.as_ref());
+        out.close();
+    }
+    for step in &def.steps {
+        out.open("step", &step.name);
+        out.opt_string("about", step.about.as_ref());
+        out.script("run", Some(&step.run));
+        out.close();
+    }
+    for action in &def.actions {
+        out.open("action", &action.name);
+        out.opt_string("about", action.about.as_ref());
+        out.script("condition", action.condition.as_ref());
+        out.script("run", Some(&action.run));
+        out.close();
+    }
+    for deck in &def.decks {
+        out.open("deck", &deck.name);
+        out.opt_string("about", deck.about.as_ref());
+        if deck.kinds.is_empty() {
+            out.raw("kinds", "[]");
+        } else {
+            out.names("kinds", &deck.kinds);
+        }
+        out.opt_int("min_size", deck.min_size);
+        out.opt_int("max_size", deck.max_size);
+        let limits: Vec<String> = deck
+            .limits
+            .iter()
+            .map(|limit| format!("{}: {}", limit.name, limit.max))
+            .collect();
+        out.list("limits", &limits);
+        out.names("max_half", &deck.max_half);
+        out.opt_bool("unique_names", deck.unique_names);
+        out.close();
+    }
+    out.close();
+}
+
+fn board(out: &mut Out, def: &BoardDef) {
+    out.open("board", &def.name);
+    out.string("ruleset", &def.ruleset);
+    out.opt_string("about", def.about.as_ref());
+    out.string("layout", &def.layout);
+    let legend: Vec<String> = def
+        .legend
+        .iter()
+        .map(|entry| {
+            let key = quote_key(entry.symbol);
+            let mut values = entry.types.clone();
+            if entry.half {
+                values.insert(0, crate::build::HALF.to_string());
+            }
+            match values.as_slice() {
+                [one] => format!("{key}: {one}"),
+                _ => format!("{key}: [{}]", values.join(", ")),
+            }
+        })
+        .collect();
+    out.list("legend", &legend);
+    out.close();
+}
+
+fn side(out: &mut Out, side: Option<crate::defs::Side>) {
+    if let Some(side) = side {
+        out.raw("side", side.name());
+    }
+}
+
+fn weapon(out: &mut Out, def: &WeaponDef) {
+    out.open("weapon", &def.name);
+    side(out, def.side);
+    out.opt_name("die", def.die.as_ref());
+    out.raw("range", &def.range.to_string());
+    out.raw("dice", &def.dice.to_string());
+    out.raw("symbol", &def.symbol);
+    out.raw("damage", &def.damage.to_string());
+    out.tags("keywords", &def.keywords);
+    out.stats("inspired", &def.inspired);
+    out.tags("inspired_keywords", &def.inspired_keywords);
+    out.opt_string("text", def.text.as_ref());
+    out.names("uncertain", &def.uncertain);
+    out.close();
+}
+
+fn ability(out: &mut Out, def: &AbilityDef) {
+    out.open("ability", &def.name);
+    side(out, def.side);
+    if def.reaction {
+        out.raw("reaction", "true");
+    }
+    out.opt_name("window", def.window.as_ref());
+    out.opt_string("text", def.text.as_ref());
+    out.script("condition", def.condition.as_ref());
+    out.script("effect", def.effect.as_ref());
+    out.close();
+}
+
+fn fighter(out: &mut Out, def: &FighterDef) {
+    out.open("fighter", &def.name);
+    out.names("keywords", &def.keywords);
+    if def.stats.is_empty() {
+        out.raw("stats", "[]");
+    } else {
+        out.stats("stats", &def.stats);
+    }
+    out.stats("inspired", &def.inspired);
+    let symbols: Vec<String> = def
+        .symbols
+        .iter()
+        .map(|symbol| format!("{}: {}", symbol.characteristic, symbol.face))
+        .collect();
+    out.list("symbols", &symbols);
+    out.script("inspire", def.inspire.as_ref());
+    out.script("uninspire", def.uninspire.as_ref());
+    out.opt_string("text", def.text.as_ref());
+    out.names("uncertain", &def.uncertain);
+    out.opt_string("source", def.source.as_ref());
+    for def in &def.weapons {
+        weapon(out, def);
+    }
+    for def in &def.abilities {
+        ability(out, def);
+    }
+    out.close();
+}
+
+fn warband(out: &mut Out, def: &WarbandDef) {
+    out.open("warband", &def.name);
+    out.string("ruleset", &def.ruleset);
+    out.raw("alliance", &def.alliance);
+    out.opt_string("faction", def.faction.as_ref());
+    out.opt_string("about", def.about.as_ref());
+    out.opt_string("source", def.source.as_ref());
+    for def in &def.fighters {
+        fighter(out, def);
+    }
+    out.close();
+}
+
+fn card(out: &mut Out, def: &CardDef) {
+    out.open("card", &def.name);
+    out.string("ruleset", &def.ruleset);
+    out.raw("kind", &def.kind);
+    let owner = match &def.owner {
+        Owner::Warband(name) => quote(name),
+        Owner::Universal => "universal".to_string(),
+        Owner::Alliance(name) => name.clone(),
+    };
+    out.raw("owner", &owner);
+    out.opt_int("number", def.number);
+    out.opt_int("glory", def.glory);
+    out.opt_int("cost", def.cost);
+    let casting: Vec<String> = def
+        .casting_value
+        .iter()
+        .map(|face| format!("{}: {}", face.name, face.count))
+        .collect();
+    out.list("casting_value", &casting);
+    out.names("keywords", &def.keywords);
+    let restrictions: Vec<String> = def
+        .restrictions
+        .iter()
+        .map(|restriction| match restriction {
+            Restriction::Fighter(name) => format!("fighter: {}", quote(name)),
+            Restriction::Keyword(name) => format!("keyword: {name}"),
+        })
+        .collect();
+    out.list("restrictions", &restrictions);
+    out.opt_name("window", def.window.as_ref());
+    out.opt_name("score", def.score.as_ref());
+    if def.persist {
+        out.raw("persist", "true");
+    }
+    out.opt_string("text", def.text.as_ref());
+    out.script("condition", def.condition.as_ref());
+    out.script("effect", def.effect.as_ref());
+    out.names("uncertain", &def.uncertain);
+    out.opt_string("source", def.source.as_ref());
+    out.close();
+}
+
+macro_rules! display {
+    ($type:ty, $printer:ident) => {
+        /// Prints the canonical `.gloam` text of the definition.
+        impl fmt::Display for $type {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let mut out = Out::new();
+                $printer(&mut out, self);
+                f.write_str(&out.text)
+            }
+        }
+    };
+}
+
+display!(RulesetDef, ruleset);
+display!(BoardDef, board);
+display!(WarbandDef, warband);
+display!(CardDef, card);
+
+/// Prints definitions one after another, separated by blank lines.
+pub(crate) fn print_all<'a>(
+    rulesets: impl Iterator<Item = &'a RulesetDef>,
+    boards: impl Iterator<Item = &'a BoardDef>,
+    warbands: impl Iterator<Item = &'a WarbandDef>,
+    cards: impl Iterator<Item = &'a CardDef>,
+) -> String {
+    let mut out = Out::new();
+    for def in rulesets {
+        ruleset(&mut out, def);
+    }
+    for def in boards {
+        board(&mut out, def);
+    }
+    for def in warbands {
+        warband(&mut out, def);
+    }
+    for def in cards {
+        card(&mut out, def);
+    }
+    out.text
+}

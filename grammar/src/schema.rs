@@ -1,0 +1,1231 @@
+//! The schema: which items exist, where, and which fields each has (name, type, required),
+//! and the checks it drives: unknown item, missing or unexpected name, unknown field
+//! (did you mean), missing field, wrong type, duplicate field, duplicate sibling names.
+
+use std::collections::BTreeMap;
+
+use crate::ast::{Element, Item, Span, Value};
+use crate::diagnostic::{FileRef, GrammarDiagnostic};
+use crate::suggest;
+
+/// The type of a field's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FieldType {
+    /// `"text"`.
+    String,
+    /// A whole number: `3`.
+    Int,
+    /// `true` or `false`.
+    Bool,
+    /// A bare name: `lethal`.
+    Name,
+    /// A bare name or a string: `universal` or `"Da Kunnin' Krew"`.
+    NameOrString,
+    /// A script: `{ push(target, 1); }`.
+    Script,
+    /// A list of names: `[starting, blocked]`.
+    Names,
+    /// A list of `name: number` pairs: `[move: 3, wounds: 4]`.
+    NumberPairs,
+    /// A list of `name: name` pairs: `[defence: block]`.
+    NamePairs,
+    /// A list of `name: value` pairs whose values are names or strings:
+    /// `[fighter: "Taros", keyword: wizard]`.
+    TextPairs,
+    /// A list of names and `name: number` pairs: `[cleave, knockback: 1]`.
+    Tags,
+    /// A board legend: pairs of a one-character key (a name or a string) and a hex type or a
+    /// list of hex types: `[S: starting, "#": blocked, x: [starting, cover]]`.
+    Legend,
+}
+
+impl FieldType {
+    /// How the type is described in messages: "a whole number".
+    pub fn describe(self) -> &'static str {
+        match self {
+            FieldType::String => "a string",
+            FieldType::Int => "a whole number",
+            FieldType::Bool => "`true` or `false`",
+            FieldType::Name => "a name",
+            FieldType::NameOrString => "a name or a string",
+            FieldType::Script => "a script `{ ... }`",
+            FieldType::Names => "a list of names",
+            FieldType::NumberPairs => "a list of `name: number` pairs",
+            FieldType::NamePairs => "a list of `name: name` pairs",
+            FieldType::TextPairs => "a list of `name: name` or `name: \"string\"` pairs",
+            FieldType::Tags => "a list of names and `name: number` pairs",
+            FieldType::Legend => "a list of `character: hex type` pairs",
+        }
+    }
+}
+
+/// One field of an item kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FieldSchema {
+    /// The field name.
+    pub name: &'static str,
+    /// The value's type.
+    pub ty: FieldType,
+    /// Whether every item of the kind must set it. Some fields are required only in some
+    /// cases (a ruleset's `rounds` unless it `extends` another; a card's `window` when it
+    /// has an `effect`): those are checked separately and marked optional here.
+    pub required: bool,
+    /// What the field means.
+    pub about: &'static str,
+    /// An example, as written in a file.
+    pub example: &'static str,
+}
+
+/// One item kind: its fields and the item kinds it may contain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ItemSchema {
+    /// The kind, as written: `card`.
+    pub kind: &'static str,
+    /// Whether the item takes a name string (`card "Sidestep" { }`); unnamed kinds are
+    /// written `kind { }`.
+    pub named: bool,
+    /// What the item is.
+    pub about: &'static str,
+    /// Its fields, in the canonical order (the printer's order).
+    pub fields: &'static [FieldSchema],
+    /// The kinds of items it may contain. Each may appear any number of times, with names
+    /// unique per kind within the item.
+    pub children: &'static [&'static str],
+}
+
+impl ItemSchema {
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<&'static FieldSchema> {
+        self.fields.iter().find(|field| field.name == name)
+    }
+}
+
+const fn field(
+    name: &'static str,
+    ty: FieldType,
+    required: bool,
+    about: &'static str,
+    example: &'static str,
+) -> FieldSchema {
+    FieldSchema {
+        name,
+        ty,
+        required,
+        about,
+        example,
+    }
+}
+
+use FieldType as T;
+
+const RULESET_FIELDS: &[FieldSchema] = &[
+    field(
+        "extends",
+        T::String,
+        false,
+        "the ruleset this one builds on: its parts are inherited, parts of the same name are overridden",
+        "extends = \"underworlds\"",
+    ),
+    field(
+        "title",
+        T::String,
+        true,
+        "the full title",
+        "title = \"Warhammer Underworlds: Harrowdeep\"",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "rounds",
+        T::Int,
+        false,
+        "the number of rounds (required unless `extends` is set)",
+        "rounds = 3",
+    ),
+    field(
+        "min_players",
+        T::Int,
+        false,
+        "the fewest players (required unless `extends` is set)",
+        "min_players = 2",
+    ),
+    field(
+        "max_players",
+        T::Int,
+        false,
+        "the most players (required unless `extends` is set)",
+        "max_players = 4",
+    ),
+    field(
+        "off_board_blocks_sight",
+        T::Bool,
+        false,
+        "whether a line of sight that leaves the battlefield is blocked",
+        "off_board_blocks_sight = true",
+    ),
+    field(
+        "hex_types",
+        T::Names,
+        false,
+        "the hex types boards may use",
+        "hex_types = [starting, blocked, lethal, cover]",
+    ),
+    field(
+        "tokens",
+        T::Names,
+        false,
+        "the tokens fighters and hexes may carry",
+        "tokens = [move, charge, guard, stagger]",
+    ),
+    field(
+        "counters",
+        T::Names,
+        false,
+        "the counters cards may carry",
+        "counters = [wound]",
+    ),
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "the keywords fighters, weapons and cards may have",
+        "keywords = [leader, wizard, cleave, knockback]",
+    ),
+    field(
+        "card_kinds",
+        T::Names,
+        false,
+        "the kinds of card",
+        "card_kinds = [objective, ploy, spell, upgrade]",
+    ),
+    field(
+        "score_timings",
+        T::Names,
+        false,
+        "when objectives may be scored",
+        "score_timings = [surge, end_phase, third_end_phase]",
+    ),
+    field(
+        "alliances",
+        T::Names,
+        false,
+        "the grand alliances warbands and cards may belong to",
+        "alliances = [order, chaos, death, destruction]",
+    ),
+    field(
+        "remove",
+        T::TextPairs,
+        false,
+        "inherited parts to drop, as `part: name`",
+        "remove = [window: \"surge_step\", hex_type: cover]",
+    ),
+    field(
+        "setup",
+        T::Script,
+        false,
+        "the set-up sequence",
+        "setup = { draw_objectives(3); }",
+    ),
+    field(
+        "scoring",
+        T::Script,
+        false,
+        "scoring run at the end of each round",
+        "scoring = { ... }",
+    ),
+    field(
+        "victory",
+        T::Script,
+        false,
+        "decides the winner at the end of the game",
+        "victory = { ... }",
+    ),
+];
+
+const CHARACTERISTIC_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "what the characteristic measures",
+        "about = \"hexes a fighter may move\"",
+    ),
+    field(
+        "floor",
+        T::Int,
+        false,
+        "the lowest value modifiers may bring it to",
+        "floor = 0",
+    ),
+];
+
+const DIE_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "faces",
+        T::NumberPairs,
+        true,
+        "each face and how many sides show it",
+        "faces = [critical: 1, hammer: 2, swords: 1, single_support: 1, double_support: 1]",
+    ),
+];
+
+const WINDOW_FIELDS: &[FieldSchema] = &[field(
+    "about",
+    T::String,
+    false,
+    "when the window opens",
+    "about = \"after a fighter is dealt damage\"",
+)];
+
+const STEP_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "what the step does",
+        "about = \"...\"",
+    ),
+    field("run", T::Script, true, "the step's script", "run = { ... }"),
+];
+
+const ACTION_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "what the action does",
+        "about = \"...\"",
+    ),
+    field(
+        "condition",
+        T::Script,
+        false,
+        "whether the action may be taken",
+        "condition = { ... }",
+    ),
+    field(
+        "run",
+        T::Script,
+        true,
+        "the action's script",
+        "run = { ... }",
+    ),
+];
+
+const DECK_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "kinds",
+        T::Names,
+        true,
+        "the card kinds that go in this deck",
+        "kinds = [ploy, spell, upgrade]",
+    ),
+    field(
+        "min_size",
+        T::Int,
+        false,
+        "the fewest cards",
+        "min_size = 20",
+    ),
+    field("max_size", T::Int, false, "the most cards", "max_size = 32"),
+    field(
+        "limits",
+        T::NumberPairs,
+        false,
+        "the most cards with a keyword, score timing or kind",
+        "limits = [surge: 6]",
+    ),
+    field(
+        "max_half",
+        T::Names,
+        false,
+        "kinds, keywords or timings that together may fill at most half the deck",
+        "max_half = [ploy, spell]",
+    ),
+    field(
+        "unique_names",
+        T::Bool,
+        false,
+        "whether card names must be unique across the player's decks",
+        "unique_names = true",
+    ),
+];
+
+const BOARD_FIELDS: &[FieldSchema] = &[
+    field(
+        "ruleset",
+        T::String,
+        true,
+        "the ruleset the board is for",
+        "ruleset = \"harrowdeep\"",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "layout",
+        T::String,
+        true,
+        "the hexes as rows of characters (see the layout rules)",
+        "layout = \"\n. S .\n . # \n\"",
+    ),
+    field(
+        "legend",
+        T::Legend,
+        false,
+        "what each layout character means",
+        "legend = [S: starting, \"#\": blocked]",
+    ),
+];
+
+const WARBAND_FIELDS: &[FieldSchema] = &[
+    field(
+        "ruleset",
+        T::String,
+        true,
+        "the ruleset the warband is for",
+        "ruleset = \"harrowdeep\"",
+    ),
+    field(
+        "alliance",
+        T::Name,
+        true,
+        "its grand alliance, declared by the ruleset",
+        "alliance = order",
+    ),
+    field(
+        "faction",
+        T::String,
+        false,
+        "its faction",
+        "faction = \"Stormcast Eternals\"",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"Harrowdeep core set\"",
+    ),
+];
+
+const FIGHTER_FIELDS: &[FieldSchema] = &[
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "keywords and traits",
+        "keywords = [leader, wizard]",
+    ),
+    field(
+        "stats",
+        T::NumberPairs,
+        true,
+        "characteristics on the un-inspired side",
+        "stats = [move: 3, defence: 1, wounds: 4, bounty: 1]",
+    ),
+    field(
+        "inspired",
+        T::NumberPairs,
+        false,
+        "the characteristics that change on the inspired side",
+        "inspired = [move: 4]",
+    ),
+    field(
+        "symbols",
+        T::NamePairs,
+        false,
+        "the dice face a characteristic succeeds on",
+        "symbols = [defence: block]",
+    ),
+    field(
+        "inspire",
+        T::Script,
+        false,
+        "the inspire condition",
+        "inspire = { ... }",
+    ),
+    field(
+        "uninspire",
+        T::Script,
+        false,
+        "the condition that un-inspires the fighter",
+        "uninspire = { ... }",
+    ),
+    field(
+        "text",
+        T::String,
+        false,
+        "the card text, in our words",
+        "text = \"...\"",
+    ),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "characteristics whose values are not confirmed",
+        "uncertain = [move, wounds]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"...\"",
+    ),
+];
+
+const WEAPON_FIELDS: &[FieldSchema] = &[
+    field(
+        "side",
+        T::Name,
+        false,
+        "`inspired` or `uninspired` when the weapon is on one side only",
+        "side = inspired",
+    ),
+    field(
+        "die",
+        T::Name,
+        false,
+        "the die rolled, when not the usual attack die",
+        "die = magic",
+    ),
+    field("range", T::Int, true, "the range in hexes", "range = 1"),
+    field("dice", T::Int, true, "how many dice are rolled", "dice = 2"),
+    field(
+        "symbol",
+        T::Name,
+        true,
+        "the dice face that succeeds",
+        "symbol = hammer",
+    ),
+    field("damage", T::Int, true, "the damage dealt", "damage = 2"),
+    field(
+        "keywords",
+        T::Tags,
+        false,
+        "weapon keywords, with a value when they take one",
+        "keywords = [cleave, knockback: 1]",
+    ),
+    field(
+        "inspired",
+        T::NumberPairs,
+        false,
+        "`range`, `dice` or `damage` values that change on the inspired side",
+        "inspired = [dice: 3]",
+    ),
+    field(
+        "inspired_keywords",
+        T::Tags,
+        false,
+        "keywords gained on the inspired side",
+        "inspired_keywords = [cleave]",
+    ),
+    field(
+        "text",
+        T::String,
+        false,
+        "the weapon's rules, in our words",
+        "text = \"...\"",
+    ),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "fields whose values are not confirmed",
+        "uncertain = [dice, symbol]",
+    ),
+];
+
+const ABILITY_FIELDS: &[FieldSchema] = &[
+    field(
+        "side",
+        T::Name,
+        false,
+        "`inspired` or `uninspired` when the ability is on one side only",
+        "side = inspired",
+    ),
+    field(
+        "reaction",
+        T::Bool,
+        false,
+        "whether it is a reaction",
+        "reaction = true",
+    ),
+    field(
+        "window",
+        T::Name,
+        false,
+        "the timing window it is used in (required with `effect`)",
+        "window = after_damage",
+    ),
+    field(
+        "text",
+        T::String,
+        false,
+        "the rules text, in our words",
+        "text = \"...\"",
+    ),
+    field(
+        "condition",
+        T::Script,
+        false,
+        "whether it may be used",
+        "condition = { ... }",
+    ),
+    field(
+        "effect",
+        T::Script,
+        false,
+        "what it does",
+        "effect = { heal(target, 2); }",
+    ),
+];
+
+const CARD_FIELDS: &[FieldSchema] = &[
+    field(
+        "ruleset",
+        T::String,
+        true,
+        "the ruleset the card is for",
+        "ruleset = \"harrowdeep\"",
+    ),
+    field(
+        "kind",
+        T::Name,
+        true,
+        "the card kind, declared by the ruleset",
+        "kind = ploy",
+    ),
+    field(
+        "owner",
+        T::NameOrString,
+        true,
+        "a warband's name as a string, `universal`, or a grand alliance",
+        "owner = universal",
+    ),
+    field(
+        "number",
+        T::Int,
+        false,
+        "the card number in its set",
+        "number = 13",
+    ),
+    field(
+        "glory",
+        T::Int,
+        false,
+        "the glory an objective is worth",
+        "glory = 1",
+    ),
+    field(
+        "cost",
+        T::Int,
+        false,
+        "the glory an upgrade costs",
+        "cost = 1",
+    ),
+    field(
+        "casting_value",
+        T::NumberPairs,
+        false,
+        "the symbols a spell needs",
+        "casting_value = [channel: 1]",
+    ),
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "card keywords",
+        "keywords = [reaction]",
+    ),
+    field(
+        "restrictions",
+        T::TextPairs,
+        false,
+        "who may use the card: `fighter: \"name\"` or `keyword: name`",
+        "restrictions = [fighter: \"Calthia Xandire\"]",
+    ),
+    field(
+        "window",
+        T::Name,
+        false,
+        "the timing window it is played in (required with `effect`)",
+        "window = power_step",
+    ),
+    field(
+        "score",
+        T::Name,
+        false,
+        "when an objective is scored, declared by the ruleset",
+        "score = end_phase",
+    ),
+    field(
+        "persist",
+        T::Bool,
+        false,
+        "whether the card stays in play after it is resolved",
+        "persist = true",
+    ),
+    field(
+        "text",
+        T::String,
+        false,
+        "the card text, in our words",
+        "text = \"...\"",
+    ),
+    field(
+        "condition",
+        T::Script,
+        false,
+        "when it may be scored or played",
+        "condition = { ... }",
+    ),
+    field(
+        "effect",
+        T::Script,
+        false,
+        "what it does",
+        "effect = { ... }",
+    ),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "fields whose values are not confirmed",
+        "uncertain = [glory]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"...\"",
+    ),
+];
+
+const SCHEMAS: &[ItemSchema] = &[
+    ItemSchema {
+        kind: "ruleset",
+        named: true,
+        about: "an edition's rules: vocabulary, dice, flow, actions and deck rules",
+        fields: RULESET_FIELDS,
+        children: &["characteristic", "die", "window", "step", "action", "deck"],
+    },
+    ItemSchema {
+        kind: "board",
+        named: true,
+        about: "a board drawn as rows of hexes",
+        fields: BOARD_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "warband",
+        named: true,
+        about: "a warband and its fighters",
+        fields: WARBAND_FIELDS,
+        children: &["fighter"],
+    },
+    ItemSchema {
+        kind: "card",
+        named: true,
+        about: "an objective or power card",
+        fields: CARD_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "characteristic",
+        named: true,
+        about: "a fighter characteristic such as move or wounds",
+        fields: CHARACTERISTIC_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "die",
+        named: true,
+        about: "a kind of die and its faces",
+        fields: DIE_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "window",
+        named: true,
+        about: "a timing window cards and abilities may be used in",
+        fields: WINDOW_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "step",
+        named: true,
+        about: "a step of the game's flow",
+        fields: STEP_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "action",
+        named: true,
+        about: "an action fighters or players may take",
+        fields: ACTION_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "deck",
+        named: true,
+        about: "deck-building rules for one deck",
+        fields: DECK_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "fighter",
+        named: true,
+        about: "a fighter of a warband",
+        fields: FIGHTER_FIELDS,
+        children: &["weapon", "ability"],
+    },
+    ItemSchema {
+        kind: "weapon",
+        named: true,
+        about: "an attack action on a fighter card",
+        fields: WEAPON_FIELDS,
+        children: &[],
+    },
+    ItemSchema {
+        kind: "ability",
+        named: true,
+        about: "an ability or reaction on a fighter card",
+        fields: ABILITY_FIELDS,
+        children: &[],
+    },
+];
+
+/// The item kinds allowed at the top level of a file.
+pub const TOP_LEVEL: &[&str] = &["ruleset", "board", "warband", "card"];
+
+/// Every item kind the format knows, top-level kinds first.
+///
+/// # Examples
+///
+/// ```
+/// let card = gloam_grammar::schema().iter().find(|item| item.kind == "card").unwrap();
+/// assert!(card.field("glory").is_some());
+/// ```
+pub fn schema() -> &'static [ItemSchema] {
+    SCHEMAS
+}
+
+/// The schema of one item kind.
+pub(crate) fn item_schema(kind: &str) -> Option<&'static ItemSchema> {
+    SCHEMAS.iter().find(|schema| schema.kind == kind)
+}
+
+/// "`a`, `b` and `c`".
+fn and_list(words: &[String]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The kind that may contain `kind`, for "`weapon` goes inside `fighter`" hints.
+fn parent_of(kind: &str) -> Option<&'static str> {
+    SCHEMAS
+        .iter()
+        .find(|schema| schema.children.contains(&kind))
+        .map(|schema| schema.kind)
+}
+
+/// Checks a file's items against the schema, pushing every problem found.
+pub(crate) fn check(items: &[Item], file: &FileRef, out: &mut Vec<GrammarDiagnostic>) {
+    let mut checker = Checker { file, out };
+    checker.items(items.iter(), TOP_LEVEL, None);
+}
+
+struct Checker<'a> {
+    file: &'a FileRef,
+    out: &'a mut Vec<GrammarDiagnostic>,
+}
+
+impl Checker<'_> {
+    fn items<'i>(
+        &mut self,
+        items: impl Iterator<Item = &'i Item>,
+        allowed: &[&str],
+        parent: Option<&str>,
+    ) {
+        let mut seen: BTreeMap<(&'i str, &'i str), Span> = BTreeMap::new();
+        for item in items {
+            let kind = item.kind.value.as_str();
+            if !allowed.contains(&kind) {
+                self.unknown_item(item, allowed, parent);
+                continue;
+            }
+            let Some(schema) = item_schema(kind) else {
+                continue;
+            };
+            // Top-level names are checked across the whole library, not per file.
+            if parent.is_some()
+                && let Some(name) = &item.name
+            {
+                if let Some(first) = seen.get(&(kind, name.value.as_str())) {
+                    self.out.push(GrammarDiagnostic::DuplicateName {
+                        kind: kind.to_string(),
+                        name: name.value.clone(),
+                        src: self.file.src(),
+                        span: self.file.span(name.span),
+                        first: Some(self.file.span(*first)),
+                        help: format!(
+                            "each {kind} needs its own name within its {}",
+                            parent.unwrap_or("item")
+                        ),
+                    });
+                } else {
+                    seen.insert((kind, name.value.as_str()), name.span);
+                }
+            }
+            self.item(item, schema);
+        }
+    }
+
+    fn unknown_item(&mut self, item: &Item, allowed: &[&str], parent: Option<&str>) {
+        let kind = item.kind.value.as_str();
+        let context = match parent {
+            Some(parent) => format!("inside `{parent}`"),
+            None => "at the top level".to_string(),
+        };
+        let help = if let Some(best) = suggest::closest(kind, allowed.iter().copied()) {
+            format!("did you mean `{best}`?")
+        } else if let Some(home) = parent_of(kind) {
+            format!("`{kind}` items go inside `{home}` items")
+        } else if let Some(schema) = parent.and_then(item_schema)
+            && schema.field(kind).is_some()
+        {
+            format!("`{kind}` is a field: write `{kind} = ...`")
+        } else if allowed.is_empty() {
+            format!("`{}` holds no nested items", parent.unwrap_or("this item"))
+        } else {
+            let listed: Vec<String> = allowed.iter().map(|k| format!("`{k}`")).collect();
+            format!("items allowed here: {}", listed.join(", "))
+        };
+        self.out.push(GrammarDiagnostic::UnknownItem {
+            kind: kind.to_string(),
+            context,
+            src: self.file.src(),
+            span: self.file.span(item.kind.span),
+            help,
+        });
+    }
+
+    fn item(&mut self, item: &Item, schema: &'static ItemSchema) {
+        let kind = schema.kind;
+        match (&item.name, schema.named) {
+            (None, true) => self.out.push(GrammarDiagnostic::MissingName {
+                kind: kind.to_string(),
+                src: self.file.src(),
+                span: self.file.span(item.kind.span),
+                help: format!("write `{kind} \"name\" {{ ... }}`"),
+            }),
+            (Some(name), false) => self.out.push(GrammarDiagnostic::UnexpectedName {
+                kind: kind.to_string(),
+                src: self.file.src(),
+                span: self.file.span(name.span),
+                help: format!("write `{kind} {{ ... }}`"),
+            }),
+            _ => {}
+        }
+
+        let mut set: BTreeMap<&str, Span> = BTreeMap::new();
+        for field in item.fields() {
+            let key = field.key.value.as_str();
+            let Some(field_schema) = schema.field(key) else {
+                let help = if schema.children.contains(&key) {
+                    format!("`{key}` is an item: write `{key} \"name\" {{ ... }}`")
+                } else {
+                    suggest::help(
+                        key,
+                        schema.fields.iter().map(|f| f.name),
+                        &format!("`{kind}` has no field of this name"),
+                    )
+                };
+                self.out.push(GrammarDiagnostic::UnknownField {
+                    field: key.to_string(),
+                    item: kind.to_string(),
+                    src: self.file.src(),
+                    span: self.file.span(field.key.span),
+                    help,
+                });
+                continue;
+            };
+            if let Some(first) = set.get(key) {
+                self.out.push(GrammarDiagnostic::DuplicateField {
+                    field: key.to_string(),
+                    src: self.file.src(),
+                    span: self.file.span(field.key.span),
+                    first: self.file.span(*first),
+                    help: "keep one of them".to_string(),
+                });
+                continue;
+            }
+            set.insert(key, field.key.span);
+            self.value(&field.value, field_schema);
+        }
+        let required: Vec<&FieldSchema> = schema
+            .fields
+            .iter()
+            .filter(|field_schema| field_schema.required && !set.contains_key(field_schema.name))
+            .collect();
+        self.missing(item, &required, "");
+        // Fields required only in some cases.
+        let has = |name: &str| set.contains_key(name);
+        match kind {
+            "ruleset" if !has("extends") => {
+                let missing: Vec<&FieldSchema> = ["rounds", "min_players", "max_players"]
+                    .into_iter()
+                    .filter(|name| !has(name))
+                    .filter_map(|name| schema.field(name))
+                    .collect();
+                self.missing(
+                    item,
+                    &missing,
+                    "a ruleset that does not extend another needs them: ",
+                );
+            }
+            "card" | "ability" if has("effect") && !has("window") => {
+                let missing: Vec<&FieldSchema> = schema.field("window").into_iter().collect();
+                self.missing(
+                    item,
+                    &missing,
+                    "an effect needs a timing window (there is no default): ",
+                );
+            }
+            _ => {}
+        }
+
+        self.items(item.items(), schema.children, Some(kind));
+    }
+
+    /// One diagnostic for the fields `missing` from `item`, if any.
+    fn missing(&mut self, item: &Item, missing: &[&FieldSchema], reason: &str) {
+        if missing.is_empty() {
+            return;
+        }
+        let names: Vec<String> = missing
+            .iter()
+            .map(|field| format!("`{}`", field.name))
+            .collect();
+        let examples: Vec<String> = missing
+            .iter()
+            .map(|field| format!("`{}`", field.example.replace('\n', " ")))
+            .collect();
+        let listed = match names.len() {
+            1 => format!("field {}", names[0]),
+            _ => format!("fields {}", and_list(&names)),
+        };
+        self.out.push(GrammarDiagnostic::MissingField {
+            fields: missing.iter().map(|field| field.name.to_string()).collect(),
+            listed,
+            item: item.kind.value.clone(),
+            src: self.file.src(),
+            span: self.file.span(item.header_span()),
+            help: format!("{reason}add {}", and_list(&examples)),
+        });
+    }
+
+    fn wrong(&mut self, field_schema: &FieldSchema, found: &Value, what: &str) {
+        self.out.push(GrammarDiagnostic::WrongType {
+            field: field_schema.name.to_string(),
+            expected: what.to_string(),
+            found: found.type_name().to_string(),
+            src: self.file.src(),
+            span: self.file.span(found.span()),
+            help: format!(
+                "write it like `{}`",
+                field_schema.example.replace('\n', " ")
+            ),
+        });
+    }
+
+    fn value(&mut self, value: &Value, field_schema: &FieldSchema) {
+        if matches!(value, Value::Invalid(_)) {
+            return; // already reported by the parser
+        }
+        let ty = field_schema.ty;
+        let ok = match ty {
+            T::String => matches!(value, Value::String(_)),
+            T::Int => matches!(value, Value::Int(_)),
+            T::Bool => matches!(value, Value::Bool(_)),
+            T::Name => matches!(value, Value::Ident(_)),
+            T::NameOrString => matches!(value, Value::Ident(_) | Value::String(_)),
+            T::Script => matches!(value, Value::Script(_)),
+            T::Names | T::NumberPairs | T::NamePairs | T::TextPairs | T::Tags | T::Legend => {
+                if let Value::List(list) = value {
+                    let mut seen: Vec<&str> = Vec::new();
+                    for element in &list.elements {
+                        self.element(element, field_schema);
+                        let (key, span) = match element {
+                            Element::Value(Value::Ident(name)) => (name.value.as_str(), name.span),
+                            Element::Pair(pair) => (pair.key.value.as_str(), pair.key.span),
+                            Element::Value(_) => continue,
+                        };
+                        if let Element::Pair(pair) = element {
+                            self.not_negative(field_schema.name, Some(key), &pair.value);
+                        }
+                        // `remove` and `restrictions` repeat their keys by design.
+                        if ty != T::TextPairs {
+                            if seen.contains(&key) {
+                                self.out.push(GrammarDiagnostic::BadValue {
+                                    message: format!(
+                                        "`{key}` appears twice in `{}`",
+                                        field_schema.name
+                                    ),
+                                    src: self.file.src(),
+                                    span: self.file.span(span),
+                                    label: "repeated here".to_string(),
+                                    help: "list each name once".to_string(),
+                                });
+                            } else {
+                                seen.push(key);
+                            }
+                        }
+                    }
+                    true
+                } else {
+                    false
+                }
+            }
+        };
+        if !ok {
+            self.wrong(field_schema, value, ty.describe());
+        } else if ty == T::Int {
+            self.not_negative(field_schema.name, None, value);
+        }
+    }
+
+    /// Rules numbers are counts and distances: only a characteristic's `floor` may be negative.
+    fn not_negative(&mut self, field: &str, key: Option<&str>, value: &Value) {
+        if let Value::Int(number) = value
+            && number.value < 0
+            && field != "floor"
+        {
+            let what = match key {
+                Some(key) => format!("`{key}` in `{field}`"),
+                None => format!("`{field}`"),
+            };
+            self.out.push(GrammarDiagnostic::BadValue {
+                message: format!("{what} cannot be negative"),
+                src: self.file.src(),
+                span: self.file.span(number.span),
+                label: "negative".to_string(),
+                help: "write 0 or more".to_string(),
+            });
+        }
+    }
+
+    fn element(&mut self, element: &Element, field_schema: &FieldSchema) {
+        let ty = field_schema.ty;
+        let element_type = match ty {
+            T::Names => "names",
+            T::NumberPairs => "`name: number` pairs",
+            T::NamePairs => "`name: name` pairs",
+            T::TextPairs => "`name: name` or `name: \"string\"` pairs",
+            T::Tags => "names or `name: number` pairs",
+            _ => "`character: hex type` pairs",
+        };
+        let expected = format!("a list of {element_type}");
+        match element {
+            Element::Value(Value::Invalid(_)) => {}
+            Element::Value(value) => {
+                let ok = matches!((ty, value), (T::Names | T::Tags, Value::Ident(_)));
+                if !ok {
+                    self.wrong(field_schema, value, &expected);
+                }
+            }
+            Element::Pair(pair) if ty == T::Names => {
+                self.out.push(GrammarDiagnostic::WrongType {
+                    field: field_schema.name.to_string(),
+                    expected,
+                    found: "a pair".to_string(),
+                    src: self.file.src(),
+                    span: self.file.span(pair.span),
+                    help: format!("write it like `{}`", field_schema.example),
+                });
+            }
+            Element::Pair(pair) => {
+                if pair.key_is_string && ty != T::Legend {
+                    self.out.push(GrammarDiagnostic::WrongType {
+                        field: field_schema.name.to_string(),
+                        expected: expected.clone(),
+                        found: "a string key".to_string(),
+                        src: self.file.src(),
+                        span: self.file.span(pair.key.span),
+                        help: "write the key as a bare name, without quotes".to_string(),
+                    });
+                }
+                let value = &pair.value;
+                let ok = match (ty, value) {
+                    (_, Value::Invalid(_)) => true,
+                    (T::NumberPairs | T::Tags, Value::Int(_)) => true,
+                    (T::NamePairs, Value::Ident(_)) => true,
+                    (T::TextPairs, Value::Ident(_) | Value::String(_)) => true,
+                    (T::Legend, Value::Ident(_)) => true,
+                    (T::Legend, Value::List(list)) => {
+                        for inner in &list.elements {
+                            if !matches!(inner, Element::Value(Value::Ident(_))) {
+                                let found = match inner {
+                                    Element::Value(v) => v.type_name(),
+                                    Element::Pair(_) => "a pair",
+                                };
+                                self.out.push(GrammarDiagnostic::WrongType {
+                                    field: field_schema.name.to_string(),
+                                    expected: "a hex type name".to_string(),
+                                    found: found.to_string(),
+                                    src: self.file.src(),
+                                    span: self.file.span(inner.span()),
+                                    help: format!("write it like `{}`", field_schema.example),
+                                });
+                            }
+                        }
+                        true
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    self.wrong(field_schema, value, &expected);
+                }
+            }
+        }
+    }
+}

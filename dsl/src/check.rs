@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rhai::{AST, ASTNode, Expr, Position, Stmt};
 
+use crate::KnownNames;
 use crate::diagnostic::{DslDiagnostic, Site};
 use crate::vocabulary::{FunctionKind, entries, vocabulary};
 
@@ -45,14 +46,57 @@ struct Call {
     arity: Option<usize>,
     position: Position,
     method: bool,
+    /// The arguments written as string literals.
+    literals: Vec<Literal>,
 }
 
-/// Checks every call of `ast`; returns the problems found and the vocabulary functions used.
+/// A string literal given as an argument.
+struct Literal {
+    /// Which parameter it fills (a method call's receiver is parameter 0).
+    index: usize,
+    text: String,
+    /// The position of its opening quote.
+    position: Position,
+}
+
+/// The string literals among a call's arguments, the receiver of a method call included.
+fn literals_of(path: &[ASTNode], args: &[Expr], method: bool) -> Vec<Literal> {
+    let shift = usize::from(method);
+    let mut literals = Vec::new();
+    if method {
+        // `"round".counter()`: the call is the right side of a `.` whose left is the literal.
+        if let [.., ASTNode::Expr(Expr::Dot(dot, ..)), ASTNode::Expr(this)] = path {
+            if std::ptr::eq(&dot.rhs, *this) {
+                if let Expr::StringConstant(text, position) = &dot.lhs {
+                    literals.push(Literal {
+                        index: 0,
+                        text: text.to_string(),
+                        position: *position,
+                    });
+                }
+            }
+        }
+    }
+    for (index, arg) in args.iter().enumerate() {
+        if let Expr::StringConstant(text, position) = arg {
+            literals.push(Literal {
+                index: index + shift,
+                text: text.to_string(),
+                position: *position,
+            });
+        }
+    }
+    literals
+}
+
+/// Checks every call of `ast`, and the names given to vocabulary functions as string literals
+/// against `names`; returns the problems found and the vocabulary functions used.
 pub(crate) fn check_calls(
     ast: &AST,
     site: &Site,
     library: &Library,
     condition: bool,
+    names: &KnownNames,
 ) -> (Vec<DslDiagnostic>, BTreeSet<&'static str>) {
     let mut calls: Vec<Call> = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
@@ -74,6 +118,7 @@ pub(crate) fn check_calls(
                     arity: Some(call.args.len() + usize::from(method)),
                     position,
                     method,
+                    literals: literals_of(path, &call.args, method),
                 });
             }
             // `Fn("deal_damage")` names a function to call later: check the name exists.
@@ -84,6 +129,7 @@ pub(crate) fn check_calls(
                         arity: None,
                         position: *target_position,
                         method: false,
+                        literals: Vec::new(),
                     });
                 }
             }
@@ -107,8 +153,83 @@ pub(crate) fn check_calls(
         if let Some(problem) = check_call(call, site, library, &script_fns, condition, &mut used) {
             problems.push(problem);
         }
+        if !script_fns.contains_key(&call.name) {
+            check_names(call, site, names, &mut problems);
+        }
     }
     (problems, used)
+}
+
+/// Checks the string literals a call to a vocabulary function gives where it expects a name.
+fn check_names(call: &Call, site: &Site, known: &KnownNames, problems: &mut Vec<DslDiagnostic>) {
+    if call.literals.is_empty() || known.is_permissive() {
+        return;
+    }
+    let Some(doc) = entries(&call.name).find(|doc| Some(doc.params.len()) == call.arity) else {
+        return;
+    };
+    for literal in &call.literals {
+        let Some(kind) = doc.params.get(literal.index).and_then(|param| param.names) else {
+            continue;
+        };
+        let declared = known.get(kind);
+        if declared.is_empty() || declared.contains(&literal.text) {
+            continue;
+        }
+        let help = match did_you_mean(&literal.text, declared.iter().map(String::as_str)) {
+            Some(best) => format!("did you mean `{best}`?"),
+            None => declared_words(declared),
+        };
+        problems.push(DslDiagnostic::UnknownName {
+            name: literal.text.clone(),
+            kind,
+            function: call.name.clone(),
+            src: site.named_source(),
+            span: literal_span(site, literal),
+            help: Some(help),
+        });
+    }
+}
+
+/// `the ruleset declares `guard`, `stagger` and 3 more`.
+fn declared_words(declared: &BTreeSet<String>) -> String {
+    const SHOWN: usize = 5;
+    let mut shown: Vec<String> = declared
+        .iter()
+        .take(SHOWN)
+        .map(|name| format!("`{name}`"))
+        .collect();
+    let more = declared.len().saturating_sub(SHOWN);
+    let list = if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else if shown.len() == 1 {
+        format!("only {}", shown[0])
+    } else {
+        let last = shown.pop().unwrap_or_default();
+        format!("{} and {last}", shown.join(", "))
+    };
+    format!("the ruleset declares {list}")
+}
+
+/// The text between a string literal's quotes, or the word at its position.
+fn literal_span(site: &Site, literal: &Literal) -> miette::SourceSpan {
+    let line = literal.position.line();
+    let column = literal.position.position();
+    let start = site.offset(line, column);
+    let end = site.source.start + site.source.text().len();
+    let text = site.source.file_text.get(start..end).unwrap_or_default();
+    let mut chars = text.char_indices();
+    let Some((_, quote @ ('"' | '`'))) = chars.next() else {
+        return site.word_span(line, column);
+    };
+    let mut escaped = false;
+    for (at, c) in chars {
+        if c == quote && !escaped {
+            return site.span_at(start + 1, at - 1);
+        }
+        escaped = quote == '"' && c == '\\' && !escaped;
+    }
+    site.word_span(line, column)
 }
 
 fn check_call(

@@ -5,11 +5,12 @@ use std::sync::Arc;
 use miette::{NamedSource, SourceSpan};
 
 use crate::source::{LineMap, ScriptSource, word_len};
+use crate::vocabulary::NameKind;
 
 /// A problem with a script, labelled in the file that holds it.
 ///
 /// Compile-time problems (syntax, unknown function, wrong number of arguments, unknown
-/// variable, decimal number, effect in a condition, expression too deep) come from
+/// variable, decimal number, effect in a condition, unknown name, expression too deep) come from
 /// [`crate::Host::compile`], all of them at once; run-time problems (a limit reached, a bad
 /// argument, an effect the kernel refused) from [`crate::Host::run`] and
 /// [`crate::Host::evaluate_bool`], which name the script.
@@ -120,6 +121,28 @@ pub enum DslDiagnostic {
         #[help]
         help: Option<String>,
     },
+    /// A name written as a string literal where the vocabulary expects a token, keyword,
+    /// characteristic, counter, hex type, timing window or event, zone or die, that the
+    /// ruleset does not declare.
+    #[error("unknown {kind} `{name}`")]
+    #[diagnostic(code(gloam::dsl::unknown_name))]
+    UnknownName {
+        /// The name written.
+        name: String,
+        /// What kind of name was expected (shown in words: `token`, `hex type`).
+        kind: NameKind,
+        /// The function given it.
+        function: String,
+        /// The file.
+        #[source_code]
+        src: Arc<NamedSource<Arc<str>>>,
+        /// Where: the text inside the quotes.
+        #[label("`{function}` expects a {kind} the ruleset declares")]
+        span: SourceSpan,
+        /// The closest declared name, or a few of them.
+        #[help]
+        help: Option<String>,
+    },
     /// A sandbox limit was reached: operations, call depth, expression depth, string, array
     /// or map size.
     #[error("{script} went past the limit on {limit} ({max})")]
@@ -214,6 +237,10 @@ pub fn list_codes() -> &'static [(&'static str, &'static str)] {
             "a condition that calls an effect or a choice",
         ),
         (
+            "gloam::dsl::unknown_name",
+            "a token, keyword, characteristic, counter, hex type, window or event, zone or die written in a script that the ruleset does not declare",
+        ),
+        (
             "gloam::dsl::limit_exceeded",
             "a sandbox limit was reached (operations, call depth, expression depth, string, array or map size)",
         ),
@@ -249,6 +276,7 @@ impl DslDiagnostic {
             DslDiagnostic::UndefinedVariable { .. } => "gloam::dsl::undefined_variable",
             DslDiagnostic::DecimalNumber { .. } => "gloam::dsl::decimal_number",
             DslDiagnostic::EffectInCondition { .. } => "gloam::dsl::effect_in_condition",
+            DslDiagnostic::UnknownName { .. } => "gloam::dsl::unknown_name",
             DslDiagnostic::LimitExceeded { .. } => "gloam::dsl::limit_exceeded",
             DslDiagnostic::RuntimeError { .. } => "gloam::dsl::runtime_error",
             DslDiagnostic::RefusedEffect { .. } => "gloam::dsl::refused_effect",
@@ -264,6 +292,7 @@ impl DslDiagnostic {
             | DslDiagnostic::UndefinedVariable { span, .. }
             | DslDiagnostic::DecimalNumber { span, .. }
             | DslDiagnostic::EffectInCondition { span, .. }
+            | DslDiagnostic::UnknownName { span, .. }
             | DslDiagnostic::LimitExceeded { span, .. }
             | DslDiagnostic::RuntimeError { span, .. }
             | DslDiagnostic::RefusedEffect { span, .. } => span,
@@ -280,6 +309,7 @@ impl DslDiagnostic {
             | DslDiagnostic::UndefinedVariable { help, .. }
             | DslDiagnostic::DecimalNumber { help, .. }
             | DslDiagnostic::EffectInCondition { help, .. }
+            | DslDiagnostic::UnknownName { help, .. }
             | DslDiagnostic::LimitExceeded { help, .. }
             | DslDiagnostic::RuntimeError { help, .. }
             | DslDiagnostic::RefusedEffect { help, .. } => help.as_deref(),

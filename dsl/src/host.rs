@@ -18,7 +18,7 @@ use crate::diagnostic::{DslDiagnostic, Site};
 use crate::runtime::{RestoreGuard, RunState, Stop, install};
 use crate::values::{from_dynamic, humanize_types, to_dynamic};
 use crate::vocabulary::{FunctionKind, entries};
-use crate::{Bindings, Limits, ScriptSource, World};
+use crate::{Bindings, KnownNames, Limits, ScriptSource, World};
 
 /// Where a script sits in the rules, which decides what it may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,7 +33,7 @@ pub enum ScriptKind {
 }
 
 /// What the compiler needs to know about a script's place: a label for messages, its kind,
-/// and the variables its place gives it.
+/// the variables its place gives it, and the names its ruleset declares.
 ///
 /// # Examples
 ///
@@ -51,6 +51,10 @@ pub struct ScriptContext {
     pub kind: ScriptKind,
     /// The variables the script receives (`this_card`, `target`...), in binding order.
     pub variables: Vec<String>,
+    /// The names the ruleset declares, against which the script's string literals are
+    /// checked ([`KnownNames`]); shared, since every script of a ruleset has the same.
+    /// Permissive (nothing checked) unless given with [`ScriptContext::with_names`].
+    pub names: Arc<KnownNames>,
 }
 
 impl ScriptContext {
@@ -60,6 +64,7 @@ impl ScriptContext {
             label: label.into(),
             kind: ScriptKind::Effect,
             variables: Vec::new(),
+            names: Arc::default(),
         }
     }
 
@@ -69,6 +74,7 @@ impl ScriptContext {
             label: label.into(),
             kind: ScriptKind::Condition,
             variables: Vec::new(),
+            names: Arc::default(),
         }
     }
 
@@ -84,6 +90,26 @@ impl ScriptContext {
                 self.variables.push(name);
             }
         }
+        self
+    }
+
+    /// The same context, checking the script's names against `names`: a string literal
+    /// where the vocabulary expects a token, keyword, characteristic, counter, hex type,
+    /// timing window or event, zone or die must be one the ruleset declares
+    /// (`gloam::dsl::unknown_name`). Pass an `Arc<KnownNames>` to share one set between
+    /// all the scripts of a ruleset.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use gloam_dsl::{KnownNames, NameKind, ScriptContext};
+    /// let names = Arc::new(KnownNames::permissive().with(NameKind::Token, ["guard"]));
+    /// let context = ScriptContext::effect("card \"Brace\" effect").with_names(names.clone());
+    /// assert!(Arc::ptr_eq(&context.names, &names));
+    /// ```
+    pub fn with_names(mut self, names: impl Into<Arc<KnownNames>>) -> ScriptContext {
+        self.names = names.into();
         self
     }
 }
@@ -241,8 +267,9 @@ impl Host {
     }
 
     /// Compiles and checks a script: syntax, every call against the vocabulary and its
-    /// number of arguments, variables against the context, decimal numbers, and (for a
-    /// condition) that it calls no effect or choice. Returns every problem found.
+    /// number of arguments, variables against the context, decimal numbers, (for a
+    /// condition) that it calls no effect or choice, and the names written as string
+    /// literals against the context's [`KnownNames`]. Returns every problem found.
     ///
     /// # Examples
     ///
@@ -283,7 +310,7 @@ impl Host {
             .compile_with_scope(&scope, source.text())
             .map_err(|error| vec![self.parse_diagnostic(&site, context, &error.0, error.1)])?;
         let condition = context.kind == ScriptKind::Condition;
-        let (problems, uses) = check_calls(&ast, &site, &self.library, condition);
+        let (problems, uses) = check_calls(&ast, &site, &self.library, condition, &context.names);
         if !problems.is_empty() {
             return Err(problems);
         }

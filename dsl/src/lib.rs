@@ -49,7 +49,9 @@
 //! ```
 //!
 //! Conditions (restrictions, inspire conditions) compile with [`ScriptContext::condition`]
-//! and run with [`Host::evaluate_bool`]; they may call only queries. A [`TriggerIndex`]
+//! and run with [`Host::evaluate_bool`]; they may call only queries. Names written as string
+//! literals (`has_token(f, "guard")`) are checked against the ruleset's [`KnownNames`],
+//! given with [`ScriptContext::with_names`]. A [`TriggerIndex`]
 //! tells which listeners wait for a window or event. Every problem is a [`DslDiagnostic`]
 //! with a stable code ([`list_codes`]) labelled in the file that holds the script.
 //!
@@ -59,6 +61,7 @@ mod check;
 mod diagnostic;
 mod functions;
 mod host;
+mod known;
 mod limits;
 mod runtime;
 mod source;
@@ -69,8 +72,9 @@ mod world;
 
 pub use diagnostic::{DslDiagnostic, list_codes};
 pub use host::{Host, Outcome, Script, ScriptContext, ScriptKind};
+pub use known::KnownNames;
 pub use limits::Limits;
 pub use source::ScriptSource;
 pub use triggers::{ListenerId, TriggerIndex};
-pub use vocabulary::{FunctionDoc, FunctionKind, Param, docs_markdown, vocabulary};
+pub use vocabulary::{FunctionDoc, FunctionKind, NameKind, Param, docs_markdown, vocabulary};
 pub use world::{Bindings, Names, World};

@@ -28,6 +28,76 @@ impl FunctionKind {
     }
 }
 
+/// The kind of name a string parameter holds (`has_token(f, "guard")` takes a token).
+///
+/// When a script passes a string literal in such a place, [`crate::Host::compile`] checks it
+/// against the names its ruleset declares ([`crate::KnownNames`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum NameKind {
+    /// A token fighters carry (`guard`, `stagger`).
+    Token,
+    /// A keyword of fighters (`leader`).
+    Keyword,
+    /// A characteristic of fighters (`move`, `defence`).
+    Characteristic,
+    /// A counter of the game, a fighter or a player (`round`).
+    Counter,
+    /// A type of battlefield hex (`lethal`, `starting`).
+    HexType,
+    /// A timing window or a named event, which durations wait for and `mark` announces
+    /// (`phase_end`).
+    Event,
+    /// A player's zone of cards (`power_hand`).
+    Zone,
+    /// A kind of die (`attack`).
+    Die,
+}
+
+impl NameKind {
+    /// Every kind, in the order of the documentation.
+    pub const ALL: [NameKind; 8] = [
+        NameKind::Token,
+        NameKind::Keyword,
+        NameKind::Characteristic,
+        NameKind::Counter,
+        NameKind::HexType,
+        NameKind::Event,
+        NameKind::Zone,
+        NameKind::Die,
+    ];
+
+    /// The kind's name in code and documentation: `token`, `hex_type`, `event`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NameKind::Token => "token",
+            NameKind::Keyword => "keyword",
+            NameKind::Characteristic => "characteristic",
+            NameKind::Counter => "counter",
+            NameKind::HexType => "hex_type",
+            NameKind::Event => "event",
+            NameKind::Zone => "zone",
+            NameKind::Die => "die",
+        }
+    }
+
+    /// The kind in a sentence: `token`, `hex type`, `timing window or event`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            NameKind::HexType => "hex type",
+            NameKind::Event => "timing window or event",
+            other => other.name(),
+        }
+    }
+}
+
+/// The kind in words, as [`NameKind::noun`].
+impl std::fmt::Display for NameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.noun())
+    }
+}
+
 /// One parameter of a script function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -36,6 +106,27 @@ pub struct Param {
     pub name: &'static str,
     /// Its type, in the words of the documentation (`fighter`, `int`, `fighter or hex`).
     pub ty: &'static str,
+    /// For a string that names something the ruleset declares, what kind of name; a string
+    /// literal given here is checked when the script is compiled.
+    pub names: Option<NameKind>,
+}
+
+impl Param {
+    /// The parameter's type with its kind of name: `string (a token name)`, `int`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let doc = gloam_dsl::vocabulary().iter().find(|d| d.name == "has_token").unwrap();
+    /// assert_eq!(doc.params[1].describe(), "string (a token name)");
+    /// assert_eq!(doc.params[0].describe(), "fighter");
+    /// ```
+    pub fn describe(&self) -> String {
+        match self.names {
+            Some(kind) => format!("{} (a {} name)", self.ty, kind.noun()),
+            None => self.ty.to_owned(),
+        }
+    }
 }
 
 /// The documentation of one script function (one entry per number of arguments).
@@ -67,7 +158,7 @@ impl FunctionDoc {
         let params = self
             .params
             .iter()
-            .map(|param| format!("{}: {}", param.name, param.ty))
+            .map(|param| format!("{}: {}", param.name, param.describe()))
             .collect::<Vec<_>>()
             .join(", ");
         format!("{}({params}) -> {}", self.name, self.returns)
@@ -75,7 +166,20 @@ impl FunctionDoc {
 }
 
 const fn p(name: &'static str, ty: &'static str) -> Param {
-    Param { name, ty }
+    Param {
+        name,
+        ty,
+        names: None,
+    }
+}
+
+/// A string parameter holding a name of `kind`.
+const fn n(name: &'static str, kind: NameKind) -> Param {
+    Param {
+        name,
+        ty: "string",
+        names: Some(kind),
+    }
 }
 
 const fn doc(
@@ -199,14 +303,14 @@ static VOCABULARY: &[FunctionDoc] = &[
     doc(
         Query,
         "hexes_of_type",
-        &[p("type", "string")],
+        &[n("type", NameKind::HexType)],
         "list of hexes",
         "the battlefield hexes of a type (`lethal`, `starting`...), in sorted order",
     ),
     doc(
         Query,
         "hex_has_type",
-        &[p("hex", "hex"), p("type", "string")],
+        &[p("hex", "hex"), n("type", NameKind::HexType)],
         "bool",
         "whether `hex` is on the battlefield and has the type",
     ),
@@ -214,7 +318,7 @@ static VOCABULARY: &[FunctionDoc] = &[
     doc(
         Query,
         "characteristic",
-        &[FIGHTER, p("name", "string")],
+        &[FIGHTER, n("name", NameKind::Characteristic)],
         "int",
         "a characteristic after modifiers (`move`, `defence`...); an error if the fighter has none of that name",
     ),
@@ -235,21 +339,21 @@ static VOCABULARY: &[FunctionDoc] = &[
     doc(
         Query,
         "has_token",
-        &[FIGHTER, p("token", "string")],
+        &[FIGHTER, n("token", NameKind::Token)],
         "bool",
         "whether `fighter` has at least one token of this kind",
     ),
     doc(
         Query,
         "tokens",
-        &[FIGHTER, p("token", "string")],
+        &[FIGHTER, n("token", NameKind::Token)],
         "int",
         "how many tokens of this kind `fighter` has",
     ),
     doc(
         Query,
         "has_keyword",
-        &[FIGHTER, p("keyword", "string")],
+        &[FIGHTER, n("keyword", NameKind::Keyword)],
         "bool",
         "whether `fighter` carries the keyword",
     ),
@@ -272,14 +376,14 @@ static VOCABULARY: &[FunctionDoc] = &[
     doc(
         Query,
         "counter",
-        &[p("name", "string")],
+        &[n("name", NameKind::Counter)],
         "int",
         "a game counter (0 when unset)",
     ),
     doc(
         Query,
         "counter",
-        &[SUBJECT, p("name", "string")],
+        &[SUBJECT, n("name", NameKind::Counter)],
         "int",
         "a counter of a fighter or a player (0 when unset)",
     ),
@@ -293,14 +397,14 @@ static VOCABULARY: &[FunctionDoc] = &[
     doc(
         Query,
         "zone_size",
-        &[PLAYER, p("zone", "string")],
+        &[PLAYER, n("zone", NameKind::Zone)],
         "int",
         "how many cards are in one of `player`'s zones (0 if it has none of that name)",
     ),
     doc(
         Query,
         "cards_in",
-        &[PLAYER, p("zone", "string")],
+        &[PLAYER, n("zone", NameKind::Zone)],
         "list of cards",
         "the cards in one of `player`'s zones, top first",
     ),
@@ -343,14 +447,14 @@ static VOCABULARY: &[FunctionDoc] = &[
     doc(
         Effect,
         "give_token",
-        &[FIGHTER, p("token", "string")],
+        &[FIGHTER, n("token", NameKind::Token)],
         "nothing",
         "gives `fighter` one token of this kind",
     ),
     doc(
         Effect,
         "remove_token",
-        &[FIGHTER, p("token", "string")],
+        &[FIGHTER, n("token", NameKind::Token)],
         "nothing",
         "takes one token of this kind from `fighter`, if it has one",
     ),
@@ -373,9 +477,9 @@ static VOCABULARY: &[FunctionDoc] = &[
         "modify",
         &[
             FIGHTER,
-            p("characteristic", "string"),
+            n("characteristic", NameKind::Characteristic),
             p("amount", "int"),
-            p("until", "string"),
+            n("until", NameKind::Event),
         ],
         "nothing",
         "adds `amount` to a characteristic until the named event next happens (`phase_end`)",
@@ -404,49 +508,49 @@ static VOCABULARY: &[FunctionDoc] = &[
     doc(
         Effect,
         "set_counter",
-        &[p("name", "string"), p("value", "int")],
+        &[n("name", NameKind::Counter), p("value", "int")],
         "nothing",
         "sets a game counter",
     ),
     doc(
         Effect,
         "set_counter",
-        &[SUBJECT, p("name", "string"), p("value", "int")],
+        &[SUBJECT, n("name", NameKind::Counter), p("value", "int")],
         "nothing",
         "sets a counter of a fighter or a player",
     ),
     doc(
         Effect,
         "add_counter",
-        &[p("name", "string"), p("amount", "int")],
+        &[n("name", NameKind::Counter), p("amount", "int")],
         "int",
         "adds to a game counter; returns the new value",
     ),
     doc(
         Effect,
         "add_counter",
-        &[SUBJECT, p("name", "string"), p("amount", "int")],
+        &[SUBJECT, n("name", NameKind::Counter), p("amount", "int")],
         "int",
         "adds to a counter of a fighter or a player; returns the new value",
     ),
     doc(
         Effect,
         "mark",
-        &[p("event", "string")],
+        &[n("event", NameKind::Event)],
         "nothing",
         "announces a named moment of the rules (triggers and durations listen for it)",
     ),
     doc(
         Effect,
         "mark",
-        &[p("event", "string"), SUBJECT],
+        &[n("event", NameKind::Event), SUBJECT],
         "nothing",
         "announces a named moment about a fighter or a player",
     ),
     doc(
         Effect,
         "roll",
-        &[p("die", "string"), p("count", "int")],
+        &[n("die", NameKind::Die), p("count", "int")],
         "list of strings",
         "rolls `count` dice of a kind the ruleset defines; returns the faces rolled",
     ),
@@ -544,6 +648,23 @@ pub fn docs_markdown() -> String {
             ));
         }
     }
+    out.push_str(NAMES);
+    for kind in NameKind::ALL {
+        let mut takers: Vec<String> = Vec::new();
+        for entry in VOCABULARY {
+            for param in entry
+                .params
+                .iter()
+                .filter(|param| param.names == Some(kind))
+            {
+                let taker = format!("`{}({})`", entry.name, param.name);
+                if !takers.contains(&taker) {
+                    takers.push(taker);
+                }
+            }
+        }
+        out.push_str(&format!("| `{}` | {} |\n", kind.name(), takers.join(", ")));
+    }
     let limits = Limits::default();
     out.push_str("\n## Limits\n\nA run that goes past a limit stops with `gloam::dsl::limit_exceeded` and changes nothing. The defaults:\n\n| limit | default |\n| --- | --- |\n");
     for (name, value) in [
@@ -595,6 +716,22 @@ the data is loaded, and every call is checked then against this page.
   `false` and may only call queries.
 - **Atomic runs.** A script runs against a copy of the game; its changes are kept only if it
   finishes. An error, a limit reached or a pending choice leaves the game exactly as it was.
+";
+
+const NAMES: &str = "
+## Names
+
+A string given where a function expects a name (a parameter marked `(a token name)`, `(a hex
+type name)`...) names something the ruleset declares. Written as a literal,
+`has_token(f, \"guard\")`, it is checked when the data loads against the ruleset's names of
+that kind (its `tokens`, `keywords`, `counters` and `hex_types`; its `characteristic`, `die`
+and `window` items; for events, its windows and any events it declares). A name it does not
+declare is `gloam::dsl::unknown_name`, with the closest declared name. A name made while the
+script runs (`let t = \"guard\"; has_token(f, t)`, `\"gu\" + \"ard\"`) is not checked, and
+neither is a kind the ruleset declares no names of.
+
+| kind | parameters |
+| --- | --- |
 ";
 
 #[cfg(test)]

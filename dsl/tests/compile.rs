@@ -3,7 +3,7 @@
 mod common;
 
 use common::{codes, compile_effect, line_col, render};
-use gloam_dsl::{Host, ScriptContext, ScriptSource};
+use gloam_dsl::{Host, KnownNames, NameKind, ScriptContext, ScriptSource};
 
 #[test]
 fn valid_scripts_compile() {
@@ -307,4 +307,272 @@ fn rendered_compile_diagnostics() {
     let condition = ScriptContext::condition("card \"Lunge\" condition").with_variables(["target"]);
     let errors = Host::new().compile(&source, &condition).unwrap_err();
     insta::assert_snapshot!("effect_in_condition", render(&errors[0]));
+}
+
+/// A ruleset's names: two tokens, keywords, characteristics, counters, hex types, events,
+/// zones and dice.
+fn ruleset_names() -> KnownNames {
+    KnownNames::permissive()
+        .with(NameKind::Token, ["guard", "stagger"])
+        .with(NameKind::Keyword, ["leader", "hunter"])
+        .with(NameKind::Characteristic, ["move", "defence", "wounds"])
+        .with(NameKind::Counter, ["round", "glory"])
+        .with(NameKind::HexType, ["lethal", "starting"])
+        .with(NameKind::Event, ["phase_end", "round_end", "power_step"])
+        .with(NameKind::Zone, ["power_hand", "power_deck"])
+        .with(NameKind::Die, ["attack", "defence"])
+}
+
+fn compile_named(names: KnownNames, text: &str) -> Vec<gloam_dsl::DslDiagnostic> {
+    let context = ScriptContext::effect("test effect")
+        .with_variables(common::EFFECT_VARIABLES)
+        .with_names(names);
+    Host::new()
+        .compile(&ScriptSource::whole("test.gloam", text), &context)
+        .err()
+        .unwrap_or_default()
+}
+
+/// `(code, message, help)` of each problem `text` has with the ruleset's names.
+fn name_problems(text: &str) -> Vec<(String, String)> {
+    compile_named(ruleset_names(), text)
+        .iter()
+        .map(|error| {
+            assert_eq!(error.code_name(), "gloam::dsl::unknown_name", "{error}");
+            (
+                error.to_string(),
+                error.help_text().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn declared_names_compile() {
+    let text = "if has_token(target, \"guard\") && has_keyword(target, \"leader\") { \
+                give_token(target, \"stagger\"); remove_token(target, \"guard\"); } \
+                modify(target, \"move\", 1, \"phase_end\"); mark(\"power_step\", player); \
+                let n = counter(\"round\") + counter(player, \"glory\") + tokens(target, \"guard\") \
+                + characteristic(target, \"defence\") + zone_size(player, \"power_hand\"); \
+                set_counter(\"round\", n); add_counter(target, \"glory\", 1); \
+                cards_in(player, \"power_deck\"); roll(\"attack\", 2); \
+                hexes_of_type(\"lethal\"); hex_has_type(hex(0, 0), \"starting\"); \
+                choose_option([\"left\", \"right\"], \"Which way?\")";
+    let errors = compile_named(ruleset_names(), text);
+    assert!(
+        errors.is_empty(),
+        "{}",
+        errors.iter().map(render).collect::<String>()
+    );
+}
+
+#[test]
+fn every_kind_of_name_is_checked() {
+    for (text, message) in [
+        ("has_token(target, \"gaurd\")", "unknown token `gaurd`"),
+        ("tokens(target, \"stager\")", "unknown token `stager`"),
+        ("give_token(target, \"stun\")", "unknown token `stun`"),
+        ("remove_token(target, \"x\")", "unknown token `x`"),
+        (
+            "has_keyword(target, \"leeder\")",
+            "unknown keyword `leeder`",
+        ),
+        (
+            "characteristic(target, \"mov\")",
+            "unknown characteristic `mov`",
+        ),
+        ("counter(\"rounds\")", "unknown counter `rounds`"),
+        ("counter(player, \"glroy\")", "unknown counter `glroy`"),
+        ("set_counter(\"turn\", 1)", "unknown counter `turn`"),
+        ("set_counter(target, \"turn\", 1)", "unknown counter `turn`"),
+        ("add_counter(\"turn\", 1)", "unknown counter `turn`"),
+        ("add_counter(target, \"turn\", 1)", "unknown counter `turn`"),
+        ("hexes_of_type(\"lethl\")", "unknown hex type `lethl`"),
+        (
+            "hex_has_type(hex(0, 0), \"edge\")",
+            "unknown hex type `edge`",
+        ),
+        ("zone_size(player, \"hand\")", "unknown zone `hand`"),
+        ("cards_in(player, \"discard\")", "unknown zone `discard`"),
+        ("roll(\"atack\", 1)", "unknown die `atack`"),
+        (
+            "mark(\"phase_ends\")",
+            "unknown timing window or event `phase_ends`",
+        ),
+        (
+            "mark(\"phase_ends\", target)",
+            "unknown timing window or event `phase_ends`",
+        ),
+        (
+            "modify(target, \"speed\", 1, \"phase_end\")",
+            "unknown characteristic `speed`",
+        ),
+        (
+            "modify(target, \"move\", 1, \"turn_end\")",
+            "unknown timing window or event `turn_end`",
+        ),
+    ] {
+        let problems = name_problems(text);
+        assert_eq!(problems.len(), 1, "`{text}`: {problems:?}");
+        assert_eq!(problems[0].0, message, "`{text}`");
+    }
+}
+
+#[test]
+fn unknown_name_suggests_the_closest_declared_name() {
+    assert_eq!(
+        name_problems("give_token(target, \"gard\");"),
+        [(
+            "unknown token `gard`".to_owned(),
+            "did you mean `guard`?".to_owned()
+        )]
+    );
+    assert_eq!(
+        name_problems("modify(target, \"move\", 1, \"round_ends\");")[0].1,
+        "did you mean `round_end`?"
+    );
+}
+
+#[test]
+fn unknown_name_far_from_every_name_lists_a_few() {
+    assert_eq!(
+        name_problems("give_token(target, \"stun\");")[0].1,
+        "the ruleset declares `guard` and `stagger`"
+    );
+    assert_eq!(
+        name_problems("mark(\"x\");")[0].1,
+        "the ruleset declares `phase_end`, `power_step` and `round_end`"
+    );
+    let many =
+        KnownNames::permissive().with(NameKind::Token, ["a1", "b2", "c3", "d4", "e5", "f6", "g7"]);
+    let errors = compile_named(many, "give_token(target, \"zzzz\")");
+    assert_eq!(
+        errors[0].help_text(),
+        Some("the ruleset declares `a1`, `b2`, `c3`, `d4`, `e5` and 2 more")
+    );
+    let one = KnownNames::permissive().with(NameKind::Token, ["guard"]);
+    let errors = compile_named(one, "give_token(target, \"zzzz\")");
+    assert_eq!(
+        errors[0].help_text(),
+        Some("the ruleset declares only `guard`")
+    );
+}
+
+#[test]
+fn names_are_checked_in_method_calls_and_dead_code() {
+    assert_eq!(name_problems("target.has_token(\"gard\")").len(), 1);
+    assert_eq!(name_problems("\"rond\".counter()").len(), 1);
+    assert!(name_problems("\"round\".counter()").is_empty());
+    assert_eq!(
+        name_problems("\"rond\".counter().abs()").len(),
+        0,
+        "the receiver of a chain is not seen"
+    );
+    assert_eq!(name_problems("if false { mark(\"nope\"); }").len(), 1);
+    assert_eq!(
+        name_problems(
+            "fighters().filter(|f| has_token(f, \"gard\") || has_keyword(f, \"hunterr\"))"
+        )
+        .len(),
+        2
+    );
+}
+
+#[test]
+fn only_literals_in_name_places_are_checked() {
+    for text in [
+        // Computed names are not checked.
+        "let t = \"gard\"; has_token(target, t)",
+        "has_token(target, \"gu\" + \"ard\")",
+        "has_token(target, `${\"gard\"}`)",
+        // Strings that are not names.
+        "choose_fighter(fighters(), \"gard\")",
+        "choose_option([\"gard\"], \"Pick\") == \"gard\"",
+        // A script function of the same name is the script's business.
+        "fn has_token(f, name) { name == \"x\" } has_token(target, \"gard\")",
+        // Library functions.
+        "\"gard\".len()",
+    ] {
+        assert!(name_problems(text).is_empty(), "`{text}`");
+    }
+}
+
+#[test]
+fn kinds_without_names_are_not_checked() {
+    assert!(compile_named(KnownNames::permissive(), "give_token(target, \"anything\")").is_empty());
+    assert!(compile_effect(&Host::new(), "mark(\"anything\"); roll(\"any\", 1)").is_ok());
+    let tokens_only = KnownNames::permissive().with(NameKind::Token, ["guard"]);
+    assert!(
+        compile_named(
+            tokens_only.clone(),
+            "mark(\"anything\"); has_keyword(target, \"x\")"
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        compile_named(tokens_only, "has_token(target, \"x\")").len(),
+        1
+    );
+}
+
+#[test]
+fn unknown_names_are_reported_with_the_other_problems() {
+    let context = ScriptContext::condition("restriction")
+        .with_variables(["target"])
+        .with_names(ruleset_names());
+    let errors = Host::new()
+        .compile(
+            &ScriptSource::whole(
+                "c.gloam",
+                "has_token(target, \"gard\") && give_token(target, \"stun\")",
+            ),
+            &context,
+        )
+        .unwrap_err();
+    let codes: Vec<&str> = errors.iter().map(|error| error.code_name()).collect();
+    assert_eq!(
+        codes,
+        [
+            "gloam::dsl::unknown_name",
+            "gloam::dsl::effect_in_condition",
+            "gloam::dsl::unknown_name",
+        ]
+    );
+}
+
+#[test]
+fn unknown_name_labels_the_text_inside_the_quotes() {
+    let (file, start, end) = card_file(&[
+        "",
+        "    give_token(target, \"gu\\\"ard\");",
+        "    mark(`round_ends`);",
+    ]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let context = ScriptContext::effect("card \"Lunge\" effect")
+        .with_variables(["target"])
+        .with_names(ruleset_names());
+    let errors = Host::new().compile(&source, &context).unwrap_err();
+    assert_eq!(errors.len(), 2);
+    assert_eq!(errors[0].to_string(), "unknown token `gu\"ard`");
+    assert_eq!(&file[errors[0].span()], "gu\\\"ard");
+    assert_eq!(line_col(&file, errors[0].span().start), (11, 25));
+    assert_eq!(&file[errors[1].span()], "round_ends");
+    assert_eq!(line_col(&file, errors[1].span().start), (12, 11));
+}
+
+#[test]
+fn rendered_unknown_name() {
+    let (file, start, end) = card_file(&[
+        "",
+        "    if has_token(target, \"gard\") {",
+        "        modify(target, \"move\", -1, \"phase_end\");",
+        "    }",
+    ]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let context = ScriptContext::effect("card \"Lunge\" effect")
+        .with_variables(["target"])
+        .with_names(ruleset_names());
+    let errors = Host::new().compile(&source, &context).unwrap_err();
+    assert_eq!(errors.len(), 1);
+    insta::assert_snapshot!("unknown_name", render(&errors[0]));
 }

@@ -1,7 +1,9 @@
 //! The generated reference, the codes and the trigger index.
 
 use gloam_core::{Event, Scope};
-use gloam_dsl::{FunctionKind, ListenerId, TriggerIndex, docs_markdown, list_codes, vocabulary};
+use gloam_dsl::{
+    FunctionKind, ListenerId, NameKind, TriggerIndex, docs_markdown, list_codes, vocabulary,
+};
 
 #[test]
 fn the_reference_documents_every_function_and_code() {
@@ -99,6 +101,7 @@ fn codes_are_stable_and_namespaced() {
             "gloam::dsl::undefined_variable",
             "gloam::dsl::decimal_number",
             "gloam::dsl::effect_in_condition",
+            "gloam::dsl::unknown_name",
             "gloam::dsl::limit_exceeded",
             "gloam::dsl::runtime_error",
             "gloam::dsl::refused_effect",
@@ -134,4 +137,29 @@ fn trigger_index_keeps_declaration_order_per_name() {
     };
     assert!(index.listeners_of(&other).is_empty());
     assert!(TriggerIndex::default().is_empty());
+}
+
+#[test]
+fn name_parameters_have_their_kind_in_the_reference() {
+    let text = docs_markdown();
+    assert!(text.contains("`has_token(fighter: fighter, token: string (a token name)) -> bool`"));
+    assert!(text.contains(
+        "`modify(fighter: fighter, characteristic: string (a characteristic name), amount: int, until: string (a timing window or event name)) -> nothing`"
+    ));
+    for kind in NameKind::ALL {
+        assert!(text.contains(&format!("| `{}` |", kind.name())), "{kind:?}");
+    }
+    // Every string parameter that names something has a kind; prompts and options do not.
+    for doc in vocabulary() {
+        for param in doc.params {
+            let expected = !matches!(param.name, "prompt" | "options") && param.ty == "string";
+            assert_eq!(
+                param.names.is_some(),
+                expected,
+                "{}({})",
+                doc.name,
+                param.name
+            );
+        }
+    }
 }

@@ -6,9 +6,10 @@
 
 use crate::ast::{Element, Item, Span, Value};
 use crate::defs::{
-    AbilityDef, ActionDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef, DeckDef, DieDef,
-    FaceDef, FighterDef, KeywordDef, LegendDef, LimitDef, Owner, PartKind, RemoveDef, Restriction,
-    RulesetDef, ScriptDef, Side, StatDef, StepDef, SymbolDef, WarbandDef, WeaponDef, WindowDef,
+    AbilityDef, ActionDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef, DeckCardsDef,
+    DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef, LimitDef, Owner,
+    PartKind, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef, StepDef, SymbolDef,
+    WarbandDef, WeaponDef, WindowDef,
 };
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::layout::{self, LAYOUT_HELP};
@@ -67,6 +68,17 @@ fn names(item: &Item, key: &str) -> Vec<String> {
         .iter()
         .filter_map(|element| match element {
             Element::Value(Value::Ident(name)) => Some(name.value.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The strings of a list field (other elements were reported by the schema).
+pub(crate) fn strings(item: &Item, key: &str) -> Vec<String> {
+    elements(item, key)
+        .iter()
+        .filter_map(|element| match element {
+            Element::Value(Value::String(text)) => Some(text.value.clone()),
             _ => None,
         })
         .collect()
@@ -658,6 +670,27 @@ impl Builder<'_> {
             effect: self.script(item, "effect"),
             uncertain: names(item, "uncertain"),
             source: string(item, "source"),
+        })
+    }
+
+    pub(crate) fn decklist(&self, item: &Item) -> Option<DecklistDef> {
+        let decks = children(item, "deck")
+            .filter_map(|deck| {
+                // A deck needs `cards` (its absence was reported by the schema).
+                value(deck, "cards")?;
+                Some(DeckCardsDef {
+                    name: name(deck)?,
+                    cards: strings(deck, "cards"),
+                })
+            })
+            .collect();
+        Some(DecklistDef {
+            name: name(item)?,
+            ruleset: string(item, "ruleset")?,
+            warband: string(item, "warband")?,
+            about: string(item, "about"),
+            source: string(item, "source"),
+            decks,
         })
     }
 }

@@ -705,3 +705,48 @@ impl CardDef {
         scripts
     }
 }
+
+/// A decklist: the cards a warband takes into some of its ruleset's decks.
+///
+/// ```text
+/// decklist "Truthseekers: Starter" {
+///     ruleset = "harrowdeep"
+///     warband = "Xandire's Truthseekers"
+///     deck "objective" { cards = ["Banish the Dark", ...] }
+///     deck "power" { cards = ["Blaze of Light", ...] }
+/// }
+/// ```
+///
+/// [`load`](crate::load) checks each listed deck against the ruleset's [`DeckDef`] of the
+/// same name (see the crate docs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecklistDef {
+    /// Its name.
+    pub name: String,
+    /// The ruleset it is for.
+    pub ruleset: String,
+    /// The warband that takes it.
+    pub warband: String,
+    /// A description.
+    pub about: Option<String>,
+    /// Where the list came from.
+    pub source: Option<String>,
+    /// The cards of each deck, in the order written.
+    pub decks: Vec<DeckCardsDef>,
+}
+
+impl DecklistDef {
+    /// The cards listed for the deck named `name`.
+    pub fn deck(&self, name: &str) -> Option<&DeckCardsDef> {
+        self.decks.iter().find(|deck| deck.name == name)
+    }
+}
+
+/// `deck "objective" { cards = ["Banish the Dark", ...] }` in a decklist.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckCardsDef {
+    /// The deck, declared by the ruleset (`deck "objective" { ... }` there).
+    pub name: String,
+    /// The card names, in the order written (repeats kept).
+    pub cards: Vec<String>,
+}

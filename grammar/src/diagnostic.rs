@@ -332,6 +332,159 @@ pub enum GrammarDiagnostic {
         #[help]
         help: String,
     },
+
+    /// A deck of a decklist has fewer cards than its ruleset's `min_size`.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_too_small))]
+    DeckTooSmall {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The deck's name.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// How many to add.
+        #[help]
+        help: String,
+    },
+
+    /// A deck of a decklist has more cards than its ruleset's `max_size`.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_too_large))]
+    DeckTooLarge {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The deck's name.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// How many to take out.
+        #[help]
+        help: String,
+    },
+
+    /// A card of a kind the deck does not take.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_wrong_kind))]
+    DeckWrongKind {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The card.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// Which deck takes it.
+        #[help]
+        help: String,
+    },
+
+    /// A card the decklist's warband may not take: another warband's, or another grand alliance's.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_wrong_owner))]
+    DeckWrongOwner {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The card.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// Which cards the warband may take.
+        #[help]
+        help: String,
+    },
+
+    /// A decklist's warband or card is for another ruleset than the decklist's (or one it extends).
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_wrong_ruleset))]
+    DeckWrongRuleset {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The warband or card.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// Which rulesets fit.
+        #[help]
+        help: String,
+    },
+
+    /// A card listed twice in a player's decks when the deck's rules want unique names.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_duplicate))]
+    DeckDuplicate {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The repeat.
+        #[label("listed again here")]
+        span: SourceSpan,
+        /// The first listing.
+        #[label("first listed here")]
+        first: SourceSpan,
+        /// How to fix it.
+        #[help]
+        help: String,
+    },
+
+    /// More cards with a keyword, score timing or kind than the deck's `limits` allow.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_limit))]
+    DeckLimit {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The first card over the limit.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// How many to take out.
+        #[help]
+        help: String,
+    },
+
+    /// The cards of the deck's `max_half` kinds, keywords or timings fill more than half the deck.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_half))]
+    DeckHalf {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The deck's name.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// How to rebalance.
+        #[help]
+        help: String,
+    },
 }
 
 /// Every diagnostic code, with a one-line meaning, in a fixed order (for docs).
@@ -366,7 +519,7 @@ const CODES: &[(&str, &str)] = &[
     ),
     (
         "gloam::grammar::unknown_name",
-        "a keyword, hex type, token, characteristic, timing window, dice face, card kind, score timing, ruleset, warband or fighter that is not declared",
+        "a keyword, hex type, token, characteristic, timing window, dice face, card kind, score timing, ruleset, warband, fighter, deck or card that is not declared",
     ),
     (
         "gloam::grammar::unknown_parent",
@@ -404,6 +557,38 @@ const CODES: &[(&str, &str)] = &[
         "gloam::grammar::bad_value",
         "a value of the right type that is still not acceptable (out of range, contradictory)",
     ),
+    (
+        "gloam::grammar::deck_too_small",
+        "a deck of a decklist has fewer cards than its ruleset's `min_size`",
+    ),
+    (
+        "gloam::grammar::deck_too_large",
+        "a deck of a decklist has more cards than its ruleset's `max_size`",
+    ),
+    (
+        "gloam::grammar::deck_wrong_kind",
+        "a decklist puts a card in a deck that does not take its kind",
+    ),
+    (
+        "gloam::grammar::deck_wrong_owner",
+        "a decklist's card belongs to another warband or another grand alliance",
+    ),
+    (
+        "gloam::grammar::deck_wrong_ruleset",
+        "a decklist's warband or card is for a ruleset other than the decklist's or one it extends",
+    ),
+    (
+        "gloam::grammar::deck_duplicate",
+        "a card listed twice in a decklist whose deck rules want unique names",
+    ),
+    (
+        "gloam::grammar::deck_limit",
+        "more cards with a keyword, score timing or kind than the deck's `limits` allow",
+    ),
+    (
+        "gloam::grammar::deck_half",
+        "the deck's `max_half` cards fill more than half of it (rounded down)",
+    ),
 ];
 
 /// Every diagnostic code `gloam-grammar` can report, with its one-line meaning.
@@ -439,6 +624,14 @@ impl GrammarDiagnostic {
             GrammarDiagnostic::UnexpectedName { .. } => "gloam::grammar::unexpected_name",
             GrammarDiagnostic::BadLayout { .. } => "gloam::grammar::bad_layout",
             GrammarDiagnostic::BadValue { .. } => "gloam::grammar::bad_value",
+            GrammarDiagnostic::DeckTooSmall { .. } => "gloam::grammar::deck_too_small",
+            GrammarDiagnostic::DeckTooLarge { .. } => "gloam::grammar::deck_too_large",
+            GrammarDiagnostic::DeckWrongKind { .. } => "gloam::grammar::deck_wrong_kind",
+            GrammarDiagnostic::DeckWrongOwner { .. } => "gloam::grammar::deck_wrong_owner",
+            GrammarDiagnostic::DeckWrongRuleset { .. } => "gloam::grammar::deck_wrong_ruleset",
+            GrammarDiagnostic::DeckDuplicate { .. } => "gloam::grammar::deck_duplicate",
+            GrammarDiagnostic::DeckLimit { .. } => "gloam::grammar::deck_limit",
+            GrammarDiagnostic::DeckHalf { .. } => "gloam::grammar::deck_half",
         }
     }
 
@@ -460,7 +653,15 @@ impl GrammarDiagnostic {
             | GrammarDiagnostic::MissingName { src, span, .. }
             | GrammarDiagnostic::UnexpectedName { src, span, .. }
             | GrammarDiagnostic::BadLayout { src, span, .. }
-            | GrammarDiagnostic::BadValue { src, span, .. } => (src, *span),
+            | GrammarDiagnostic::BadValue { src, span, .. }
+            | GrammarDiagnostic::DeckTooSmall { src, span, .. }
+            | GrammarDiagnostic::DeckTooLarge { src, span, .. }
+            | GrammarDiagnostic::DeckWrongKind { src, span, .. }
+            | GrammarDiagnostic::DeckWrongOwner { src, span, .. }
+            | GrammarDiagnostic::DeckWrongRuleset { src, span, .. }
+            | GrammarDiagnostic::DeckDuplicate { src, span, .. }
+            | GrammarDiagnostic::DeckLimit { src, span, .. }
+            | GrammarDiagnostic::DeckHalf { src, span, .. } => (src, *span),
         }
     }
 

@@ -62,10 +62,10 @@
 //! that starts an item at column 0 (`kind "name" {`), so top-level items start at column 0
 //! and nested items are indented.
 //!
-//! Top-level items are `ruleset`, `board`, `warband` and `card`; [`schema()`] lists every
-//! item kind with its fields (types, required or not, examples). Each board, warband and
-//! card names its ruleset (`ruleset = "harrowdeep"`), so a definition is self-contained
-//! and can move between files.
+//! Top-level items are `ruleset`, `board`, `warband`, `card` and `decklist`; [`schema()`]
+//! lists every item kind with its fields (types, required or not, examples). Each board,
+//! warband, card and decklist names its ruleset (`ruleset = "harrowdeep"`), so a definition
+//! is self-contained and can move between files.
 //!
 //! ## Board layouts
 //!
@@ -94,6 +94,45 @@
 //! - `.` is a hex with no type, `_` is no hex (a visible gap); other characters come from
 //!   `legend`, whose values are hex types or lists of them. The value `half` marks half
 //!   hexes on the board's edge ([`BoardDef::half_hexes`]).
+//!
+//! ## Decklists
+//!
+//! A `decklist` is what a warband takes into its ruleset's decks: one nested `deck` item per
+//! deck, named as the ruleset's `deck` item that holds its rules, with the card names as
+//! strings (a card taken twice is written twice). A decklist may list some of the decks only.
+//!
+//! ```text
+//! decklist "Truthseekers: Starter" {
+//!     ruleset = "harrowdeep"
+//!     warband = "Xandire's Truthseekers"
+//!     about = "..."
+//!
+//!     deck "objective" {
+//!         cards = ["Banish the Dark", "Strong Start", ...]
+//!     }
+//!
+//!     deck "power" {
+//!         cards = ["Blaze of Light", "Tempered Sigmarite", ...]
+//!     }
+//! }
+//! ```
+//!
+//! [`load`] checks it against the library and the ruleset's deck rules ([`DeckDef`]):
+//!
+//! - the warband, each deck and each card must exist (`unknown_name`, with a did-you-mean);
+//!   the warband and cards must be for the decklist's ruleset or one it extends
+//!   (`deck_wrong_ruleset`);
+//! - each card's kind must be one of the deck's `kinds` (`deck_wrong_kind`);
+//! - each card must be the warband's own, `universal`, or of the warband's grand alliance
+//!   (`deck_wrong_owner`);
+//! - the deck holds at least `min_size` and at most `max_size` cards, counting every entry
+//!   (`deck_too_small`, `deck_too_large`);
+//! - with `unique_names = true`, a card name may appear once across all the decklist's decks
+//!   (`deck_duplicate`, reported on the deck that wants unique names);
+//! - `limits = [surge: 6]`: at most 6 cards have `surge` as their kind, score timing or one
+//!   of their keywords (`deck_limit`);
+//! - `max_half = [ploy, spell]`: the cards whose kind, score timing or a keyword is listed
+//!   are at most half the deck, rounded down (`deck_half`).
 //!
 //! ## `extends`
 //!
@@ -126,9 +165,10 @@ mod xref;
 
 pub use ast::{Document, Element, Entry, Field, Item, List, Pair, Script, Span, Spanned, Value};
 pub use defs::{
-    AbilityDef, ActionDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef, DeckDef, DieDef,
-    FaceDef, FighterDef, KeywordDef, LegendDef, LimitDef, Owner, PartKind, RemoveDef, Restriction,
-    RulesetDef, ScriptDef, Side, StatDef, StepDef, SymbolDef, WarbandDef, WeaponDef, WindowDef,
+    AbilityDef, ActionDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef, DeckCardsDef,
+    DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef, LimitDef, Owner,
+    PartKind, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef, StepDef, SymbolDef,
+    WarbandDef, WeaponDef, WindowDef,
 };
 pub use diagnostic::{GrammarDiagnostic, list_codes};
 pub use library::{Library, ScriptUse, SourceFile, load};

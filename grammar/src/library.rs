@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::ast::{Item, Value};
 use crate::build::Builder;
-use crate::defs::{BoardDef, CardDef, RulesetDef, ScriptDef, WarbandDef};
+use crate::defs::{BoardDef, CardDef, DecklistDef, RulesetDef, ScriptDef, WarbandDef};
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::resolve::{self, Declared};
 use crate::{print, schema, syntax, xref};
@@ -51,6 +51,7 @@ pub struct Library {
     boards: Vec<BoardDef>,
     warbands: Vec<WarbandDef>,
     cards: Vec<CardDef>,
+    decklists: Vec<DecklistDef>,
 }
 
 /// Where a script is used, for the script host to compile each one in its context.
@@ -111,6 +112,16 @@ impl Library {
     /// The card named `name`.
     pub fn card(&self, name: &str) -> Option<&CardDef> {
         self.cards.iter().find(|card| card.name == name)
+    }
+
+    /// The decklists.
+    pub fn decklists(&self) -> &[DecklistDef] {
+        &self.decklists
+    }
+
+    /// The decklist named `name`.
+    pub fn decklist(&self, name: &str) -> Option<&DecklistDef> {
+        self.decklists.iter().find(|decklist| decklist.name == name)
     }
 
     /// Every script of every definition (rulesets as written), in library order.
@@ -210,6 +221,7 @@ impl fmt::Display for Library {
             self.boards.iter(),
             self.warbands.iter(),
             self.cards.iter(),
+            self.decklists.iter(),
         ))
     }
 }
@@ -275,7 +287,8 @@ fn dedupe<'a, T>(
 /// Steps: parse each file (recovering at top-level items); check items against the
 /// schema; build typed definitions (board layouts included); reject duplicate names across
 /// the library; resolve `extends`; check every name against the resolved ruleset and the
-/// library. Nothing stops at the first problem.
+/// library, and decklists against the ruleset's deck rules. Nothing stops at the first
+/// problem.
 ///
 /// # Examples
 ///
@@ -323,6 +336,7 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
     let mut boards = Vec::new();
     let mut warbands = Vec::new();
     let mut cards = Vec::new();
+    let mut decklists = Vec::new();
     for (file, document) in &documents {
         let mut builder = Builder {
             file,
@@ -350,6 +364,11 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
                         cards.push(Placed { def, file, item });
                     }
                 }
+                "decklist" => {
+                    if let Some(def) = builder.decklist(item) {
+                        decklists.push(Placed { def, file, item });
+                    }
+                }
                 _ => {}
             }
         }
@@ -358,6 +377,7 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
     let boards = dedupe(boards, "board", |def| &def.name, &mut out);
     let warbands = dedupe(warbands, "warband", |def| &def.name, &mut out);
     let cards = dedupe(cards, "card", |def| &def.name, &mut out);
+    let decklists = dedupe(decklists, "decklist", |def| &def.name, &mut out);
 
     let declared: Vec<Declared<'_>> = rulesets
         .iter()
@@ -374,6 +394,7 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
         .map(|placed| placed.def.name.as_str())
         .collect();
     let warband_defs: Vec<&WarbandDef> = warbands.iter().map(|placed| &placed.def).collect();
+    let card_defs: Vec<&CardDef> = cards.iter().map(|placed| &placed.def).collect();
     for placed in &rulesets {
         if let Some(ruleset) = resolved.get(&placed.def.name) {
             let mut checker = xref::Checker {
@@ -383,12 +404,13 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
             checker.ruleset(placed.item, ruleset);
         }
     }
-    // Boards, warbands and cards, built or not: the ruleset must be loaded, and names are
-    // checked against it when it could be resolved (an unresolved one was reported already).
+    // Boards, warbands, cards and decklists, built or not: the ruleset must be loaded, and
+    // names are checked against it when it could be resolved (an unresolved one was reported
+    // already). Decklists are checked against the ruleset's deck rules too.
     for (file, document) in &documents {
         for item in &document.items {
             let kind = item.kind.value.as_str();
-            if !matches!(kind, "board" | "warband" | "card") {
+            if !matches!(kind, "board" | "warband" | "card" | "decklist") {
                 continue;
             }
             let mut checker = xref::Checker {
@@ -406,7 +428,16 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
             match kind {
                 "board" => checker.board(item, ruleset),
                 "warband" => checker.warband(item, ruleset),
-                _ => checker.card(item, ruleset, &warband_defs),
+                "card" => checker.card(item, ruleset, &warband_defs),
+                _ => checker.decklist(
+                    item,
+                    ruleset,
+                    &xref::Known {
+                        resolved: &resolved,
+                        warbands: &warband_defs,
+                        cards: &card_defs,
+                    },
+                ),
             }
         }
     }
@@ -420,6 +451,7 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
         boards: boards.into_iter().map(|placed| placed.def).collect(),
         warbands: warbands.into_iter().map(|placed| placed.def).collect(),
         cards: cards.into_iter().map(|placed| placed.def).collect(),
+        decklists: decklists.into_iter().map(|placed| placed.def).collect(),
     };
     (library, out)
 }

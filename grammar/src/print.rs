@@ -9,8 +9,8 @@
 use std::fmt;
 
 use crate::defs::{
-    AbilityDef, BoardDef, CardDef, FighterDef, KeywordDef, Owner, Restriction, RulesetDef,
-    ScriptDef, StatDef, WarbandDef, WeaponDef,
+    AbilityDef, BoardDef, CardDef, DecklistDef, FighterDef, KeywordDef, Owner, Restriction,
+    RulesetDef, ScriptDef, StatDef, WarbandDef, WeaponDef,
 };
 
 const WIDTH: usize = 96;
@@ -405,6 +405,25 @@ fn card(out: &mut Out, def: &CardDef) {
     out.close();
 }
 
+fn decklist(out: &mut Out, def: &DecklistDef) {
+    out.open("decklist", &def.name);
+    out.string("ruleset", &def.ruleset);
+    out.string("warband", &def.warband);
+    out.opt_string("about", def.about.as_ref());
+    out.opt_string("source", def.source.as_ref());
+    for deck in &def.decks {
+        out.open("deck", &deck.name);
+        if deck.cards.is_empty() {
+            out.raw("cards", "[]");
+        } else {
+            let cards: Vec<String> = deck.cards.iter().map(|card| quote(card)).collect();
+            out.list("cards", &cards);
+        }
+        out.close();
+    }
+    out.close();
+}
+
 macro_rules! display {
     ($type:ty, $printer:ident) => {
         /// Prints the canonical `.gloam` text of the definition.
@@ -422,6 +441,7 @@ display!(RulesetDef, ruleset);
 display!(BoardDef, board);
 display!(WarbandDef, warband);
 display!(CardDef, card);
+display!(DecklistDef, decklist);
 
 /// Prints definitions one after another, separated by blank lines.
 pub(crate) fn print_all<'a>(
@@ -429,6 +449,7 @@ pub(crate) fn print_all<'a>(
     boards: impl Iterator<Item = &'a BoardDef>,
     warbands: impl Iterator<Item = &'a WarbandDef>,
     cards: impl Iterator<Item = &'a CardDef>,
+    decklists: impl Iterator<Item = &'a DecklistDef>,
 ) -> String {
     let mut out = Out::new();
     for def in rulesets {
@@ -442,6 +463,9 @@ pub(crate) fn print_all<'a>(
     }
     for def in cards {
         card(&mut out, def);
+    }
+    for def in decklists {
+        decklist(&mut out, def);
     }
     out.text
 }

@@ -26,6 +26,8 @@ pub enum FieldType {
     Script,
     /// A list of names: `[starting, blocked]`.
     Names,
+    /// A list of strings: `["Sidestep", "Great Strength"]`.
+    Strings,
     /// A list of `name: number` pairs: `[move: 3, wounds: 4]`.
     NumberPairs,
     /// A list of `name: name` pairs: `[defence: block]`.
@@ -51,6 +53,7 @@ impl FieldType {
             FieldType::NameOrString => "a name or a string",
             FieldType::Script => "a script `{ ... }`",
             FieldType::Names => "a list of names",
+            FieldType::Strings => "a list of strings",
             FieldType::NumberPairs => "a list of `name: number` pairs",
             FieldType::NamePairs => "a list of `name: name` pairs",
             FieldType::TextPairs => "a list of `name: name` or `name: \"string\"` pairs",
@@ -94,6 +97,10 @@ pub struct ItemSchema {
     /// The kinds of items it may contain. Each may appear any number of times, with names
     /// unique per kind within the item.
     pub children: &'static [&'static str],
+    /// The kind of item this schema applies inside, for a kind written in more than one kind
+    /// of item with different fields (`deck` in a `ruleset` holds deck-building rules, in a
+    /// `decklist` a deck's cards); `None` when the kind means the same wherever it is allowed.
+    pub parent: Option<&'static str>,
 }
 
 impl ItemSchema {
@@ -372,6 +379,45 @@ const DECK_FIELDS: &[FieldSchema] = &[
         "unique_names = true",
     ),
 ];
+
+const DECKLIST_FIELDS: &[FieldSchema] = &[
+    field(
+        "ruleset",
+        T::String,
+        true,
+        "the ruleset the decklist is for",
+        "ruleset = \"harrowdeep\"",
+    ),
+    field(
+        "warband",
+        T::String,
+        true,
+        "the warband that takes these decks",
+        "warband = \"Xandire's Truthseekers\"",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the list came from",
+        "source = \"...\"",
+    ),
+];
+
+const DECKLIST_DECK_FIELDS: &[FieldSchema] = &[field(
+    "cards",
+    T::Strings,
+    true,
+    "the card names, each as many times as it is taken",
+    "cards = [\"Banish the Dark\", \"Blaze of Light\"]",
+)];
 
 const BOARD_FIELDS: &[FieldSchema] = &[
     field(
@@ -744,6 +790,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "an edition's rules: vocabulary, dice, flow, actions and deck rules",
         fields: RULESET_FIELDS,
         children: &["characteristic", "die", "window", "step", "action", "deck"],
+        parent: None,
     },
     ItemSchema {
         kind: "board",
@@ -751,6 +798,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "a board drawn as rows of hexes",
         fields: BOARD_FIELDS,
         children: &[],
+        parent: None,
     },
     ItemSchema {
         kind: "warband",
@@ -758,6 +806,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "a warband and its fighters",
         fields: WARBAND_FIELDS,
         children: &["fighter"],
+        parent: None,
     },
     ItemSchema {
         kind: "card",
@@ -765,6 +814,15 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "an objective or power card",
         fields: CARD_FIELDS,
         children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "decklist",
+        named: true,
+        about: "the cards a warband takes into its ruleset's decks",
+        fields: DECKLIST_FIELDS,
+        children: &["deck"],
+        parent: None,
     },
     ItemSchema {
         kind: "characteristic",
@@ -772,6 +830,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "a fighter characteristic such as move or wounds",
         fields: CHARACTERISTIC_FIELDS,
         children: &[],
+        parent: None,
     },
     ItemSchema {
         kind: "die",
@@ -779,6 +838,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "a kind of die and its faces",
         fields: DIE_FIELDS,
         children: &[],
+        parent: None,
     },
     ItemSchema {
         kind: "window",
@@ -786,6 +846,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "a timing window cards and abilities may be used in",
         fields: WINDOW_FIELDS,
         children: &[],
+        parent: None,
     },
     ItemSchema {
         kind: "step",
@@ -793,6 +854,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "a step of the game's flow",
         fields: STEP_FIELDS,
         children: &[],
+        parent: None,
     },
     ItemSchema {
         kind: "action",
@@ -800,6 +862,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "an action fighters or players may take",
         fields: ACTION_FIELDS,
         children: &[],
+        parent: None,
     },
     ItemSchema {
         kind: "deck",
@@ -807,6 +870,15 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "deck-building rules for one deck",
         fields: DECK_FIELDS,
         children: &[],
+        parent: Some("ruleset"),
+    },
+    ItemSchema {
+        kind: "deck",
+        named: true,
+        about: "the cards of one of the ruleset's decks",
+        fields: DECKLIST_DECK_FIELDS,
+        children: &[],
+        parent: Some("decklist"),
     },
     ItemSchema {
         kind: "fighter",
@@ -814,6 +886,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "a fighter of a warband",
         fields: FIGHTER_FIELDS,
         children: &["weapon", "ability"],
+        parent: None,
     },
     ItemSchema {
         kind: "weapon",
@@ -821,6 +894,7 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "an attack action on a fighter card",
         fields: WEAPON_FIELDS,
         children: &[],
+        parent: None,
     },
     ItemSchema {
         kind: "ability",
@@ -828,13 +902,16 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "an ability or reaction on a fighter card",
         fields: ABILITY_FIELDS,
         children: &[],
+        parent: None,
     },
 ];
 
 /// The item kinds allowed at the top level of a file.
-pub const TOP_LEVEL: &[&str] = &["ruleset", "board", "warband", "card"];
+pub const TOP_LEVEL: &[&str] = &["ruleset", "board", "warband", "card", "decklist"];
 
-/// Every item kind the format knows, top-level kinds first.
+/// Every item kind the format knows, top-level kinds first. A kind written in more than
+/// one kind of item with different fields (`deck`) has one entry per parent, told apart by
+/// [`ItemSchema::parent`].
 ///
 /// # Examples
 ///
@@ -846,9 +923,22 @@ pub fn schema() -> &'static [ItemSchema] {
     SCHEMAS
 }
 
-/// The schema of one item kind.
+/// The schema of one item kind (for a kind with one schema per parent, the first).
 pub(crate) fn item_schema(kind: &str) -> Option<&'static ItemSchema> {
     SCHEMAS.iter().find(|schema| schema.kind == kind)
+}
+
+/// The schema of an item of kind `kind` written inside an item of kind `parent` (`None` at
+/// the top level).
+pub(crate) fn item_schema_in(kind: &str, parent: Option<&str>) -> Option<&'static ItemSchema> {
+    SCHEMAS
+        .iter()
+        .find(|schema| schema.kind == kind && schema.parent.is_some() && schema.parent == parent)
+        .or_else(|| {
+            SCHEMAS
+                .iter()
+                .find(|schema| schema.kind == kind && schema.parent.is_none())
+        })
 }
 
 /// "`a`, `b` and `c`".
@@ -860,18 +950,19 @@ fn and_list(words: &[String]) -> String {
     }
 }
 
-/// The kind that may contain `kind`, for "`weapon` goes inside `fighter`" hints.
-fn parent_of(kind: &str) -> Option<&'static str> {
+/// The kinds that may contain `kind`, for "`weapon` items go inside `fighter` items" hints.
+fn parents_of(kind: &str) -> Vec<&'static str> {
     SCHEMAS
         .iter()
-        .find(|schema| schema.children.contains(&kind))
+        .filter(|schema| schema.children.contains(&kind))
         .map(|schema| schema.kind)
+        .collect()
 }
 
 /// Checks a file's items against the schema, pushing every problem found.
 pub(crate) fn check(items: &[Item], file: &FileRef, out: &mut Vec<GrammarDiagnostic>) {
     let mut checker = Checker { file, out };
-    checker.items(items.iter(), TOP_LEVEL, None);
+    checker.items(items.iter(), None);
 }
 
 struct Checker<'a> {
@@ -880,12 +971,14 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// Checks the items written inside `parent` (`None`: the top level of a file).
     fn items<'i>(
         &mut self,
         items: impl Iterator<Item = &'i Item>,
-        allowed: &[&str],
-        parent: Option<&str>,
+        parent: Option<&'static ItemSchema>,
     ) {
+        let allowed = parent.map_or(TOP_LEVEL, |parent| parent.children);
+        let parent_kind = parent.map(|parent| parent.kind);
         let mut seen: BTreeMap<(&'i str, &'i str), Span> = BTreeMap::new();
         for item in items {
             let kind = item.kind.value.as_str();
@@ -893,11 +986,11 @@ impl Checker<'_> {
                 self.unknown_item(item, allowed, parent);
                 continue;
             }
-            let Some(schema) = item_schema(kind) else {
+            let Some(schema) = item_schema_in(kind, parent_kind) else {
                 continue;
             };
             // Top-level names are checked across the whole library, not per file.
-            if parent.is_some()
+            if let Some(parent_kind) = parent_kind
                 && let Some(name) = &item.name
             {
                 if let Some(first) = seen.get(&(kind, name.value.as_str())) {
@@ -907,10 +1000,7 @@ impl Checker<'_> {
                         src: self.file.src(),
                         span: self.file.span(name.span),
                         first: Some(self.file.span(*first)),
-                        help: format!(
-                            "each {kind} needs its own name within its {}",
-                            parent.unwrap_or("item")
-                        ),
+                        help: format!("each {kind} needs its own name within its {parent_kind}"),
                     });
                 } else {
                     seen.insert((kind, name.value.as_str()), name.span);
@@ -920,22 +1010,29 @@ impl Checker<'_> {
         }
     }
 
-    fn unknown_item(&mut self, item: &Item, allowed: &[&str], parent: Option<&str>) {
+    fn unknown_item(&mut self, item: &Item, allowed: &[&str], parent: Option<&ItemSchema>) {
         let kind = item.kind.value.as_str();
         let context = match parent {
-            Some(parent) => format!("inside `{parent}`"),
+            Some(parent) => format!("inside `{}`", parent.kind),
             None => "at the top level".to_string(),
         };
+        let homes: Vec<String> = parents_of(kind)
+            .into_iter()
+            .map(|home| format!("`{home}`"))
+            .collect();
         let help = if let Some(best) = suggest::closest(kind, allowed.iter().copied()) {
             format!("did you mean `{best}`?")
-        } else if let Some(home) = parent_of(kind) {
-            format!("`{kind}` items go inside `{home}` items")
-        } else if let Some(schema) = parent.and_then(item_schema)
+        } else if !homes.is_empty() {
+            format!("`{kind}` items go inside {} items", homes.join(" or "))
+        } else if let Some(schema) = parent
             && schema.field(kind).is_some()
         {
             format!("`{kind}` is a field: write `{kind} = ...`")
         } else if allowed.is_empty() {
-            format!("`{}` holds no nested items", parent.unwrap_or("this item"))
+            format!(
+                "`{}` holds no nested items",
+                parent.map_or("this item", |parent| parent.kind)
+            )
         } else {
             let listed: Vec<String> = allowed.iter().map(|k| format!("`{k}`")).collect();
             format!("items allowed here: {}", listed.join(", "))
@@ -1034,7 +1131,7 @@ impl Checker<'_> {
             _ => {}
         }
 
-        self.items(item.items(), schema.children, Some(kind));
+        self.items(item.items(), Some(schema));
     }
 
     /// One diagnostic for the fields `missing` from `item`, if any.
@@ -1090,7 +1187,13 @@ impl Checker<'_> {
             T::Name => matches!(value, Value::Ident(_)),
             T::NameOrString => matches!(value, Value::Ident(_) | Value::String(_)),
             T::Script => matches!(value, Value::Script(_)),
-            T::Names | T::NumberPairs | T::NamePairs | T::TextPairs | T::Tags | T::Legend => {
+            T::Names
+            | T::Strings
+            | T::NumberPairs
+            | T::NamePairs
+            | T::TextPairs
+            | T::Tags
+            | T::Legend => {
                 if let Value::List(list) = value {
                     let mut seen: Vec<&str> = Vec::new();
                     for element in &list.elements {
@@ -1103,8 +1206,9 @@ impl Checker<'_> {
                         if let Element::Pair(pair) = element {
                             self.not_negative(field_schema.name, Some(key), &pair.value);
                         }
-                        // `remove` and `restrictions` repeat their keys by design.
-                        if ty != T::TextPairs {
+                        // `remove` and `restrictions` repeat their keys by design; in a list
+                        // of strings, names are wrong already (and repeats may be allowed).
+                        if !matches!(ty, T::TextPairs | T::Strings) {
                             if seen.contains(&key) {
                                 self.out.push(GrammarDiagnostic::BadValue {
                                     message: format!(
@@ -1158,6 +1262,7 @@ impl Checker<'_> {
         let ty = field_schema.ty;
         let element_type = match ty {
             T::Names => "names",
+            T::Strings => "strings",
             T::NumberPairs => "`name: number` pairs",
             T::NamePairs => "`name: name` pairs",
             T::TextPairs => "`name: name` or `name: \"string\"` pairs",
@@ -1168,12 +1273,15 @@ impl Checker<'_> {
         match element {
             Element::Value(Value::Invalid(_)) => {}
             Element::Value(value) => {
-                let ok = matches!((ty, value), (T::Names | T::Tags, Value::Ident(_)));
+                let ok = matches!(
+                    (ty, value),
+                    (T::Names | T::Tags, Value::Ident(_)) | (T::Strings, Value::String(_))
+                );
                 if !ok {
                     self.wrong(field_schema, value, &expected);
                 }
             }
-            Element::Pair(pair) if ty == T::Names => {
+            Element::Pair(pair) if matches!(ty, T::Names | T::Strings) => {
                 self.out.push(GrammarDiagnostic::WrongType {
                     field: field_schema.name.to_string(),
                     expected,

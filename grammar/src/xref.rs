@@ -1,9 +1,12 @@
-//! Cross-reference checks: every name a board, warband, card or ruleset uses must be declared
-//! by its (resolved) ruleset or exist in the library. Each unknown name gets a did-you-mean.
+//! Cross-reference checks: every name a board, warband, card, decklist or ruleset uses must be
+//! declared by its (resolved) ruleset or exist in the library. Each unknown name gets a
+//! did-you-mean. Decklists are also checked against their ruleset's deck-building rules.
+
+use std::collections::BTreeMap;
 
 use crate::ast::{Element, Item, Span, Value};
 use crate::build::{HALF, elements};
-use crate::defs::{RulesetDef, WarbandDef};
+use crate::defs::{CardDef, DeckDef, Owner, RulesetDef, WarbandDef};
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::schema::item_schema;
 use crate::suggest;
@@ -395,5 +398,331 @@ impl Checker<'_> {
             self.declared("dice face", &written, &faces, ruleset, "`die` items");
         }
         self.uncertain(item);
+    }
+
+    /// A decklist: its warband, decks and cards exist, and each deck keeps its ruleset's rules.
+    pub(crate) fn decklist(&mut self, item: &Item, ruleset: &RulesetDef, known: &Known<'_>) {
+        let lineage = known.lineage(ruleset);
+        let fits = |name: &str| lineage.iter().any(|fit| fit == name);
+        let fitting = || {
+            let listed: Vec<String> = lineage.iter().map(|name| format!("`{name}`")).collect();
+            match listed.as_slice() {
+                [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+                _ => listed.concat(),
+            }
+        };
+        let mut warband = None;
+        if let Some(written) = name_field(item, "warband") {
+            match known.warbands.iter().find(|w| w.name == written.name) {
+                Some(found) => {
+                    if !fits(&found.ruleset) {
+                        self.out.push(GrammarDiagnostic::DeckWrongRuleset {
+                            message: format!(
+                                "warband `{}` is for ruleset `{}`, not `{}`",
+                                found.name, found.ruleset, ruleset.name
+                            ),
+                            src: self.file.src(),
+                            span: self.file.span(written.span),
+                            label: "for another ruleset".to_string(),
+                            help: format!(
+                                "a decklist for `{}` takes warbands and cards for {}",
+                                ruleset.name,
+                                fitting()
+                            ),
+                        });
+                    }
+                    warband = Some(*found);
+                }
+                None => {
+                    let names: Vec<&str> = known.warbands.iter().map(|w| w.name.as_str()).collect();
+                    self.unknown(
+                        "warband",
+                        &written,
+                        &names,
+                        "load the file that declares it".to_string(),
+                    );
+                }
+            }
+        }
+        let deck_names: Vec<&str> = ruleset.decks.iter().map(|d| d.name.as_str()).collect();
+        let card_names: Vec<&str> = known.cards.iter().map(|c| c.name.as_str()).collect();
+        // Every card listed so far in the decklist, for `unique_names` across decks.
+        let mut seen: Vec<Written<'_>> = Vec::new();
+        for deck in children(item, "deck") {
+            let Some(deck_name) = &deck.name else {
+                continue;
+            };
+            let deck_written = Written {
+                name: &deck_name.value,
+                span: deck_name.span,
+            };
+            let rules = ruleset.decks.iter().find(|d| d.name == deck_name.value);
+            if rules.is_none() {
+                self.declared("deck", &deck_written, &deck_names, ruleset, "`deck` items");
+            }
+            let listed: Vec<Written<'_>> = elements(deck, "cards")
+                .iter()
+                .filter_map(|element| match element {
+                    Element::Value(Value::String(name)) => Some(Written {
+                        name: &name.value,
+                        span: name.span,
+                    }),
+                    _ => None,
+                })
+                .collect();
+            let mut found: Vec<(&Written<'_>, &CardDef)> = Vec::new();
+            for written in &listed {
+                match known.cards.iter().find(|card| card.name == written.name) {
+                    Some(card) => found.push((written, card)),
+                    None => self.unknown(
+                        "card",
+                        written,
+                        &card_names,
+                        "load the file that declares it".to_string(),
+                    ),
+                }
+            }
+            let unique = rules.and_then(|rules| rules.unique_names) == Some(true);
+            for written in &listed {
+                match seen.iter().find(|first| first.name == written.name) {
+                    Some(first) if unique => {
+                        self.out.push(GrammarDiagnostic::DeckDuplicate {
+                            message: format!("`{}` is listed twice", written.name),
+                            src: self.file.src(),
+                            span: self.file.span(written.span),
+                            first: self.file.span(first.span),
+                            help: format!(
+                                "ruleset `{}` wants card names unique across a player's decks: take one out",
+                                ruleset.name
+                            ),
+                        });
+                    }
+                    Some(_) => {}
+                    None => seen.push(Written {
+                        name: written.name,
+                        span: written.span,
+                    }),
+                }
+            }
+            let Some(rules) = rules else {
+                continue;
+            };
+            for &(written, card) in &found {
+                if !fits(&card.ruleset) {
+                    self.out.push(GrammarDiagnostic::DeckWrongRuleset {
+                        message: format!(
+                            "card `{}` is for ruleset `{}`, not `{}`",
+                            card.name, card.ruleset, ruleset.name
+                        ),
+                        src: self.file.src(),
+                        span: self.file.span(written.span),
+                        label: "for another ruleset".to_string(),
+                        help: format!(
+                            "a decklist for `{}` takes warbands and cards for {}",
+                            ruleset.name,
+                            fitting()
+                        ),
+                    });
+                }
+                self.deck_kind(written, card, rules, ruleset);
+                if let Some(warband) = warband {
+                    self.deck_owner(written, card, warband);
+                }
+            }
+            self.deck_counts(&deck_written, &listed, &found, rules, ruleset);
+        }
+    }
+
+    /// A card of a kind the deck does not take.
+    fn deck_kind(
+        &mut self,
+        written: &Written<'_>,
+        card: &CardDef,
+        rules: &DeckDef,
+        ruleset: &RulesetDef,
+    ) {
+        if rules.kinds.contains(&card.kind) {
+            return;
+        }
+        let kinds: Vec<String> = rules.kinds.iter().map(|kind| format!("`{kind}`")).collect();
+        let help = match ruleset.decks.iter().find(|d| d.kinds.contains(&card.kind)) {
+            Some(other) => format!("{} cards go in the `{}` deck", card.kind, other.name),
+            None => format!("the `{}` deck takes {} cards", rules.name, kinds.join(", ")),
+        };
+        self.out.push(GrammarDiagnostic::DeckWrongKind {
+            message: format!(
+                "`{}` is a {} card; the `{}` deck does not take {} cards",
+                card.name, card.kind, rules.name, card.kind
+            ),
+            src: self.file.src(),
+            span: self.file.span(written.span),
+            label: format!("a {} card", card.kind),
+            help,
+        });
+    }
+
+    /// A card owned by another warband or another grand alliance.
+    fn deck_owner(&mut self, written: &Written<'_>, card: &CardDef, warband: &WarbandDef) {
+        let (message, label) = match &card.owner {
+            Owner::Warband(owner) if *owner != warband.name => (
+                format!("`{}` is a card of `{owner}`", card.name),
+                "another warband's card",
+            ),
+            Owner::Alliance(alliance) if *alliance != warband.alliance => (
+                format!(
+                    "`{}` is a {alliance} card; `{}` is {}",
+                    card.name, warband.name, warband.alliance
+                ),
+                "another grand alliance's card",
+            ),
+            _ => return,
+        };
+        self.out.push(GrammarDiagnostic::DeckWrongOwner {
+            message,
+            src: self.file.src(),
+            span: self.file.span(written.span),
+            label: label.to_string(),
+            help: format!(
+                "`{}` takes its own cards, universal cards and {} cards",
+                warband.name, warband.alliance
+            ),
+        });
+    }
+
+    /// `min_size`, `max_size`, `limits` and `max_half` of one deck.
+    fn deck_counts(
+        &mut self,
+        deck: &Written<'_>,
+        listed: &[Written<'_>],
+        found: &[(&Written<'_>, &CardDef)],
+        rules: &DeckDef,
+        ruleset: &RulesetDef,
+    ) {
+        let size = i64::try_from(listed.len()).unwrap_or(i64::MAX);
+        let cards = |count: i64| match count {
+            1 => "1 card".to_string(),
+            _ => format!("{count} cards"),
+        };
+        if let Some(min) = rules.min_size
+            && size < min
+        {
+            self.out.push(GrammarDiagnostic::DeckTooSmall {
+                message: format!(
+                    "the `{}` deck has {}; ruleset `{}` needs at least {min}",
+                    rules.name,
+                    cards(size),
+                    ruleset.name
+                ),
+                src: self.file.src(),
+                span: self.file.span(deck.span),
+                label: format!("{} listed", cards(size)),
+                help: format!("add {}", cards(min - size)),
+            });
+        }
+        if let Some(max) = rules.max_size
+            && size > max
+        {
+            self.out.push(GrammarDiagnostic::DeckTooLarge {
+                message: format!(
+                    "the `{}` deck has {}; ruleset `{}` allows at most {max}",
+                    rules.name,
+                    cards(size),
+                    ruleset.name
+                ),
+                src: self.file.src(),
+                span: self.file.span(deck.span),
+                label: format!("{} listed", cards(size)),
+                help: format!("take out {}", cards(size - max)),
+            });
+        }
+        for limit in &rules.limits {
+            let matching: Vec<&Written<'_>> = found
+                .iter()
+                .filter(|(_, card)| has(card, &limit.name))
+                .map(|(written, _)| *written)
+                .collect();
+            let count = i64::try_from(matching.len()).unwrap_or(i64::MAX);
+            if count <= limit.max {
+                continue;
+            }
+            let first_over = usize::try_from(limit.max)
+                .ok()
+                .and_then(|index| matching.get(index))
+                .map_or(deck.span, |written| written.span);
+            self.out.push(GrammarDiagnostic::DeckLimit {
+                message: format!(
+                    "the `{}` deck has {} {} cards; at most {} are allowed",
+                    rules.name, count, limit.name, limit.max
+                ),
+                src: self.file.src(),
+                span: self.file.span(first_over),
+                label: format!("over the limit of {} {} cards", limit.max, limit.name),
+                help: match count - limit.max {
+                    1 => format!(
+                        "take out 1 {name} card, or swap it for a card that is not {name}",
+                        name = limit.name
+                    ),
+                    over => format!(
+                        "take out {over} {name} cards, or swap them for cards that are not {name}",
+                        name = limit.name
+                    ),
+                },
+            });
+        }
+        if !rules.max_half.is_empty() {
+            let count = found
+                .iter()
+                .filter(|(_, card)| rules.max_half.iter().any(|name| has(card, name)))
+                .count();
+            let count = i64::try_from(count).unwrap_or(i64::MAX);
+            let half = size / 2;
+            if count > half {
+                let names = rules.max_half.join(" or ");
+                self.out.push(GrammarDiagnostic::DeckHalf {
+                    message: format!(
+                        "the `{}` deck has {count} {names} cards out of {size}; at most half ({half}) may be",
+                        rules.name
+                    ),
+                    src: self.file.src(),
+                    span: self.file.span(deck.span),
+                    label: format!("{count} of {size} are {names} cards"),
+                    help: format!(
+                        "take out {names} cards or add other cards, until they are at most half the deck (rounded down)"
+                    ),
+                });
+            }
+        }
+    }
+}
+
+/// Whether a card has a name of a deck's `limits` or `max_half`: its kind, its score timing
+/// or one of its keywords.
+fn has(card: &CardDef, name: &str) -> bool {
+    card.kind == name
+        || card.score.as_deref() == Some(name)
+        || card.keywords.iter().any(|keyword| keyword == name)
+}
+
+/// What decklists are checked against besides their ruleset.
+pub(crate) struct Known<'a> {
+    pub(crate) resolved: &'a BTreeMap<String, RulesetDef>,
+    pub(crate) warbands: &'a [&'a WarbandDef],
+    pub(crate) cards: &'a [&'a CardDef],
+}
+
+impl Known<'_> {
+    /// The rulesets whose warbands and cards fit a decklist for `ruleset`: it and the
+    /// rulesets it extends, nearest first.
+    fn lineage(&self, ruleset: &RulesetDef) -> Vec<String> {
+        let mut lineage = vec![ruleset.name.clone()];
+        let mut parent = ruleset.extends.clone();
+        while let Some(name) = parent {
+            if lineage.contains(&name) {
+                break;
+            }
+            parent = self.resolved.get(&name).and_then(|def| def.extends.clone());
+            lineage.push(name);
+        }
+        lineage
     }
 }

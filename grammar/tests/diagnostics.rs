@@ -7,12 +7,14 @@
 use gloam_grammar::{GrammarDiagnostic, SourceFile, load};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
-const DATA: [&str; 5] = [
+const DATA: [&str; 7] = [
     "underworlds",
     "harrowdeep",
     "board",
     "truthseekers",
     "cards",
+    "deck_cards",
+    "decklist",
 ];
 
 fn source(path: &str) -> SourceFile {
@@ -81,4 +83,14 @@ fn warband_errors() {
 #[test]
 fn duplicate_names_across_files() {
     check("duplicates");
+}
+
+#[test]
+fn decklist_unknown_names_and_misfit_cards() {
+    check("decklist_refs");
+}
+
+#[test]
+fn decklist_deck_building_rules() {
+    check("decklist_rules");
 }

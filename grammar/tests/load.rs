@@ -7,12 +7,14 @@ use gloam_grammar::{
     Library, Owner, Restriction, SourceFile, Value, list_codes, load, parse, schema,
 };
 
-const DATA: [&str; 5] = [
+const DATA: [&str; 7] = [
     "underworlds",
     "harrowdeep",
     "board",
     "truthseekers",
     "cards",
+    "deck_cards",
+    "decklist",
 ];
 
 fn data_files() -> Vec<SourceFile> {
@@ -41,7 +43,8 @@ fn data_set_loads_every_definition() {
     assert_eq!(library.boards().len(), 1);
     assert_eq!(library.warbands().len(), 1);
     assert_eq!(library.warbands()[0].fighters.len(), 2);
-    assert_eq!(library.cards().len(), 3);
+    assert_eq!(library.cards().len(), 32);
+    assert_eq!(library.decklists().len(), 1);
 }
 
 #[test]
@@ -181,6 +184,45 @@ fn cards_keep_owner_restrictions_and_multiline_text() {
 }
 
 #[test]
+fn decklist_lists_each_deck_in_order() {
+    let library = library();
+    let decklist = library.decklist("Truthseekers: Starter").expect("decklist");
+    assert_eq!(decklist.ruleset, "harrowdeep");
+    assert_eq!(decklist.warband, "Xandire's Truthseekers");
+    let decks: Vec<&str> = decklist
+        .decks
+        .iter()
+        .map(|deck| deck.name.as_str())
+        .collect();
+    assert_eq!(decks, ["objective", "power"]);
+    let objective = decklist.deck("objective").expect("objective deck");
+    assert_eq!(objective.cards.len(), 12);
+    assert_eq!(objective.cards[0], "Banish the Dark");
+    assert_eq!(decklist.deck("power").expect("power deck").cards.len(), 20);
+    // Every listed card is in the library.
+    for deck in &decklist.decks {
+        for card in &deck.cards {
+            assert!(library.card(card).is_some(), "{card}");
+        }
+    }
+}
+
+#[test]
+fn decklist_schema_tells_the_two_decks_apart() {
+    let decks: Vec<_> = schema().iter().filter(|item| item.kind == "deck").collect();
+    assert_eq!(decks.len(), 2);
+    assert_eq!(decks[0].parent, Some("ruleset"));
+    assert!(decks[0].field("min_size").is_some());
+    assert_eq!(decks[1].parent, Some("decklist"));
+    assert!(decks[1].field("cards").is_some());
+    let decklist = schema()
+        .iter()
+        .find(|item| item.kind == "decklist")
+        .expect("decklist");
+    assert_eq!(decklist.children, ["deck"]);
+}
+
+#[test]
 fn every_script_points_into_its_file() {
     let library = library();
     let scripts = library.scripts();
@@ -231,7 +273,7 @@ fn parse_keeps_spans_of_items_fields_and_scripts() {
 #[test]
 fn codes_are_unique_and_namespaced() {
     let codes = list_codes();
-    assert_eq!(codes.len(), 17);
+    assert_eq!(codes.len(), 25);
     for (index, (code, meaning)) in codes.iter().enumerate() {
         assert!(code.starts_with("gloam::grammar::"), "{code}");
         assert!(!meaning.is_empty() && !meaning.ends_with('.'), "{code}");
@@ -245,5 +287,40 @@ fn codes_are_unique_and_namespaced() {
 #[test]
 fn schema_lists_top_level_kinds_first() {
     let kinds: Vec<&str> = schema().iter().map(|item| item.kind).collect();
-    assert_eq!(&kinds[..4], ["ruleset", "board", "warband", "card"]);
+    assert_eq!(
+        &kinds[..5],
+        ["ruleset", "board", "warband", "card", "decklist"]
+    );
+}
+
+#[test]
+fn decklist_unique_names_span_all_its_decks() {
+    let text = r#"
+ruleset "r" {
+    title = "R"
+    rounds = 1
+    min_players = 2
+    max_players = 2
+    card_kinds = [objective, ploy]
+    alliances = [order]
+    deck "objective" { kinds = [objective, ploy] unique_names = true }
+    deck "power" { kinds = [ploy] unique_names = true }
+}
+card "Feint" { ruleset = "r" kind = ploy owner = universal }
+decklist "d" {
+    ruleset = "r"
+    warband = "w"
+    deck "objective" { cards = ["Feint"] }
+    deck "power" { cards = ["Feint"] }
+}
+warband "w" { ruleset = "r" alliance = order }
+"#;
+    let (library, diagnostics) = load(&[SourceFile::new("d.gloam", text)]);
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code_str()).collect();
+    // The repeat is reported where it is listed again, in the second deck.
+    assert_eq!(codes, ["gloam::grammar::deck_duplicate"]);
+    let repeat = &diagnostics[0];
+    assert_eq!(&text[repeat.span().start..repeat.span().end], "\"Feint\"");
+    assert!(repeat.span().start > text.find("deck \"power\" { cards").unwrap_or(0));
+    assert_eq!(library.decklists()[0].decks[1].cards, ["Feint"]);
 }

@@ -5,12 +5,14 @@
 use gloam_grammar::{GrammarDiagnostic, Library, SourceFile, load, parse};
 use proptest::prelude::*;
 
-const DATA: [&str; 5] = [
+const DATA: [&str; 7] = [
     "underworlds",
     "harrowdeep",
     "board",
     "truthseekers",
     "cards",
+    "deck_cards",
+    "decklist",
 ];
 
 fn data_text(name: &str) -> String {

@@ -24,4 +24,5 @@ pub use gloam_core as core;
 
 pub mod agent;
 pub mod demo;
+pub mod load;
 pub mod narrate;

@@ -16,6 +16,8 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Check data files and their scripts: every problem, with file, line and a suggestion.
+    Check(cli::check::CheckArgs),
     /// Play the kernel demonstration: a seeded skirmish between two random agents.
     Demo(cli::demo::DemoArgs),
     /// Geometry queries for board designers (JSON on stdin, JSON on stdout).
@@ -35,11 +37,13 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match args.command {
-        Command::Demo(demo) => cli::demo::run(&demo),
-        Command::Geom(geom) => cli::geom::run(&geom),
+        Command::Check(check) => cli::check::run(&check),
+        Command::Demo(demo) => cli::demo::run(&demo).map(|()| true),
+        Command::Geom(geom) => cli::geom::run(&geom).map(|()| true),
     };
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::from(error.exit_code())

@@ -64,6 +64,9 @@ pub struct ScriptUse<'a> {
     pub item_name: &'a str,
     /// The field: `setup`, `run`, `effect`, `inspire`...
     pub field: &'static str,
+    /// The ruleset whose names the script uses: the ruleset itself, or the `ruleset` field
+    /// of the warband or card holding it.
+    pub ruleset: &'a str,
     /// The script.
     pub script: &'a ScriptDef,
 }
@@ -137,6 +140,7 @@ impl Library {
                     out.push(ScriptUse {
                         item_kind: "ruleset",
                         item_name: &ruleset.name,
+                        ruleset: &ruleset.name,
                         field,
                         script,
                     });
@@ -146,6 +150,7 @@ impl Library {
                 out.push(ScriptUse {
                     item_kind: "step",
                     item_name: &step.name,
+                    ruleset: &ruleset.name,
                     field: "run",
                     script: &step.run,
                 });
@@ -155,6 +160,7 @@ impl Library {
                     out.push(ScriptUse {
                         item_kind: "action",
                         item_name: &action.name,
+                        ruleset: &ruleset.name,
                         field: "condition",
                         script,
                     });
@@ -162,6 +168,7 @@ impl Library {
                 out.push(ScriptUse {
                     item_kind: "action",
                     item_name: &action.name,
+                    ruleset: &ruleset.name,
                     field: "run",
                     script: &action.run,
                 });
@@ -177,6 +184,7 @@ impl Library {
                         out.push(ScriptUse {
                             item_kind: "fighter",
                             item_name: &fighter.name,
+                            ruleset: &warband.ruleset,
                             field,
                             script,
                         });
@@ -191,6 +199,7 @@ impl Library {
                             out.push(ScriptUse {
                                 item_kind: "ability",
                                 item_name: &ability.name,
+                                ruleset: &warband.ruleset,
                                 field,
                                 script,
                             });
@@ -204,6 +213,7 @@ impl Library {
                 out.push(ScriptUse {
                     item_kind: "card",
                     item_name: &card.name,
+                    ruleset: &card.ruleset,
                     field,
                     script,
                 });

@@ -651,12 +651,12 @@ impl Checker<'_> {
                 .map_or(deck.span, |written| written.span);
             self.out.push(GrammarDiagnostic::DeckLimit {
                 message: format!(
-                    "the `{}` deck has {} {} cards; at most {} are allowed",
+                    "the `{}` deck has {} {} cards; it may hold at most {}",
                     rules.name, count, limit.name, limit.max
                 ),
                 src: self.file.src(),
                 span: self.file.span(first_over),
-                label: format!("over the limit of {} {} cards", limit.max, limit.name),
+                label: format!("over the limit of {} {}", limit.max, limit.name),
                 help: match count - limit.max {
                     1 => format!(
                         "take out 1 {name} card, or swap it for a card that is not {name}",

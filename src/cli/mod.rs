@@ -1,5 +1,6 @@
 //! The subcommands of `gloam`.
 
+pub(crate) mod check;
 pub(crate) mod demo;
 pub(crate) mod geom;
 

@@ -1,0 +1,278 @@
+//! Loading a library of data files: read, parse and check every file (gloam-grammar), then
+//! compile and check every script (gloam-dsl), collecting every problem at once.
+//!
+//! ```
+//! use gloam::load::{load, Source};
+//! let text = "ruleset \"tiny\" {\n    title = \"Tiny\"\n    rounds = 1\n    min_players = 2\n    max_players = 2\n}\n";
+//! let (loaded, problems) = load(&[Source::new("tiny.gloam", text)], &gloam_dsl::Host::new());
+//! assert!(problems.is_empty(), "{problems:?}");
+//! assert!(loaded.library.ruleset("tiny").is_some());
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use gloam_dsl::{Host, KnownNames, NameKind, Script, ScriptContext, ScriptSource};
+use gloam_grammar::{GrammarDiagnostic, Library, PartKind, RulesetDef};
+
+/// A data file's name and text.
+pub type Source = gloam_grammar::SourceFile;
+
+/// One problem found while loading: a file that could not be read, a problem in a data
+/// file, or a problem in one of its scripts.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A path could not be read.
+    #[error("cannot read `{path}`: {message}")]
+    #[diagnostic(
+        code(gloam::io::unreadable),
+        help(
+            "check that the path exists and is readable; directories are searched for .gloam files"
+        )
+    )]
+    Unreadable {
+        /// The path.
+        path: String,
+        /// What the system said.
+        message: String,
+    },
+    /// A path holds no data file.
+    #[error("`{path}` holds no .gloam file")]
+    #[diagnostic(
+        code(gloam::io::no_files),
+        help("gloam check reads files ending in .gloam, and folders containing them")
+    )]
+    NoFiles {
+        /// The path.
+        path: String,
+    },
+    /// A problem in a data file.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Grammar(#[from] GrammarDiagnostic),
+    /// A problem in a script.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Script(#[from] gloam_dsl::DslDiagnostic),
+}
+
+/// A compiled script and where it lives.
+#[derive(Debug)]
+pub struct CompiledScript {
+    /// The kind of item that holds it (`card`, `ability`, `step`...).
+    pub item_kind: &'static str,
+    /// The item's name.
+    pub item_name: String,
+    /// The field (`effect`, `condition`, `run`...).
+    pub field: &'static str,
+    /// The compiled script.
+    pub script: Script,
+}
+
+/// A loaded library: every definition, and every script compiled.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The definitions.
+    pub library: Library,
+    /// The compiled scripts, in library order.
+    pub scripts: Vec<CompiledScript>,
+}
+
+impl Loaded {
+    /// The compiled script of `field` of the item `item_kind` named `item_name`.
+    pub fn script(&self, item_kind: &str, item_name: &str, field: &str) -> Option<&Script> {
+        self.scripts
+            .iter()
+            .find(|s| s.item_kind == item_kind && s.item_name == item_name && s.field == field)
+            .map(|s| &s.script)
+    }
+}
+
+/// Whether a script field holds a condition (pure, ends in true or false) or an effect.
+fn is_condition(field: &str) -> bool {
+    matches!(field, "condition" | "inspire" | "uninspire")
+}
+
+/// The variables a script receives, by where it is written.
+///
+/// | item | variables |
+/// | --- | --- |
+/// | card | `this_card`, `player`, `this_fighter`, `target`, `attacker` |
+/// | ability, action | `this_fighter`, `player`, `target`, `attacker` |
+/// | fighter (`inspire`, `uninspire`) | `this_fighter`, `player` |
+/// | ruleset (`setup`, `scoring`, `victory`), step | `player`, `this_fighter`, `target` |
+pub fn script_variables(item_kind: &str) -> &'static [&'static str] {
+    match item_kind {
+        "card" => &["this_card", "player", "this_fighter", "target", "attacker"],
+        "ability" | "action" => &["this_fighter", "player", "target", "attacker"],
+        "fighter" => &["this_fighter", "player"],
+        _ => &["player", "this_fighter", "target"],
+    }
+}
+
+/// Counters every ruleset has, whether or not it lists them: the round and each player's
+/// glory (the names `gloam_dsl::Names` uses by default).
+pub const BUILT_IN_COUNTERS: &[&str] = &["round", "glory"];
+
+/// The names a ruleset declares, by kind, for checking the string literals of scripts.
+///
+/// Checked: tokens, keywords, characteristics, counters (plus [`BUILT_IN_COUNTERS`]), hex
+/// types and dice. Not checked, because rulesets do not declare them: event names (used by
+/// `mark` and by durations) and zone names.
+pub fn known_names(ruleset: &RulesetDef) -> KnownNames {
+    let names = |part: PartKind| -> Vec<String> {
+        ruleset.names(part).into_iter().map(str::to_owned).collect()
+    };
+    let mut counters = names(PartKind::Counter);
+    counters.extend(BUILT_IN_COUNTERS.iter().map(|c| (*c).to_owned()));
+    KnownNames::permissive()
+        .with(NameKind::Token, names(PartKind::Token))
+        .with(NameKind::Keyword, names(PartKind::Keyword))
+        .with(NameKind::Characteristic, names(PartKind::Characteristic))
+        .with(NameKind::Counter, counters)
+        .with(NameKind::HexType, names(PartKind::HexType))
+        .with(NameKind::Die, names(PartKind::Die))
+}
+
+/// Reads the `.gloam` files at `paths` (files, or folders searched recursively), sorted by
+/// path so the result never depends on the file system's order.
+pub fn read_paths(paths: &[PathBuf]) -> (Vec<Source>, Vec<Problem>) {
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    for path in paths {
+        let before = files.len();
+        collect(path, &mut files, &mut problems);
+        if files.len() == before && path.is_dir() {
+            problems.push(Problem::NoFiles {
+                path: path.display().to_string(),
+            });
+        }
+    }
+    files.sort();
+    files.dedup();
+    let mut sources = Vec::new();
+    for file in files {
+        match std::fs::read_to_string(&file) {
+            Ok(text) => sources.push(Source::new(file.display().to_string(), text)),
+            Err(error) => problems.push(Problem::Unreadable {
+                path: file.display().to_string(),
+                message: error.to_string(),
+            }),
+        }
+    }
+    (sources, problems)
+}
+
+fn collect(path: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<Problem>) {
+    if path.is_file() {
+        files.push(path.to_path_buf());
+        return;
+    }
+    match std::fs::read_dir(path) {
+        Ok(entries) => {
+            let mut children: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            children.sort();
+            for child in children {
+                if child.is_dir() {
+                    collect(&child, files, problems);
+                } else if child.extension().is_some_and(|ext| ext == "gloam") {
+                    files.push(child);
+                }
+            }
+        }
+        Err(error) => problems.push(Problem::Unreadable {
+            path: path.display().to_string(),
+            message: error.to_string(),
+        }),
+    }
+}
+
+/// Loads `sources`: parses and checks every file, then compiles and checks every script.
+/// Every problem is returned, in file order; the library holds whatever loaded.
+pub fn load(sources: &[Source], host: &Host) -> (Loaded, Vec<Problem>) {
+    let (library, grammar_problems) = gloam_grammar::load(sources);
+    let mut problems: Vec<Problem> = grammar_problems.into_iter().map(Problem::from).collect();
+    let mut scripts = Vec::new();
+    let mut names_by_ruleset: BTreeMap<String, Arc<KnownNames>> = BTreeMap::new();
+    for script_use in library.scripts() {
+        let names = names_by_ruleset
+            .entry(script_use.ruleset.to_owned())
+            .or_insert_with(|| {
+                // An unknown ruleset is already reported; check nothing against it.
+                Arc::new(
+                    library
+                        .ruleset(script_use.ruleset)
+                        .map_or_else(KnownNames::permissive, known_names),
+                )
+            })
+            .clone();
+        let definition = script_use.script;
+        let range = definition.text_range();
+        let source = ScriptSource::new(
+            definition.file_name(),
+            definition.file_text(),
+            range.start,
+            range.end,
+        );
+        let label = format!(
+            "{} \"{}\" {}",
+            script_use.item_kind, script_use.item_name, script_use.field
+        );
+        let context = if is_condition(script_use.field) {
+            ScriptContext::condition(label)
+        } else {
+            ScriptContext::effect(label)
+        }
+        .with_variables(script_variables(script_use.item_kind).iter().copied())
+        .with_names(names);
+        match host.compile(&source, &context) {
+            Ok(script) => scripts.push(CompiledScript {
+                item_kind: script_use.item_kind,
+                item_name: script_use.item_name.to_owned(),
+                field: script_use.field,
+                script,
+            }),
+            Err(errors) => problems.extend(errors.into_iter().map(Problem::from)),
+        }
+    }
+    sort_problems(&mut problems);
+    (Loaded { library, scripts }, problems)
+}
+
+/// Where a diagnostic points: the file, the 1-based line and column, and the byte span of
+/// its first label.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Location {
+    /// The file's name.
+    pub file: String,
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1, in characters.
+    pub column: usize,
+    /// Byte offset of the label's start.
+    pub offset: usize,
+    /// Length of the label in bytes.
+    pub length: usize,
+}
+
+/// The location of a diagnostic's first label, when it has a source and a label.
+pub fn locate(diagnostic: &dyn miette::Diagnostic) -> Option<Location> {
+    let label = diagnostic.labels()?.next()?;
+    let source = diagnostic.source_code()?;
+    let contents = source.read_span(label.inner(), 0, 0).ok()?;
+    Some(Location {
+        file: contents.name().unwrap_or_default().to_owned(),
+        line: contents.line() + 1,
+        column: contents.column() + 1,
+        offset: label.offset(),
+        length: label.len(),
+    })
+}
+
+/// Sorts problems by file, then position; problems with no location come first.
+pub fn sort_problems(problems: &mut [Problem]) {
+    problems.sort_by_cached_key(|problem| locate(problem).map(|l| (l.file, l.offset, l.length)));
+}

@@ -80,3 +80,59 @@ fn demo_runs_and_its_json_is_stable() {
     assert!(parsed["events"].as_array().unwrap().len() > 10);
     assert_eq!(parsed["record"]["setup"]["seed"], 11);
 }
+
+#[test]
+fn check_passes_the_shipped_data() {
+    let (code, out, err) = gloam(&["check", "cards"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("no problems"), "{out}");
+}
+
+#[test]
+fn check_reports_every_problem_and_exits_1() {
+    let (code, out, _) = gloam(
+        &[
+            "check",
+            "tests/fail/base",
+            "tests/fail/script_several_errors.gloam",
+            "tests/fail/unknown_field_typo.gloam",
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains("gloam::dsl::wrong_arity"), "{out}");
+    assert!(out.contains("gloam::dsl::undefined_variable"), "{out}");
+    assert!(out.contains("did you mean `glory`?"), "{out}");
+    assert!(out.contains("3 errors"), "{out}");
+}
+
+#[test]
+fn check_json_gives_file_line_column_code_and_help() {
+    let (code, out, _) = gloam(
+        &[
+            "check",
+            "--json",
+            "tests/fail/base",
+            "tests/fail/unknown_field_typo.gloam",
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    let problems: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    let first = &problems[0];
+    assert_eq!(first["code"], "gloam::grammar::unknown_field");
+    assert_eq!(first["file"], "tests/fail/unknown_field_typo.gloam");
+    assert_eq!(first["line"], 6);
+    assert_eq!(first["column"], 5);
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["help"], "did you mean `glory`?");
+}
+
+#[test]
+fn check_unreadable_path_is_an_error_and_no_arguments_is_a_usage_error() {
+    let (code, out, _) = gloam(&["check", "no/such/place"], "");
+    assert_eq!(code, 1);
+    assert!(out.contains("gloam::io::unreadable"), "{out}");
+    let (code, _, err) = gloam(&["check"], "");
+    assert_eq!(code, 2, "{err}");
+}

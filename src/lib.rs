@@ -26,3 +26,4 @@ pub mod agent;
 pub mod demo;
 pub mod load;
 pub mod narrate;
+pub mod trial;

@@ -173,4 +173,5 @@ pub use defs::{
 pub use diagnostic::{GrammarDiagnostic, list_codes};
 pub use library::{Library, ScriptUse, SourceFile, load};
 pub use schema::{FieldSchema, FieldType, ItemSchema, TOP_LEVEL, schema};
+pub use suggest::closest;
 pub use syntax::parse;

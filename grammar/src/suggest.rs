@@ -29,10 +29,11 @@ fn distance(a: &str, b: &str) -> usize {
     table[a.len() * width + b.len()]
 }
 
-/// The candidate closest to `word`, if it is close enough to be a likely typo: at most a
+/// The candidate closest to `word`, if it is close enough to be a likely typo (used for
+/// every "did you mean" of gloam): at most a
 /// third of the word's length in edits (and at least one edit allowed). Ties go to the
 /// candidate listed first, so the answer is deterministic.
-pub(crate) fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
+pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {

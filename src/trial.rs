@@ -4,7 +4,8 @@
 //! The trial game uses the card's ruleset: its dice, the first board written for it (or a
 //! hexagon of radius 3), and the first two warbands written for it (or two stand-in
 //! fighters a side: Move 3, Defence 1, Wounds 4). Fighters stand on starting hexes when the
-//! board has them. Each player has power and objective decks of filler cards; the tried card
+//! board has them, each side from one end, except that the second player's first fighter
+//! stands next to the first player's first fighter, so that there is something to act on. Each player has power and objective decks of filler cards; the tried card
 //! is in the first player's hand. The script runs for the first player, with the first
 //! player's first fighter as `this_fighter` and the nearest enemy as `target`; a seeded
 //! random agent answers its choices.
@@ -240,22 +241,39 @@ pub fn try_card(
         let this_card: CardId = ctx
             .create_card(&card.name, PlayerId(0), &ZoneId::new(PlayerId(0), hand))
             .map_err(setup_error)?;
-        // Sides take turns for the free hexes: the first player from one end, the second
-        // from the other, so the two sides start apart.
+        // The first player's fighters take free hexes from one end; the second player's
+        // first fighter stands next to the first player's first fighter (so that cards
+        // about adjacent enemies have something to act on), the rest from the other end.
         let mut fighters: Vec<PieceId> = Vec::new();
-        let mut ends = (0usize, free.len());
+        let mut taken: BTreeSet<Hex> = BTreeSet::new();
+        let mut front = free.iter().copied();
+        let mut back = free.iter().rev().copied();
         for seat in 0..2u8 {
-            for (kind, stats) in profiles(loaded, &card.ruleset, seat as usize) {
-                let hex = if seat == 0 {
-                    ends.0 += 1;
-                    free.get(ends.0 - 1)
-                } else {
-                    ends.1 = ends.1.saturating_sub(1);
-                    free.get(ends.1)
-                };
-                let Some(hex) = hex.copied().filter(|_| ends.0 <= ends.1) else {
+            for (index, (kind, stats)) in profiles(loaded, &card.ruleset, seat as usize)
+                .into_iter()
+                .enumerate()
+            {
+                let beside_first = (seat == 1 && index == 0)
+                    .then(|| fighters.first())
+                    .flatten()
+                    .and_then(|first| ctx.state().pieces[first].position)
+                    .and_then(Position::hex)
+                    .and_then(|hex| {
+                        hex.neighbors().into_iter().find(|n| {
+                            hexes.contains(n) && !blocked.contains(n) && !taken.contains(n)
+                        })
+                    });
+                let hex = beside_first.or_else(|| {
+                    if seat == 0 {
+                        front.find(|h| !taken.contains(h))
+                    } else {
+                        back.find(|h| !taken.contains(h))
+                    }
+                });
+                let Some(hex) = hex else {
                     break;
                 };
+                taken.insert(hex);
                 let piece = ctx
                     .create_piece(PlayerId(seat), &kind, stats)
                     .map_err(setup_error)?;

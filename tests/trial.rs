@@ -55,7 +55,11 @@ fn an_objective_condition_is_evaluated() {
         "card \"In Contact\" {\n    ruleset = \"testbed\"\n    kind = objective\n    owner = universal\n    glory = 1\n    score = end_phase\n    condition = { friendly_fighters().some(|f| enemy_fighters().some(|e| adjacent(f, e))) }\n}\n",
     );
     let report = try_card(&loaded, &gloam_dsl::Host::new(), "In Contact", 1).unwrap();
-    assert_eq!(report.condition, Some(true), "one enemy starts next to the first fighter");
+    assert_eq!(
+        report.condition,
+        Some(true),
+        "one enemy starts next to the first fighter"
+    );
     assert!(report.events.is_empty());
 }
 

@@ -71,6 +71,20 @@ pub struct CompiledScript {
     pub script: Script,
 }
 
+/// Something that listens to a timing window or a scoring moment: a card or a fighter's
+/// ability. Its [`gloam_dsl::ListenerId`] is its index in [`Loaded::listeners`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listener {
+    /// `card` or `ability`.
+    pub item_kind: &'static str,
+    /// The card's or the ability's name.
+    pub name: String,
+    /// For an ability, the fighter that has it.
+    pub fighter: Option<String>,
+    /// The window (`power_step`) or scoring moment (`surge`, `end_phase`) it waits for.
+    pub on: String,
+}
+
 /// A loaded library: every definition, and every script compiled.
 #[derive(Debug)]
 pub struct Loaded {
@@ -78,6 +92,42 @@ pub struct Loaded {
     pub library: Library,
     /// The compiled scripts, in library order.
     pub scripts: Vec<CompiledScript>,
+    /// Every card and ability with a window or a scoring moment, in library order.
+    pub listeners: Vec<Listener>,
+    /// Window and scoring-moment names to the listeners waiting for them, so that a rule
+    /// reaching a window evaluates only those.
+    pub triggers: gloam_dsl::TriggerIndex,
+}
+
+/// The listeners of a library: cards by their window and by their scoring moment, fighters'
+/// abilities by their window.
+fn listeners_of(library: &Library) -> Vec<Listener> {
+    let mut listeners = Vec::new();
+    for card in library.cards() {
+        for on in [&card.window, &card.score].into_iter().flatten() {
+            listeners.push(Listener {
+                item_kind: "card",
+                name: card.name.clone(),
+                fighter: None,
+                on: on.clone(),
+            });
+        }
+    }
+    for warband in library.warbands() {
+        for fighter in &warband.fighters {
+            for ability in &fighter.abilities {
+                if let Some(window) = &ability.window {
+                    listeners.push(Listener {
+                        item_kind: "ability",
+                        name: ability.name.clone(),
+                        fighter: Some(fighter.name.clone()),
+                        on: window.clone(),
+                    });
+                }
+            }
+        }
+    }
+    listeners
 }
 
 impl Loaded {
@@ -239,7 +289,22 @@ pub fn load(sources: &[Source], host: &Host) -> (Loaded, Vec<Problem>) {
         }
     }
     sort_problems(&mut problems);
-    (Loaded { library, scripts }, problems)
+    let listeners = listeners_of(&library);
+    let triggers = gloam_dsl::TriggerIndex::build(
+        listeners
+            .iter()
+            .enumerate()
+            .map(|(index, l)| (l.on.clone(), gloam_dsl::ListenerId(index as u32))),
+    );
+    (
+        Loaded {
+            library,
+            scripts,
+            listeners,
+            triggers,
+        },
+        problems,
+    )
 }
 
 /// Where a diagnostic points: the file, the 1-based line and column, and the byte span of

@@ -33,3 +33,29 @@ fn shipped_library_round_trips_through_the_printer() {
     assert_eq!(again.library, loaded.library);
     assert_eq!(again.library.to_string(), printed);
 }
+
+#[test]
+fn listeners_are_indexed_by_window_at_load() {
+    let mut sources = vec![];
+    sources.extend(shipped());
+    sources.push(gloam::load::Source::new(
+        "listeners.gloam",
+        "card \"Early\" {\n    ruleset = \"underworlds\"\n    kind = ploy\n    owner = universal\n    window = power_step\n    effect = { draw_power(1); }\n}\n\ncard \"Late\" {\n    ruleset = \"underworlds\"\n    kind = objective\n    owner = universal\n    glory = 1\n    score = end_phase\n    condition = { true }\n}\n",
+    ));
+    let (loaded, problems) = load(&sources, &gloam_dsl::Host::new());
+    assert!(problems.is_empty(), "{problems:?}");
+    let named = |window: &str| -> Vec<String> {
+        loaded
+            .triggers
+            .listeners(window)
+            .iter()
+            .map(|id| loaded.listeners[id.0 as usize].name.clone())
+            .collect()
+    };
+    assert_eq!(named("power_step"), ["Early"]);
+    assert_eq!(named("end_phase"), ["Late"]);
+    assert!(
+        named("after_attack").is_empty(),
+        "nothing listens there: nothing is evaluated"
+    );
+}

@@ -103,7 +103,8 @@ fn check_reports_every_problem_and_exits_1() {
     assert!(out.contains("gloam::dsl::wrong_arity"), "{out}");
     assert!(out.contains("gloam::dsl::undefined_variable"), "{out}");
     assert!(out.contains("did you mean `glory`?"), "{out}");
-    assert!(out.contains("3 errors"), "{out}");
+    assert!(out.contains("gloam::dsl::unknown_function"), "{out}");
+    assert!(out.contains("4 errors"), "{out}");
 }
 
 #[test]

@@ -13,10 +13,11 @@ use rhai::{
     Position as RhaiPosition, Scope,
 };
 
-use crate::check::{Library, check_calls, did_you_mean};
+use crate::check::{Library, check_calls};
 use crate::diagnostic::{DslDiagnostic, Site};
 use crate::runtime::{RestoreGuard, RunState, Stop, install};
 use crate::values::{from_dynamic, humanize_types, to_dynamic};
+use crate::variables::{check_variables, undefined_help};
 use crate::vocabulary::{FunctionKind, entries};
 use crate::{Bindings, KnownNames, Limits, ScriptSource, World};
 
@@ -197,6 +198,10 @@ pub enum Outcome {
 /// ```
 pub struct Host {
     engine: Engine,
+    /// The same sandbox without strict variables, and without functions: it only parses.
+    /// A script that strict mode stops at its first undefined variable is parsed again with
+    /// it, so that all its undefined variables and every other problem are found at once.
+    lenient: Engine,
     limits: Limits,
     library: Library,
 }
@@ -223,7 +228,7 @@ impl Host {
 
     /// A host with the given limits (a limit of 0 is raised to 1: Rhai reads 0 as "none").
     pub fn with_limits(limits: Limits) -> Host {
-        let mut engine = Engine::new_raw();
+        let mut engine = sandbox(&limits);
         for package in [
             ArithmeticPackage::new().as_shared_module(),
             LogicPackage::new().as_shared_module(),
@@ -234,28 +239,14 @@ impl Host {
         ] {
             engine.register_global_module(package);
         }
-        engine.disable_symbol("eval");
-        engine.on_print(|_| {});
-        engine.on_debug(|_, _, _| {});
         engine.set_strict_variables(true);
-        engine.set_fail_on_invalid_map_property(true);
-        // Scripts are checked unoptimised (so dead code is checked too), then optimised.
-        engine.set_optimization_level(OptimizationLevel::None);
-        engine.set_max_operations(limits.operations.max(1));
-        engine.set_max_call_levels(limits.call_depth.max(1));
-        engine.set_max_expr_depths(
-            limits.expression_depth.max(1),
-            limits.function_expression_depth.max(1),
-        );
-        engine.set_max_string_size(limits.string_size.max(1));
-        engine.set_max_array_size(limits.array_size.max(1));
-        engine.set_max_map_size(limits.map_size.max(1));
-        engine.set_max_variables(limits.variables.max(1));
-        engine.set_max_functions(limits.functions.max(1));
         crate::functions::register(&mut engine);
         let library = library_of(&engine);
+        let mut lenient = sandbox(&limits);
+        lenient.set_strict_variables(false);
         Host {
             engine,
+            lenient,
             limits,
             library,
         }
@@ -269,7 +260,10 @@ impl Host {
     /// Compiles and checks a script: syntax, every call against the vocabulary and its
     /// number of arguments, variables against the context, decimal numbers, (for a
     /// condition) that it calls no effect or choice, and the names written as string
-    /// literals against the context's [`KnownNames`]. Returns every problem found.
+    /// literals against the context's [`KnownNames`]. Returns every problem found, in
+    /// source order: every undefined variable with every bad call (Rhai's strict mode stops
+    /// at the first undefined variable, so the script is then parsed again without it and
+    /// its scopes walked here). A syntax error stops the script and is reported alone.
     ///
     /// # Examples
     ///
@@ -305,13 +299,23 @@ impl Host {
         for name in &context.variables {
             scope.push_dynamic(name.as_str(), Dynamic::UNIT);
         }
-        let ast = self
-            .engine
-            .compile_with_scope(&scope, source.text())
-            .map_err(|error| vec![self.parse_diagnostic(&site, context, &error.0, error.1)])?;
+        let ast = match self.engine.compile_with_scope(&scope, source.text()) {
+            Ok(ast) => ast,
+            Err(error) if matches!(*error.0, ParseErrorType::VariableUndefined(_)) => {
+                let first = self.parse_diagnostic(&site, context, &error.0, error.1);
+                return Err(self.every_problem(&site, context, &scope, first));
+            }
+            Err(error) => {
+                return Err(vec![
+                    self.parse_diagnostic(&site, context, &error.0, error.1),
+                ]);
+            }
+        };
         let condition = context.kind == ScriptKind::Condition;
-        let (problems, uses) = check_calls(&ast, &site, &self.library, condition, &context.names);
+        let (mut problems, uses) =
+            check_calls(&ast, &site, &self.library, condition, &context.names);
         if !problems.is_empty() {
+            problems.sort_by_key(|problem| problem.span().start);
             return Err(problems);
         }
         let ast = self
@@ -325,6 +329,34 @@ impl Host {
             variables: context.variables.clone(),
             uses: uses.into_iter().collect(),
         })
+    }
+
+    /// Every problem of a script that strict variables stopped at its first undefined
+    /// variable (`first`): parsed again without strict variables, its undefined variables and
+    /// its calls are all checked, in source order. A syntax error found then is reported
+    /// alone, as any syntax error is.
+    fn every_problem(
+        &self,
+        site: &Site,
+        context: &ScriptContext,
+        scope: &Scope,
+        first: DslDiagnostic,
+    ) -> Vec<DslDiagnostic> {
+        let ast = match self.lenient.compile_with_scope(scope, site.source.text()) {
+            Ok(ast) => ast,
+            Err(error) => return vec![self.parse_diagnostic(site, context, &error.0, error.1)],
+        };
+        let mut problems = check_variables(&ast, site, &context.variables);
+        if !problems
+            .iter()
+            .any(|problem| problem.span() == first.span())
+        {
+            problems.push(first);
+        }
+        let condition = context.kind == ScriptKind::Condition;
+        problems.extend(check_calls(&ast, site, &self.library, condition, &context.names).0);
+        problems.sort_by_key(|problem| problem.span().start);
+        problems
     }
 
     /// Runs a script against a game.
@@ -655,27 +687,8 @@ impl Host {
         };
         match kind {
             ParseErrorType::VariableUndefined(name) => {
-                let help = if entries(name).next().is_some() {
-                    format!("`{name}` is a function: write `{name}(...)`")
-                } else if let Some(best) =
-                    did_you_mean(name, context.variables.iter().map(String::as_str))
-                {
-                    format!("did you mean `{best}`?")
-                } else if context.variables.is_empty() {
-                    format!(
-                        "this script receives no variables; declare it first with `let {name} = ...;`"
-                    )
-                } else {
-                    let names: Vec<String> = context
-                        .variables
-                        .iter()
-                        .map(|name| format!("`{name}`"))
-                        .collect();
-                    format!(
-                        "this script receives {}; declare any other variable first with `let`",
-                        names.join(", ")
-                    )
-                };
+                let candidates = context.variables.iter().map(String::as_str);
+                let help = undefined_help(name, candidates, &context.variables);
                 DslDiagnostic::UndefinedVariable {
                     name: name.clone(),
                     src: site.named_source(),
@@ -719,6 +732,30 @@ impl Host {
             other => syntax(lowercase_first(&other.to_string()), None),
         }
     }
+}
+
+/// An engine with the sandbox's settings and limits, and nothing registered: every setting
+/// that changes how a script parses is here, so the host's two engines parse alike.
+fn sandbox(limits: &Limits) -> Engine {
+    let mut engine = Engine::new_raw();
+    engine.disable_symbol("eval");
+    engine.on_print(|_| {});
+    engine.on_debug(|_, _, _| {});
+    engine.set_fail_on_invalid_map_property(true);
+    // Scripts are checked unoptimised (so dead code is checked too), then optimised.
+    engine.set_optimization_level(OptimizationLevel::None);
+    engine.set_max_operations(limits.operations.max(1));
+    engine.set_max_call_levels(limits.call_depth.max(1));
+    engine.set_max_expr_depths(
+        limits.expression_depth.max(1),
+        limits.function_expression_depth.max(1),
+    );
+    engine.set_max_string_size(limits.string_size.max(1));
+    engine.set_max_array_size(limits.array_size.max(1));
+    engine.set_max_map_size(limits.map_size.max(1));
+    engine.set_max_variables(limits.variables.max(1));
+    engine.set_max_functions(limits.functions.max(1));
+    engine
 }
 
 /// Which limit a Rhai "data too large" message names, and its value.
@@ -927,6 +964,96 @@ mod tests {
         assert_eq!(state, original);
         assert!(events.is_empty());
         assert!(crate::runtime::take().is_some());
+    }
+
+    /// Scripts that exercise every scope: the variable checker must agree with Rhai's strict
+    /// mode on each (nothing where Rhai finds nothing, first what Rhai finds where it finds one), and
+    /// the lenient engine must parse exactly as the strict one.
+    const SCOPES: &[&str] = &[
+        "deal_damage(target, 1);",
+        "let x = 1; { let x = x + 1; x; } let y = x; y",
+        "let x = 1; let x = x + 1; x",
+        "if true { let inner = 1; inner } else { 0 }",
+        "if true { let inner = 1; } inner",
+        "for (f, i) in fighters() { deal_damage(f, i); }",
+        "for f in fighters() { } f",
+        "try { throw 1; } catch (err) { err + 1; } err",
+        "try { throw 1; } catch { 0 }",
+        "let n = 0; while n < 3 { n += 1; } do { n -= 1; } while n > 0; loop { break n; }",
+        "const MAX = 3; switch MAX { 3 => MAX, 2 if MAX > 1 => 0, _ => nobody }",
+        "let n = 2; fighters().filter(|f| distance(f, target) <= n).len()",
+        "let n = 2; fighters().filter(|f| fighters().filter(|g| distance(f, g) <= n).len() > 1)",
+        "fighters().filter(|f| distance(f, nobdy) <= 1 && nobdy != f)",
+        "fighters().filter(|f| fighters().filter(|g| g == h).len() > 0)",
+        "let add = |a, b| a + b; add.call(1, 2)",
+        "let k = 1; let f = || { let j = k; j + 1 }; f.call()",
+        "let f = |x| { let y = x; y }; x",
+        "let f = || late; let late = 1;",
+        "let c = curry(|a, b| a + b, 1); c.call(2)",
+        "fn near(f) { fighters().filter(|g| distance(f, g) <= 1) } near(target)",
+        "fn hit(f, n) { deal_damage(f, n); this; target } hit(target, 1)",
+        "fn twice(n) { n * 2 } let f = twice; f.call(1)",
+        "let bonus = 1; fn more(x) { x + bonus } more(1)",
+        "fn a() { b() } fn b() { 1 } a()",
+        "deal_damage(t, 1); let t = target;",
+        "let m = #{ a: 1, b: target }; m.a + m[\"b\"].len() + `${m.a} ${nobody}`.len()",
+        "hex_of(target).q + hex(1, -1).r",
+        "let a = [1, 2]; a[0] = a[1]; a.len() + targt",
+        "let x = 1; x ?? y",
+        "fighters.len()",
+        "nobody; let = 3;",
+        "is_def_var(\"x\") && type_of(target) == \"fighter\"",
+    ];
+
+    #[test]
+    fn the_variable_checker_agrees_with_strict_mode() {
+        let host = Host::new();
+        let context =
+            ScriptContext::effect("t").with_variables(["this_fighter", "player", "target"]);
+        let mut scope = Scope::new();
+        for name in &context.variables {
+            scope.push_dynamic(name.as_str(), Dynamic::UNIT);
+        }
+        let brief = |problems: &[DslDiagnostic]| -> Vec<(&'static str, std::ops::Range<usize>)> {
+            problems.iter().map(|p| (p.code_name(), p.span())).collect()
+        };
+        for text in SCOPES {
+            let site = Site::new(&ScriptSource::whole("t", *text));
+            let strict = host.engine.compile_with_scope(&scope, text);
+            let lenient = match host.lenient.compile_with_scope(&scope, text) {
+                Ok(ast) => ast,
+                Err(error) => {
+                    assert!(
+                        strict.is_err(),
+                        "`{text}`: only the lenient engine refuses it: {error}"
+                    );
+                    continue;
+                }
+            };
+            let found = crate::variables::check_variables(&lenient, &site, &context.variables);
+            let calls =
+                |ast: &AST| brief(&check_calls(ast, &site, &host.library, false, &context.names).0);
+            match strict {
+                Ok(ast) => {
+                    assert!(found.is_empty(), "`{text}`: {found:?}");
+                    assert_eq!(calls(&ast), calls(&lenient), "`{text}`");
+                }
+                Err(error) => {
+                    let ParseErrorType::VariableUndefined(name) = &*error.0 else {
+                        panic!("`{text}`: {error}");
+                    };
+                    let first = site.word_span(error.1.line(), error.1.position());
+                    let first = first.offset()..first.offset() + first.len();
+                    assert!(
+                        found
+                            .first()
+                            .is_some_and(|p| p.span() == first && text[first.clone()] == **name),
+                        "`{text}`: Rhai finds `{name}` at {first:?}, the checker {:?}",
+                        brief(&found)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -67,6 +67,7 @@ mod runtime;
 mod source;
 mod triggers;
 mod values;
+mod variables;
 mod vocabulary;
 mod world;
 

@@ -576,3 +576,213 @@ fn rendered_unknown_name() {
     assert_eq!(errors.len(), 1);
     insta::assert_snapshot!("unknown_name", render(&errors[0]));
 }
+
+/// `(code, text labelled)` of each problem of `text` as an effect script, in order.
+fn problems(text: &str) -> Vec<(&'static str, String)> {
+    let context = ScriptContext::effect("test effect")
+        .with_variables(common::EFFECT_VARIABLES)
+        .with_names(ruleset_names());
+    match Host::new().compile(&ScriptSource::whole("test.gloam", text), &context) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors
+            .iter()
+            .map(|error| (error.code_name(), text[error.span()].to_owned()))
+            .collect(),
+    }
+}
+
+/// The help of the one undefined variable `name` of `text`.
+fn undefined_help(text: &str, name: &str) -> String {
+    let errors = compile_effect(&Host::new(), text).unwrap_err();
+    let found: Vec<_> = errors
+        .iter()
+        .filter(|error| error.to_string() == format!("unknown variable `{name}`"))
+        .collect();
+    assert_eq!(found.len(), 1, "`{text}`: {errors:?}");
+    found[0].help_text().unwrap_or_default().to_owned()
+}
+
+fn undefined(text: &str) -> Vec<String> {
+    problems(text)
+        .into_iter()
+        .map(|(code, label)| {
+            assert_eq!(code, "gloam::dsl::undefined_variable", "`{text}`: {label}");
+            label
+        })
+        .collect()
+}
+
+#[test]
+fn every_mistake_of_a_script_is_reported_at_once() {
+    let text = "give_tokn(nobody, \"guard\"); heal(); give_token(target, \"gard\");";
+    assert_eq!(
+        problems(text),
+        [
+            ("gloam::dsl::unknown_function", "give_tokn".to_owned()),
+            ("gloam::dsl::undefined_variable", "nobody".to_owned()),
+            ("gloam::dsl::wrong_arity", "heal".to_owned()),
+            ("gloam::dsl::unknown_name", "gard".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn every_undefined_variable_is_reported_with_its_own_span() {
+    let text = "deal_damage(nobody, 1);\nheal(somebody, nobody);";
+    let errors = compile_effect(&Host::new(), text).unwrap_err();
+    let spans: Vec<_> = errors.iter().map(|error| error.span()).collect();
+    assert_eq!(spans, [12..18, 29..37, 39..45]);
+    assert!(
+        errors
+            .iter()
+            .all(|error| error.code_name() == "gloam::dsl::undefined_variable")
+    );
+}
+
+#[test]
+fn closures_see_the_variables_around_them() {
+    for text in [
+        "let n = 2; fighters().filter(|f| distance(f, target) <= n).len() + nobody",
+        "let n = 2; fighters().filter(|f| fighters().filter(|g| distance(f, g) <= n).len() > 1); nobody",
+        "let add = |a, b| a + b; add.call(1, 2) + nobody",
+        "let k = 1; let f = || { let j = k; j + 1 }; f.call() + nobody",
+        "fn near(f) { fighters().filter(|g| distance(f, g) <= 1) } near(target); nobody",
+    ] {
+        assert_eq!(undefined(text), ["nobody"], "`{text}`");
+    }
+    // What a closure reads and nothing declares: each read, once.
+    assert_eq!(
+        undefined("fighters().filter(|f| distance(f, nobdy) <= 1 && nobdy != f); nobody"),
+        ["nobdy", "nobdy", "nobody"]
+    );
+    // A closure's parameters and variables end with it.
+    assert_eq!(undefined("let f = |x| { let y = x; y }; x + y"), ["x", "y"]);
+}
+
+#[test]
+fn shadowing_and_blocks_scope_variables() {
+    assert_eq!(
+        undefined("let x = 1; { let x = x + 1; x; } let y = x; y + nobody"),
+        ["nobody"]
+    );
+    assert_eq!(
+        undefined("if true { let inner = 1; } inner + nobody"),
+        ["inner", "nobody"]
+    );
+    assert_eq!(
+        undefined_help("if true {\n let inner = 1;\n}\ninner", "inner"),
+        "the `inner` declared on line 2 is out of scope here: it lives only until the end of its block"
+    );
+    assert_eq!(
+        undefined_help("let x = x + 1;", "x"),
+        "`x` is being declared here, and its initial value cannot read it"
+    );
+    // A `const` is a variable too; a switch declares nothing.
+    assert_eq!(
+        undefined("const MAX = 3; switch MAX { 3 => MAX, 2 if MAX > 1 => 0, _ => nobody }"),
+        ["nobody"]
+    );
+}
+
+#[test]
+fn loop_and_catch_variables_live_in_their_block() {
+    assert_eq!(
+        undefined("for (f, i) in fighters() { deal_damage(f, i); } nobody"),
+        ["nobody"]
+    );
+    assert_eq!(
+        undefined("for f in fighters() { } f + nobody"),
+        ["f", "nobody"]
+    );
+    assert_eq!(
+        undefined("try { throw 1; } catch (err) { err + 1; } err + nobody"),
+        ["err", "nobody"]
+    );
+    assert_eq!(
+        undefined("let n = 0; while n < 3 { n += 1; } n + nobody"),
+        ["nobody"]
+    );
+}
+
+#[test]
+fn functions_see_their_parameters_and_the_context() {
+    assert_eq!(
+        undefined("fn hit(f, n) { deal_damage(f, n); this; target } hit(target, 1); nobody"),
+        ["nobody"]
+    );
+    assert_eq!(
+        undefined("fn twice(n) { n * 2 } let f = twice; f.call(1) + nobody"),
+        ["nobody"],
+        "a function's name is a value"
+    );
+    assert_eq!(
+        undefined_help(
+            "let bonus = 1;\nfn more(x) { x + bonus }\nmore(nobody)",
+            "bonus"
+        ),
+        "a function sees only its parameters and this script's context: pass `bonus` to it as an argument"
+    );
+}
+
+#[test]
+fn variables_used_before_their_let_are_errors() {
+    assert_eq!(
+        undefined("deal_damage(t, 1);\nlet t = target;\nheal(t, 1); heal(u, 1); let u = t;"),
+        ["t", "u"]
+    );
+    assert_eq!(
+        undefined_help("deal_damage(t, 1);\nlet t = target;", "t"),
+        "`t` is declared only later, on line 2: declare it before using it"
+    );
+    assert_eq!(
+        undefined("let f = || late; let late = 1; nobody"),
+        ["late", "nobody"],
+        "a closure captures what is declared where it is written"
+    );
+}
+
+#[test]
+fn undefined_variables_suggest_variables_in_scope() {
+    assert_eq!(
+        undefined_help("deal_damage(targt, 1); heal(nobody, 1);", "targt"),
+        "did you mean `target`?"
+    );
+    assert_eq!(
+        undefined_help(
+            "let amount = 2; deal_damage(target, amont); heal(targt, 1);",
+            "amont"
+        ),
+        "did you mean `amount`?"
+    );
+    assert_eq!(
+        undefined_help("fighters.len() + nobody", "fighters"),
+        "`fighters` is a function: write `fighters(...)`"
+    );
+}
+
+#[test]
+fn a_syntax_error_still_stops_the_script() {
+    assert_eq!(
+        codes("deal_damage(nobody, 1); let = 3;"),
+        ["gloam::dsl::syntax"]
+    );
+    assert_eq!(
+        codes("deal_damage(nobody, 1); deal_damage(target, 1.5);"),
+        ["gloam::dsl::decimal_number"]
+    );
+}
+
+#[test]
+fn rendered_mistakes_of_one_script() {
+    let (file, start, end) = card_file(&[
+        "",
+        "    give_tokn(nobody, \"guard\");",
+        "    heal();",
+        "    deal_damage(targt, 1);",
+    ]);
+    let source = ScriptSource::new("cards/lunge.gloam", file.as_str(), start, end);
+    let context = ScriptContext::effect("card \"Lunge\" effect").with_variables(["target"]);
+    let errors = Host::new().compile(&source, &context).unwrap_err();
+    let rendered: String = errors.iter().map(render).collect();
+    insta::assert_snapshot!("every_mistake", rendered);
+}

@@ -1,0 +1,391 @@
+//! The variable checker: every variable a script reads, against the scopes that declare it.
+//!
+//! Rhai's strict-variables mode stops compiling at the first undefined variable. When it
+//! does, the host compiles the script again without strict variables (same syntax, same
+//! limits) and walks that AST here, so that every undefined variable is reported together
+//! with every other problem. The scoping follows Rhai's parser:
+//!
+//! - a `let` or `const` is visible from the next statement to the end of its block (its own
+//!   initial value still sees the outer variable of the same name);
+//! - a `for` loop's variable and counter, and a `catch`'s error variable, only in their block;
+//! - a function (`fn`) sees its parameters, the context's variables and nothing of the
+//!   script's own variables;
+//! - a closure sees its parameters and, lexically, every variable in scope where it is
+//!   written (Rhai captures those);
+//! - a script function's name is also a value (a function pointer).
+//!
+//! `this` is a keyword, not a variable: Rhai itself refuses it outside functions.
+
+use std::collections::BTreeSet;
+
+use rhai::{AST, ASTNode, Expr, FnPtr, ImmutableString, Position, Stmt};
+
+use crate::check::did_you_mean;
+use crate::diagnostic::{DslDiagnostic, Site};
+use crate::vocabulary::entries;
+
+/// Every undefined variable of `ast` (compiled without strict variables), in source order,
+/// one diagnostic per use. `variables` are the context's.
+pub(crate) fn check_variables(ast: &AST, site: &Site, variables: &[String]) -> Vec<DslDiagnostic> {
+    let functions = ast
+        .iter_fn_def()
+        .filter(|def| !is_anonymous(&def.name))
+        .map(|def| def.name.clone())
+        .collect();
+    let mut walker = Walker {
+        ast,
+        context: variables,
+        functions,
+        scope: Vec::new(),
+        declared: Vec::new(),
+        found: Vec::new(),
+    };
+    walker.block(ast.statements());
+    let main_declared: BTreeSet<ImmutableString> = walker
+        .declared
+        .iter()
+        .map(|(name, _)| name.clone())
+        .collect();
+    let mut problems = walker.finish_body(site, variables, None);
+    for def in ast.iter_fn_def() {
+        if is_anonymous(&def.name) {
+            // Closures are walked where they are written, in their enclosing scope.
+            continue;
+        }
+        walker.scope = def.params.iter().cloned().collect();
+        walker.function_body(&def.name, def.params.len());
+        problems.extend(walker.finish_body(site, variables, Some(&main_declared)));
+    }
+    problems.sort_by_key(|problem| problem.span().start);
+    problems
+}
+
+/// The help for an undefined variable: `name` is a function, a likely typo of one of
+/// `candidates` (the variables in scope), or the list of the context's variables.
+pub(crate) fn undefined_help<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    context: &[String],
+) -> String {
+    if entries(name).next().is_some() {
+        format!("`{name}` is a function: write `{name}(...)`")
+    } else if let Some(best) = did_you_mean(name, candidates) {
+        format!("did you mean `{best}`?")
+    } else {
+        context_words(name, context)
+    }
+}
+
+/// What the script receives, when nothing closer explains an undefined variable.
+fn context_words(name: &str, context: &[String]) -> String {
+    if context.is_empty() {
+        format!("this script receives no variables; declare it first with `let {name} = ...;`")
+    } else {
+        let names: Vec<String> = context.iter().map(|name| format!("`{name}`")).collect();
+        format!(
+            "this script receives {}; declare any other variable first with `let`",
+            names.join(", ")
+        )
+    }
+}
+
+fn is_anonymous(name: &str) -> bool {
+    name.starts_with("anon$")
+}
+
+/// One read of a variable that no scope declares.
+struct Found {
+    name: ImmutableString,
+    position: Position,
+    /// The closest variable in scope there, if close enough to be a typo.
+    suggestion: Option<ImmutableString>,
+    /// How many declarations the body had made when the variable was read.
+    declared_before: usize,
+}
+
+struct Walker<'a> {
+    ast: &'a AST,
+    /// The context's variables: visible everywhere, in functions too (as Rhai's strict mode
+    /// sees them).
+    context: &'a [String],
+    /// The script's named functions: their names are values.
+    functions: BTreeSet<ImmutableString>,
+    /// The variables in scope, innermost last.
+    scope: Vec<ImmutableString>,
+    /// Every declaration of the current body (`let`, `const`, `for`, `catch`), in order.
+    declared: Vec<(ImmutableString, Position)>,
+    /// The undefined reads of the current body.
+    found: Vec<Found>,
+}
+
+impl Walker<'_> {
+    /// The diagnostics of the body just walked; `main_declared` (for a function) names the
+    /// variables the script's main body declares.
+    fn finish_body(
+        &mut self,
+        site: &Site,
+        context: &[String],
+        main_declared: Option<&BTreeSet<ImmutableString>>,
+    ) -> Vec<DslDiagnostic> {
+        let mut found = std::mem::take(&mut self.found);
+        found.sort_by_key(|found| (found.position.line(), found.position.position()));
+        found.dedup_by(|a, b| a.position == b.position && a.name == b.name);
+        let declared = std::mem::take(&mut self.declared);
+        found
+            .into_iter()
+            .map(|found| {
+                let name = found.name.as_str();
+                let (earlier, later) = declared.split_at(found.declared_before.min(declared.len()));
+                let later = later.iter().find(|(declared, _)| declared == name);
+                let earlier = earlier.iter().rev().find(|(declared, _)| declared == name);
+                let help = if entries(name).next().is_some() {
+                    undefined_help(name, [], context)
+                } else if let Some((_, position)) = later {
+                    if before(*position, found.position) {
+                        format!(
+                            "`{name}` is being declared here, and its initial value cannot read it"
+                        )
+                    } else {
+                        format!(
+                            "`{name}` is declared only later, on line {}: declare it before using it",
+                            file_line(site, *position)
+                        )
+                    }
+                } else if let Some((_, position)) = earlier {
+                    format!(
+                        "the `{name}` declared on line {} is out of scope here: it lives only until the end of its block",
+                        file_line(site, *position)
+                    )
+                } else if main_declared.is_some_and(|main| main.contains(name)) {
+                    format!(
+                        "a function sees only its parameters and this script's context: pass `{name}` to it as an argument"
+                    )
+                } else if let Some(best) = &found.suggestion {
+                    format!("did you mean `{best}`?")
+                } else {
+                    context_words(name, context)
+                };
+                DslDiagnostic::UndefinedVariable {
+                    name: name.to_owned(),
+                    src: site.named_source(),
+                    span: site.word_span(found.position.line(), found.position.position()),
+                    help: Some(help),
+                }
+            })
+            .collect()
+    }
+
+    fn is_defined(&self, name: &str) -> bool {
+        self.scope.iter().any(|variable| variable == name)
+            || self.context.iter().any(|variable| variable == name)
+            || self.functions.contains(name)
+    }
+
+    fn declare(&mut self, name: &ImmutableString, position: Position) {
+        self.scope.push(name.clone());
+        self.declared.push((name.clone(), position));
+    }
+
+    fn read(&mut self, name: &ImmutableString, position: Position) {
+        if self.is_defined(name) {
+            return;
+        }
+        let candidates = self
+            .scope
+            .iter()
+            .map(ImmutableString::as_str)
+            .chain(self.context.iter().map(String::as_str));
+        let suggestion = did_you_mean(name, candidates).map(ImmutableString::from);
+        self.found.push(Found {
+            name: name.clone(),
+            position,
+            suggestion,
+            declared_before: self.declared.len(),
+        });
+    }
+
+    /// A block: its declarations end with it.
+    fn block(&mut self, statements: &[Stmt]) {
+        let depth = self.scope.len();
+        for statement in statements {
+            self.stmt(statement);
+        }
+        self.scope.truncate(depth);
+    }
+
+    /// The body of the script function `name` with `arity` parameters, in the current scope.
+    fn function_body(&mut self, name: &str, arity: usize) {
+        // A function's body is reachable only through a walk: walk an AST that holds only it,
+        // taking each top-level statement in order. (`retain_functions`, because Rhai 1.27's
+        // `clone_functions_only_filtered` keeps every function when it copies into an empty
+        // library.)
+        let mut single = self.ast.clone_functions_only();
+        single.retain_functions(|_, _, fn_name, fn_arity| fn_name == name && fn_arity == arity);
+        let depth = self.scope.len();
+        single.walk(&mut |path: &[ASTNode]| {
+            if let [ASTNode::Stmt(statement)] = path {
+                self.stmt(statement);
+            }
+            true
+        });
+        self.scope.truncate(depth);
+    }
+
+    /// A closure written here: `captured` of its parameters are the variables it captures
+    /// (read where it is written, so already checked); the others are its own.
+    fn closure(&mut self, pointer: &FnPtr, captured: usize) {
+        let name = pointer.fn_name();
+        let Some(def) = self.ast.iter_fn_def().find(|def| def.name == name) else {
+            return;
+        };
+        let (name, arity) = (def.name.clone(), def.params.len());
+        let depth = self.scope.len();
+        self.scope.extend(def.params.iter().skip(captured).cloned());
+        self.function_body(&name, arity);
+        self.scope.truncate(depth);
+    }
+
+    fn stmt(&mut self, statement: &Stmt) {
+        match statement {
+            Stmt::Var(var, ..) => {
+                let (ident, value, _) = &**var;
+                self.expr(value);
+                self.declare(&ident.name, ident.pos);
+            }
+            Stmt::If(flow, ..) | Stmt::While(flow, ..) | Stmt::Do(flow, ..) => {
+                self.expr(&flow.expr);
+                self.block(flow.body.statements());
+                self.block(flow.branch.statements());
+            }
+            Stmt::For(for_loop, ..) => {
+                let (variable, counter, flow) = &**for_loop;
+                self.expr(&flow.expr);
+                let depth = self.scope.len();
+                if let Some(counter) = counter {
+                    self.declare(&counter.name, counter.pos);
+                }
+                self.declare(&variable.name, variable.pos);
+                self.block(flow.body.statements());
+                self.scope.truncate(depth);
+            }
+            Stmt::TryCatch(flow, ..) => {
+                self.block(flow.body.statements());
+                let depth = self.scope.len();
+                if let Expr::Variable(variable, _, position) = &flow.expr {
+                    self.declare(&variable.1, *position);
+                }
+                self.block(flow.branch.statements());
+                self.scope.truncate(depth);
+            }
+            Stmt::Switch(switch, ..) => {
+                let (value, cases) = &**switch;
+                self.expr(value);
+                for case in &cases.expressions {
+                    self.expr(&case.lhs);
+                    self.expr(&case.rhs);
+                }
+            }
+            Stmt::Assignment(assignment) => {
+                self.expr(&assignment.1.rhs);
+                self.expr(&assignment.1.lhs);
+            }
+            Stmt::FnCall(call, ..) => {
+                for arg in &call.args {
+                    self.expr(arg);
+                }
+            }
+            Stmt::Block(block) => self.block(block.statements()),
+            Stmt::Expr(expr) => self.expr(expr),
+            Stmt::BreakLoop(value, ..) | Stmt::Return(value, ..) => {
+                if let Some(value) = value {
+                    self.expr(value);
+                }
+            }
+            // `Noop`, and `Share`, which marks captured variables (read at the closure).
+            _ => {}
+        }
+    }
+
+    fn expr(&mut self, expr: &Expr) {
+        match expr {
+            Expr::Variable(variable, _, position) => self.read(&variable.1, *position),
+            Expr::DynamicConstant(value, ..) => {
+                if let Some(pointer) = value.read_lock::<FnPtr>() {
+                    if is_anonymous(pointer.fn_name()) {
+                        self.closure(&pointer, 0);
+                    }
+                }
+            }
+            Expr::Stmt(block) => {
+                if let Some((pointer, captured)) = capturing_closure(block.statements()) {
+                    for variable in captured {
+                        self.expr(variable);
+                    }
+                    self.closure(&pointer, captured.len());
+                } else {
+                    self.block(block.statements());
+                }
+            }
+            Expr::InterpolatedString(parts, ..) | Expr::Array(parts, ..) => {
+                for part in parts {
+                    self.expr(part);
+                }
+            }
+            Expr::Map(map, ..) => {
+                for (_, value) in &map.0 {
+                    self.expr(value);
+                }
+            }
+            Expr::FnCall(call, ..) | Expr::MethodCall(call, ..) => {
+                for arg in &call.args {
+                    self.expr(arg);
+                }
+            }
+            Expr::Dot(binary, ..) | Expr::Index(binary, ..) => {
+                self.expr(&binary.lhs);
+                self.expr(&binary.rhs);
+            }
+            Expr::And(list, ..) | Expr::Or(list, ..) | Expr::Coalesce(list, ..) => {
+                for item in list.iter() {
+                    self.expr(item);
+                }
+            }
+            Expr::Custom(custom, ..) => {
+                for input in &custom.inputs {
+                    self.expr(input);
+                }
+            }
+            // Constants, `()`, `this`, properties (`.q` is a field, not a variable).
+            _ => {}
+        }
+    }
+}
+
+/// A closure that captures variables, as Rhai's parser writes it:
+/// `{ share(a, b); curry(Fn(anon$..), a, b) }`. Returns the closure and the captured
+/// variables as read where it is written.
+fn capturing_closure(statements: &[Stmt]) -> Option<(FnPtr, &[Expr])> {
+    let [Stmt::Share(_), Stmt::Expr(expr)] = statements else {
+        return None;
+    };
+    let Expr::FnCall(call, ..) = &**expr else {
+        return None;
+    };
+    let [Expr::DynamicConstant(value, ..), captured @ ..] = call.args.as_slice() else {
+        return None;
+    };
+    let pointer = value.read_lock::<FnPtr>()?.clone();
+    (call.name == "curry" && is_anonymous(pointer.fn_name())).then_some((pointer, captured))
+}
+
+/// Whether `a` comes before `b` in the script.
+fn before(a: Position, b: Position) -> bool {
+    (a.line(), a.position()) < (b.line(), b.position())
+}
+
+/// The file's line (from 1) of a script position.
+fn file_line(site: &Site, position: Position) -> usize {
+    let offset = site.offset(position.line(), position.position());
+    let text = &site.source.file_text;
+    text.get(..offset).unwrap_or(text).matches('\n').count() + 1
+}

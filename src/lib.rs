@@ -24,6 +24,8 @@ pub use gloam_core as core;
 
 pub mod agent;
 pub mod demo;
+pub mod engine;
 pub mod load;
 pub mod narrate;
 pub mod trial;
+pub mod world;

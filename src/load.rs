@@ -145,6 +145,12 @@ fn is_condition(field: &str) -> bool {
     matches!(field, "condition" | "inspire" | "uninspire")
 }
 
+/// The variables of a ruleset's step scripts: the values of the frame that runs them (see
+/// `gloam::engine`); a value the frame does not set is `()`.
+pub const STEP_VARIABLES: &[&str] = &[
+    "player", "fighter", "target", "card", "hex", "count", "data",
+];
+
 /// The variables a script receives, by where it is written.
 ///
 /// | item | variables |
@@ -152,13 +158,13 @@ fn is_condition(field: &str) -> bool {
 /// | card | `this_card`, `player`, `this_fighter`, `target`, `attacker` |
 /// | ability, action | `this_fighter`, `player`, `target`, `attacker` |
 /// | fighter (`inspire`, `uninspire`) | `this_fighter`, `player` |
-/// | ruleset (`setup`, `scoring`, `victory`), step | `player`, `this_fighter`, `target` |
+/// | ruleset (`setup`, `scoring`, `victory`), step | [`STEP_VARIABLES`] |
 pub fn script_variables(item_kind: &str) -> &'static [&'static str] {
     match item_kind {
         "card" => &["this_card", "player", "this_fighter", "target", "attacker"],
         "ability" | "action" => &["this_fighter", "player", "target", "attacker"],
         "fighter" => &["this_fighter", "player"],
-        _ => &["player", "this_fighter", "target"],
+        _ => STEP_VARIABLES,
     }
 }
 
@@ -177,7 +183,10 @@ pub fn known_names(ruleset: &RulesetDef) -> KnownNames {
     };
     let mut counters = names(PartKind::Counter);
     counters.extend(BUILT_IN_COUNTERS.iter().map(|c| (*c).to_owned()));
+    let mut steps = names(PartKind::Step);
+    steps.extend(["card".to_owned(), "ability".to_owned()]);
     KnownNames::permissive()
+        .with(NameKind::Step, steps)
         .with(NameKind::Token, names(PartKind::Token))
         .with(NameKind::Keyword, names(PartKind::Keyword))
         .with(NameKind::Characteristic, names(PartKind::Characteristic))

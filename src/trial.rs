@@ -324,7 +324,7 @@ pub fn try_card(
     let mut events = Vec::new();
     for _ in 0..64 {
         match host.run(script, &world, &mut state, &mut events, &bindings, &answers)? {
-            Outcome::Done(_) => {
+            Outcome::Done { .. } => {
                 return Ok(TrialReport {
                     before,
                     after: state,

@@ -15,8 +15,8 @@ use crate::FunctionKind::{Choice as ChoiceKind, Effect};
 use crate::runtime::{RunState, Stop, with_run};
 use crate::values::type_name;
 
-type Res<T> = Result<T, Box<EvalAltResult>>;
-type Ncc<'a> = NativeCallContext<'a>;
+pub(crate) type Res<T> = Result<T, Box<EvalAltResult>>;
+pub(crate) type Ncc<'a> = NativeCallContext<'a>;
 
 /// Registers the game value types and every vocabulary function.
 pub(crate) fn register(engine: &mut Engine) {
@@ -24,6 +24,10 @@ pub(crate) fn register(engine: &mut Engine) {
     register_queries(engine);
     register_effects(engine);
     register_choices(engine);
+    crate::moves::register(engine);
+    crate::cards::register(engine);
+    crate::fighters::register(engine);
+    crate::flow::register(engine);
 }
 
 fn register_types(engine: &mut Engine) {
@@ -47,7 +51,7 @@ fn register_types(engine: &mut Engine) {
 }
 
 /// The hex of a "fighter or hex" argument; `None` when off the battlefield.
-fn place(
+pub(crate) fn place(
     run: &RunState,
     function: &'static str,
     param: &str,
@@ -191,6 +195,48 @@ fn register_queries(engine: &mut Engine) {
                 .collect())
         })
     });
+    engine.register_fn(
+        "player_after",
+        |ctx: Ncc, player: PlayerId| -> Res<PlayerId> {
+            with_run(&ctx, "player_after", |run| {
+                let players = &run.state().players;
+                let index = players
+                    .iter()
+                    .position(|entry| entry.id == player)
+                    .ok_or_else(|| Stop::failed("player_after", format!("there is no {player}")))?;
+                Ok(players[(index + 1) % players.len()].id)
+            })
+        },
+    );
+    engine.register_fn(
+        "count_faces",
+        |ctx: Ncc, faces: Array, wanted: Array| -> Res<i64> {
+            with_run(&ctx, "count_faces", |_| {
+                let strings = |list: &Array, what: &str| -> Result<Vec<String>, Stop> {
+                    list.iter()
+                        .enumerate()
+                        .map(|(index, item)| {
+                            if item.is_string() {
+                                Ok(item.to_string())
+                            } else {
+                                Err(Stop::failed(
+                                    "count_faces",
+                                    format!(
+                                        "`{what}` must be a list of strings; item {} is a {}",
+                                        index + 1,
+                                        type_name(item)
+                                    ),
+                                ))
+                            }
+                        })
+                        .collect()
+                };
+                let faces = strings(&faces, "faces")?;
+                let wanted = strings(&wanted, "wanted")?;
+                Ok(faces.iter().filter(|face| wanted.contains(face)).count() as i64)
+            })
+        },
+    );
     engine.register_fn("current_player", |ctx: Ncc| -> Res<PlayerId> {
         with_run(&ctx, "current_player", |run| run.acting("current_player"))
     });
@@ -407,7 +453,7 @@ fn characteristic(
     })
 }
 
-fn has_keyword(
+pub(crate) fn has_keyword(
     run: &RunState,
     function: &'static str,
     fighter: PieceId,
@@ -419,7 +465,7 @@ fn has_keyword(
         .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))
 }
 
-fn not_negative(function: &'static str, what: &str, amount: i64) -> Result<(), Stop> {
+pub(crate) fn not_negative(function: &'static str, what: &str, amount: i64) -> Result<(), Stop> {
     if amount < 0 {
         Err(Stop::refused(
             function,
@@ -430,12 +476,12 @@ fn not_negative(function: &'static str, what: &str, amount: i64) -> Result<(), S
     }
 }
 
-fn effect(run: &RunState, function: &'static str) -> Result<(), Stop> {
+pub(crate) fn effect(run: &RunState, function: &'static str) -> Result<(), Stop> {
     run.check_effect(function, Effect)
 }
 
 /// Inside an effect, a failed lookup (no such fighter) is the effect being refused.
-fn refused(stop: Stop) -> Stop {
+pub(crate) fn refused(stop: Stop) -> Stop {
     match stop {
         Stop::Failed { function, message } => Stop::Refused { function, message },
         other => other,
@@ -728,8 +774,21 @@ fn draw(
     hand: &str,
 ) -> Result<i64, Stop> {
     effect(run, function)?;
-    not_negative(function, "the number of cards", count)?;
     let player = run.acting(function)?;
+    draw_from(run, function, player, count, deck, hand)
+}
+
+/// Moves up to `count` cards from the top of `player`'s `deck` to `hand`.
+pub(crate) fn draw_from(
+    run: &mut RunState,
+    function: &'static str,
+    player: PlayerId,
+    count: i64,
+    deck: &str,
+    hand: &str,
+) -> Result<i64, Stop> {
+    effect(run, function)?;
+    not_negative(function, "the number of cards", count)?;
     let (deck, hand) = (ZoneId::new(player, deck), ZoneId::new(player, hand));
     for zone in [&deck, &hand] {
         if !run.state().zones.contains_key(zone) {
@@ -750,9 +809,9 @@ fn draw(
 }
 
 /// A grid over the world's battlefield with the pieces of the current state.
-struct PushGrid<'a> {
-    world: &'a crate::world::WorldData,
-    occupied: std::collections::BTreeSet<Hex>,
+pub(crate) struct PushGrid<'a> {
+    pub(crate) world: &'a crate::world::WorldData,
+    pub(crate) occupied: std::collections::BTreeSet<Hex>,
 }
 
 impl gloam_core::Grid for PushGrid<'_> {

@@ -19,7 +19,7 @@ use crate::runtime::{RestoreGuard, RunState, Stop, install};
 use crate::values::{from_dynamic, humanize_types, to_dynamic};
 use crate::variables::{check_variables, undefined_help};
 use crate::vocabulary::{FunctionKind, entries};
-use crate::{Bindings, KnownNames, Limits, ScriptSource, World};
+use crate::{Bindings, FlowRequest, KnownNames, Limits, ScriptSource, World};
 
 /// Where a script sits in the rules, which decides what it may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -154,18 +154,65 @@ impl Script {
     pub fn uses(&self) -> &[&'static str] {
         &self.uses
     }
+
+    /// The label, shared.
+    pub(crate) fn shared_label(&self) -> Arc<str> {
+        self.label.clone()
+    }
+}
+
+/// Evaluates `script` on `engine` with its variables bound from `values` (the others `()`):
+/// the evaluation of a card's condition inside a run (`condition_holds`), which reads the
+/// run's state through the thread-local slot like any script.
+pub(crate) fn eval_nested(
+    engine: &Engine,
+    script: &Script,
+    values: &[(&str, Dynamic)],
+) -> Result<Dynamic, Box<EvalAltResult>> {
+    let mut scope = Scope::new();
+    for name in &script.variables {
+        let value = values
+            .iter()
+            .find(|(bound, _)| bound == name)
+            .map_or(Dynamic::UNIT, |(_, value)| value.clone());
+        scope.push_dynamic(name.as_str(), value);
+    }
+    engine.eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
 }
 
 /// How a run ended, when it did not fail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Outcome {
-    /// The script finished: its changes and events were committed. Holds the script's last
-    /// value (`Unit` for most effects).
-    Done(Value),
+    /// The script finished: its changes and events were committed.
+    Done {
+        /// The script's last value (`Unit` for most effects).
+        value: Value,
+        /// What it queued to happen next (`then`, `play_card`, `end_game`), in the order
+        /// it asked; empty for most scripts.
+        flow: Vec<FlowRequest>,
+    },
     /// The script reached a choice with no recorded answer. Nothing was committed: ask the
     /// request's player, append the answer to the answers, and run the script again.
     NeedsChoice(Request),
+}
+
+impl Outcome {
+    /// A finished run with this value that queued nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::Value;
+    /// use gloam_dsl::Outcome;
+    /// assert_eq!(Outcome::done(Value::Unit), Outcome::Done { value: Value::Unit, flow: vec![] });
+    /// ```
+    pub fn done(value: Value) -> Outcome {
+        Outcome::Done {
+            value,
+            flow: Vec::new(),
+        }
+    }
 }
 
 /// The script host: one sandboxed Rhai engine with the vocabulary registered, built once.
@@ -191,7 +238,7 @@ pub enum Outcome {
 /// let bindings = Bindings::new().acting(PlayerId(0)).with("target", Value::Piece(piece));
 ///
 /// let outcome = host.run(&script, &world, &mut state, &mut events, &bindings, &[]).map_err(|e| vec![e])?;
-/// assert_eq!(outcome, Outcome::Done(Value::Unit));
+/// assert_eq!(outcome, Outcome::done(Value::Unit));
 /// assert_eq!(state.pieces[&piece].counters["damage"], 2);
 /// assert!(matches!(events.last(), Some(Event::CounterChanged { to: 2, .. })));
 /// # Ok::<(), Vec<gloam_dsl::DslDiagnostic>>(())
@@ -364,16 +411,19 @@ impl Host {
     /// The script works on a copy of `state` (made at its first effect); each effect goes
     /// through [`gloam_core::Ctx`] and records events. Choices take `answers` in order. If
     /// the script finishes, the copy replaces `state` and its events are appended to
-    /// `events`: [`Outcome::Done`]. If it reaches a choice with no answer
-    /// ([`Outcome::NeedsChoice`]) or fails (a diagnostic naming the script and the line in
-    /// its file), `state` and `events` are exactly as they were.
+    /// `events`: [`Outcome::Done`], with the flow the script queued ([`crate::FlowRequest`]).
+    /// If it reaches a choice with no answer ([`Outcome::NeedsChoice`]) or fails (a
+    /// diagnostic naming the script and the line in its file), `state` and `events` are
+    /// exactly as they were, and the flow it queued is dropped.
     ///
     /// A condition script runs here too, with effects and choices refused.
     ///
     /// For the length of the run the state is moved into a thread-local slot that the
     /// registered functions reach (Rhai's functions are `'static` and cannot borrow it);
     /// it is moved back however the run ends, a panic included. So a script cannot run
-    /// while another runs on the same thread: that is refused with a runtime error.
+    /// while another runs on the same thread: that is refused with a runtime error. (A
+    /// card's condition checked with `condition_holds` is not another run: it is evaluated
+    /// inside this one, against the same state.)
     pub fn run(
         &self,
         script: &Script,
@@ -395,8 +445,9 @@ impl Host {
         let (Some(run), Some(caller)) = (run, caller) else {
             return Err(self.nested_run(script));
         };
-        let outcome = self.conclude(script, &run, result);
-        if let Ok(Outcome::Done(_)) = outcome {
+        let mut outcome = self.conclude(script, &run, result);
+        if let Ok(Outcome::Done { flow, .. }) = &mut outcome {
+            *flow = run.flow;
             *caller = run.working.unwrap_or(run.base);
             events.extend(run.events);
         } else {
@@ -411,7 +462,7 @@ impl Host {
     ///
     /// The copy costs more than the script (about 2 µs for a small game). A caller that
     /// holds the state mutably can instead [`Host::run`] a condition script, which lends
-    /// the state without copying it and ends in `Outcome::Done(Value::Bool(_))`.
+    /// the state without copying it and ends in `Outcome::Done { value: Value::Bool(_), .. }`.
     ///
     /// # Examples
     ///
@@ -443,8 +494,11 @@ impl Host {
             return Err(self.nested_run(script));
         };
         match self.conclude(script, &run, result)? {
-            Outcome::Done(Value::Bool(value)) => Ok(value),
-            Outcome::Done(other) => Err(DslDiagnostic::RuntimeError {
+            Outcome::Done {
+                value: Value::Bool(value),
+                ..
+            } => Ok(value),
+            Outcome::Done { value: other, .. } => Err(DslDiagnostic::RuntimeError {
                 script: script.label.to_string(),
                 message: format!(
                     "a condition must end in true or false, and this one ends in {}",
@@ -479,6 +533,8 @@ impl Host {
             pure: script.kind == ScriptKind::Condition,
             label: script.label.clone(),
             stop: None,
+            flow: Vec::new(),
+            depth: 0,
         }
     }
 
@@ -554,7 +610,7 @@ impl Host {
                         ),
                     });
                 }
-                Ok(Outcome::Done(from_dynamic(&value)))
+                Ok(Outcome::done(from_dynamic(&value)))
             }
             Err(error) => Err(self.runtime_diagnostic(script, *error)),
         }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use crate::vocabulary::NameKind;
 
 /// The names a ruleset declares, by kind: the tokens, keywords, characteristics, counters,
-/// hex types, timing windows and events, zones and dice that scripts may name.
+/// hex types, timing windows and events, zones, dice and flow steps that scripts may name.
 ///
 /// Given to [`crate::Host::compile`] through [`crate::ScriptContext::with_names`]. Where a
 /// vocabulary parameter takes a name ([`crate::Param::names`]) and the script passes a string
@@ -20,7 +20,9 @@ use crate::vocabulary::NameKind;
 /// `damage`, `glory`, `round`, `wounds`, `inspired`, the four zones) are not added by
 /// themselves: a ruleset whose scripts write `counter("round")` lists `round` among its
 /// counters, and one that checks zones lists every zone its scripts name. For
-/// [`NameKind::Event`] the set is the ruleset's timing windows plus any events it declares.
+/// [`NameKind::Event`] the set is the ruleset's timing windows plus any events it declares;
+/// for [`NameKind::Step`], the ruleset's steps plus the driver's built-in `card` and
+/// `ability`.
 ///
 /// # Examples
 ///
@@ -62,6 +64,8 @@ pub struct KnownNames {
     pub zones: BTreeSet<String>,
     /// Kinds of dice ([`NameKind::Die`]).
     pub dice: BTreeSet<String>,
+    /// Steps of the flow ([`NameKind::Step`]): the ruleset's steps, `card` and `ability`.
+    pub steps: BTreeSet<String>,
 }
 
 impl KnownNames {
@@ -91,6 +95,7 @@ impl KnownNames {
             NameKind::Event => &self.events,
             NameKind::Zone => &self.zones,
             NameKind::Die => &self.dice,
+            NameKind::Step => &self.steps,
         }
     }
 
@@ -105,6 +110,7 @@ impl KnownNames {
             NameKind::Event => &mut self.events,
             NameKind::Zone => &mut self.zones,
             NameKind::Die => &mut self.dice,
+            NameKind::Step => &mut self.steps,
         }
     }
 

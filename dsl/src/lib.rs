@@ -43,10 +43,15 @@
 //! // 4. Record the answer and run again from the start.
 //! answers.push(request.enumerate(10).unwrap()[0].clone());
 //! let outcome = host.run(&script, &world, &mut state, &mut events, &bindings, &answers);
-//! assert_eq!(outcome, Ok(Outcome::Done(Value::Unit)));
+//! assert_eq!(outcome, Ok(Outcome::done(Value::Unit)));
 //! assert_eq!(state.piece(target).unwrap().tokens["stagger"], 1);
 //! # Ok::<(), String>(())
 //! ```
+//!
+//! A script that queues the rules' flow (`then("attack_step")`, `play_card(c, f)`,
+//! `end_game(winners, reason)`) returns it in [`Outcome::Done`] as [`FlowRequest`]s, for the
+//! rules driver to run. Card queries (`card_kind`, `condition_holds`...) read the
+//! [`World`]'s catalog of [`CardInfo`], which holds each card's compiled condition.
 //!
 //! Conditions (restrictions, inspire conditions) compile with [`ScriptContext::condition`]
 //! and run with [`Host::evaluate_bool`]; they may call only queries. Names written as string
@@ -57,12 +62,16 @@
 //!
 //! Rhai stays inside: no Rhai type appears in this API.
 
+mod cards;
 mod check;
 mod diagnostic;
+mod fighters;
+mod flow;
 mod functions;
 mod host;
 mod known;
 mod limits;
+mod moves;
 mod runtime;
 mod source;
 mod triggers;
@@ -72,10 +81,11 @@ mod vocabulary;
 mod world;
 
 pub use diagnostic::{DslDiagnostic, list_codes};
+pub use flow::FlowRequest;
 pub use host::{Host, Outcome, Script, ScriptContext, ScriptKind};
 pub use known::KnownNames;
 pub use limits::Limits;
 pub use source::ScriptSource;
 pub use triggers::{ListenerId, TriggerIndex};
 pub use vocabulary::{FunctionDoc, FunctionKind, NameKind, Param, docs_markdown, vocabulary};
-pub use world::{Bindings, Names, World};
+pub use world::{Bindings, CardInfo, CardRestriction, FighterInfo, Names, Side, WeaponInfo, World};

@@ -12,13 +12,19 @@
 //! a limit or a pending choice drops them, so the caller's game is exactly as it was.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use gloam_core::{Answer, Ctx, Event, GameState, Hex, PieceId, PlayerId, Position, Request};
 use rhai::{Dynamic, EvalAltResult, NativeCallContext, Position as RhaiPosition};
 
-use crate::FunctionKind;
 use crate::world::WorldData;
+use crate::{FlowRequest, FunctionKind};
+
+/// How many conditions deep `condition_holds` may nest (a condition that checks another
+/// card's condition, which checks another...): past this, the run fails rather than
+/// overflowing the stack on a condition that checks itself.
+pub(crate) const MAX_CONDITION_DEPTH: u32 = 8;
 
 /// Why a registered function stopped the script.
 #[derive(Debug)]
@@ -66,7 +72,7 @@ pub(crate) struct RunState {
     pub(crate) working: Option<GameState>,
     /// The events the effects recorded.
     pub(crate) events: Vec<Event>,
-    pub(crate) world: Arc<WorldData>,
+    pub(crate) world: Rc<WorldData>,
     pub(crate) acting: Option<PlayerId>,
     pub(crate) answers: Vec<Answer>,
     pub(crate) next_answer: usize,
@@ -77,6 +83,21 @@ pub(crate) struct RunState {
     /// The first stop, with where it happened; sticky, so a script that catches the error
     /// cannot carry on.
     pub(crate) stop: Option<(Stop, RhaiPosition)>,
+    /// What the script queued to happen after it (`then`, `play_card`, `end_game`), in order;
+    /// returned only if it finishes.
+    pub(crate) flow: Vec<FlowRequest>,
+    /// How many card conditions are being evaluated inside this run (`condition_holds`).
+    pub(crate) depth: u32,
+}
+
+/// What a run was doing before a card's condition was evaluated inside it; given back to
+/// [`RunState::leave`].
+pub(crate) struct Outer {
+    pure: bool,
+    acting: Option<PlayerId>,
+    answers: Vec<Answer>,
+    next_answer: usize,
+    label: Arc<str>,
 }
 
 impl RunState {
@@ -136,6 +157,31 @@ impl RunState {
         })?;
         self.next_answer += 1;
         Ok(answer.clone())
+    }
+
+    /// Turns this run into the evaluation of a condition (pure, acting for `acting`, no
+    /// answers, named `label`) against the same state; [`RunState::leave`] turns it back.
+    /// Nothing moves: the condition reads the state where the run keeps it.
+    pub(crate) fn enter(&mut self, acting: PlayerId, label: Arc<str>) -> Outer {
+        self.depth += 1;
+        Outer {
+            pure: std::mem::replace(&mut self.pure, true),
+            acting: self.acting.replace(acting),
+            answers: std::mem::take(&mut self.answers),
+            next_answer: std::mem::take(&mut self.next_answer),
+            label: std::mem::replace(&mut self.label, label),
+        }
+    }
+
+    /// Ends the condition [`RunState::enter`] began; returns how it stopped, if it did.
+    pub(crate) fn leave(&mut self, outer: Outer) -> Option<(Stop, RhaiPosition)> {
+        self.depth = self.depth.saturating_sub(1);
+        self.pure = outer.pure;
+        self.acting = outer.acting;
+        self.answers = outer.answers;
+        self.next_answer = outer.next_answer;
+        self.label = outer.label;
+        self.stop.take()
     }
 
     /// The hex a piece stands in; `None` off the battlefield; an error if there is no such
@@ -207,6 +253,24 @@ pub(crate) fn with_run<T>(
             terminated(position)
         })
     })
+}
+
+/// Runs `body` with the run in progress even if it has stopped (to end a nested condition
+/// whose stop must be read); `None` if no run is lent.
+pub(crate) fn with_run_raw<T>(body: impl FnOnce(&mut RunState) -> T) -> Option<T> {
+    RUN.with(|cell| cell.try_borrow_mut().ok()?.as_mut().map(body))
+}
+
+/// Records `stop` as the run's stop at the call's position, and the error that ends the
+/// script.
+pub(crate) fn stop_run(ctx: &NativeCallContext, stop: Stop) -> Box<EvalAltResult> {
+    let position = ctx.call_position();
+    with_run_raw(|run| {
+        if run.stop.is_none() {
+            run.stop = Some((stop, position));
+        }
+    });
+    terminated(position)
 }
 
 /// Takes the run back out of the thread-local slot when dropped, and puts the caller's

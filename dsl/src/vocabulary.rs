@@ -52,11 +52,14 @@ pub enum NameKind {
     Zone,
     /// A kind of die (`attack`).
     Die,
+    /// A step of the ruleset's flow, which `then` queues (`action_step`; also the built-in
+    /// `card` and `ability`).
+    Step,
 }
 
 impl NameKind {
     /// Every kind, in the order of the documentation.
-    pub const ALL: [NameKind; 8] = [
+    pub const ALL: [NameKind; 9] = [
         NameKind::Token,
         NameKind::Keyword,
         NameKind::Characteristic,
@@ -65,6 +68,7 @@ impl NameKind {
         NameKind::Event,
         NameKind::Zone,
         NameKind::Die,
+        NameKind::Step,
     ];
 
     /// The kind's name in code and documentation: `token`, `hex_type`, `event`.
@@ -78,6 +82,7 @@ impl NameKind {
             NameKind::Event => "event",
             NameKind::Zone => "zone",
             NameKind::Die => "die",
+            NameKind::Step => "step",
         }
     }
 
@@ -264,6 +269,34 @@ static VOCABULARY: &[FunctionDoc] = &[
         "player",
         "the player who controls `fighter`",
     ),
+    doc(
+        Query,
+        "fighters_of",
+        &[PLAYER],
+        "list of fighters",
+        "every fighter of `player`, on the battlefield or not, in id order",
+    ),
+    doc(
+        Query,
+        "on_battlefield",
+        &[FIGHTER],
+        "bool",
+        "whether `fighter` stands on the battlefield",
+    ),
+    doc(
+        Query,
+        "fighter_kind",
+        &[FIGHTER],
+        "string",
+        "the name of `fighter`'s profile",
+    ),
+    doc(
+        Query,
+        "player_after",
+        &[PLAYER],
+        "player",
+        "the next player in seating order after `player` (the last is followed by the first)",
+    ),
     // Queries: geometry.
     doc(
         Query,
@@ -313,6 +346,27 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[p("hex", "hex"), n("type", NameKind::HexType)],
         "bool",
         "whether `hex` is on the battlefield and has the type",
+    ),
+    doc(
+        Query,
+        "hexes_around",
+        &[p("x", "fighter or hex")],
+        "list of hexes",
+        "the battlefield hexes next to `x`, sorted (empty for a fighter off the battlefield)",
+    ),
+    doc(
+        Query,
+        "reachable_hexes",
+        &[FIGHTER, p("budget", "int")],
+        "list of hexes",
+        "the hexes `fighter` can walk to in at most `budget` steps through empty, unblocked hexes, sorted (empty off the battlefield)",
+    ),
+    doc(
+        Query,
+        "starting_hexes",
+        &[PLAYER],
+        "list of hexes",
+        "the empty starting hexes in `player`'s territory (every empty starting hex if the world gives it none), sorted",
     ),
     // Queries: fighters' values.
     doc(
@@ -364,6 +418,46 @@ static VOCABULARY: &[FunctionDoc] = &[
         "bool",
         "whether `fighter` is inspired",
     ),
+    // Queries: fighter profiles.
+    doc(
+        Query,
+        "weapons",
+        &[FIGHTER],
+        "list of strings",
+        "the names of the weapons `fighter` can use on its current side (inspired or not), in its profile's order (empty if the world knows no profile of its kind)",
+    ),
+    doc(
+        Query,
+        "weapon_value",
+        &[FIGHTER, p("weapon", "string"), p("stat", "string")],
+        "int",
+        "a weapon's `range`, `dice` or `damage` (`stat`), plus what modifiers add to `fighter`'s characteristic `attack_range`, `attack_dice` or `attack_damage` if it has one; an error for another stat or a weapon it cannot use now",
+    ),
+    doc(
+        Query,
+        "weapon_symbol",
+        &[FIGHTER, p("weapon", "string")],
+        "string",
+        "the attack symbol of one of `fighter`'s weapons (`hammer`, `swords`...)",
+    ),
+    doc(
+        Query,
+        "weapon_has_keyword",
+        &[
+            FIGHTER,
+            p("weapon", "string"),
+            n("keyword", NameKind::Keyword),
+        ],
+        "bool",
+        "whether one of `fighter`'s weapons has the keyword (counting its inspired keywords while `fighter` is inspired)",
+    ),
+    doc(
+        Query,
+        "defence_symbol",
+        &[FIGHTER],
+        "string or ()",
+        "the defence symbol of `fighter`'s profile, or `()`",
+    ),
     // Queries: the game.
     doc(
         Query,
@@ -414,6 +508,87 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[p("card", "card")],
         "string",
         "the name of a card",
+    ),
+    doc(
+        Query,
+        "card_kind",
+        &[p("card", "card")],
+        "string",
+        "the kind of a card (`objective`, `ploy`, `upgrade`...)",
+    ),
+    doc(
+        Query,
+        "card_glory",
+        &[p("card", "card")],
+        "int",
+        "the glory an objective card is worth (0 if none)",
+    ),
+    doc(
+        Query,
+        "card_cost",
+        &[p("card", "card")],
+        "int",
+        "the glory an upgrade card costs (0 if none)",
+    ),
+    doc(
+        Query,
+        "card_window",
+        &[p("card", "card")],
+        "string or ()",
+        "the timing window a card is played in, or `()`",
+    ),
+    doc(
+        Query,
+        "card_score",
+        &[p("card", "card")],
+        "string or ()",
+        "when an objective card is scored (`surge`, `end_phase`...), or `()`",
+    ),
+    doc(
+        Query,
+        "card_has_keyword",
+        &[p("card", "card"), n("keyword", NameKind::Keyword)],
+        "bool",
+        "whether a card carries the keyword",
+    ),
+    doc(
+        Query,
+        "card_allows",
+        &[p("card", "card"), FIGHTER],
+        "bool",
+        "whether a card's restrictions let `fighter` use it (true when it has none)",
+    ),
+    doc(
+        Query,
+        "condition_holds",
+        &[p("card", "card")],
+        "bool",
+        "whether a card's condition holds now, for its owner (true when it has none)",
+    ),
+    doc(
+        Query,
+        "condition_holds",
+        &[p("card", "card"), p("fighter", "fighter or ()")],
+        "bool",
+        "whether a card's condition holds now, for its owner, with `this_fighter` = `fighter`",
+    ),
+    doc(
+        Query,
+        "equipped",
+        &[FIGHTER],
+        "list of cards",
+        "the cards equipped on `fighter`, in the order they were equipped",
+    ),
+    // Queries: dice.
+    doc(
+        Query,
+        "count_faces",
+        &[
+            p("faces", "list of strings"),
+            p("wanted", "list of strings"),
+        ],
+        "int",
+        "how many of the rolled `faces` are among the `wanted` faces",
     ),
     // Effects.
     doc(
@@ -554,6 +729,96 @@ static VOCABULARY: &[FunctionDoc] = &[
         "list of strings",
         "rolls `count` dice of a kind the ruleset defines; returns the faces rolled",
     ),
+    doc(
+        Effect,
+        "move_fighter",
+        &[FIGHTER, p("hex", "hex")],
+        "list of hexes",
+        "walks `fighter` to an empty `hex` along a shortest path; returns the hexes entered, in order",
+    ),
+    doc(
+        Effect,
+        "place_fighter",
+        &[FIGHTER, p("hex", "hex")],
+        "nothing",
+        "puts `fighter` in an empty, unblocked `hex` (deploying, placing)",
+    ),
+    doc(
+        Effect,
+        "take_off",
+        &[FIGHTER],
+        "nothing",
+        "takes `fighter` off the battlefield (its tokens and counters stay)",
+    ),
+    doc(
+        Effect,
+        "move_card",
+        &[p("card", "card"), n("zone", NameKind::Zone)],
+        "nothing",
+        "puts a card on top of its owner's zone of that name",
+    ),
+    doc(
+        Effect,
+        "move_card_bottom",
+        &[p("card", "card"), n("zone", NameKind::Zone)],
+        "nothing",
+        "puts a card at the bottom of its owner's zone of that name",
+    ),
+    doc(
+        Effect,
+        "shuffle_zone",
+        &[PLAYER, n("zone", NameKind::Zone)],
+        "nothing",
+        "shuffles one of `player`'s zones",
+    ),
+    doc(
+        Effect,
+        "draw_cards",
+        &[
+            PLAYER,
+            n("from", NameKind::Zone),
+            n("to", NameKind::Zone),
+            p("count", "int"),
+        ],
+        "int",
+        "moves up to `count` cards from the top of `player`'s `from` zone to `to`; returns how many moved",
+    ),
+    doc(
+        Effect,
+        "equip",
+        &[p("card", "card"), FIGHTER],
+        "nothing",
+        "puts a card on `fighter` (its zone `equipped`, made if needed)",
+    ),
+    // Effects: the flow, run once the script has finished.
+    doc(
+        Effect,
+        "then",
+        &[n("step", NameKind::Step)],
+        "nothing",
+        "once this script finishes, runs the rule step `step` (several run in the order queued)",
+    ),
+    doc(
+        Effect,
+        "then",
+        &[n("step", NameKind::Step), p("vars", "map")],
+        "nothing",
+        "the same, the step receiving the map's entries as variables (fighters, players, cards, hexes, ints, bools, strings, lists)",
+    ),
+    doc(
+        Effect,
+        "play_card",
+        &[p("card", "card"), p("fighter", "fighter or ()")],
+        "nothing",
+        "once this script finishes, resolves the card's effect for its owner, with `this_fighter` = `fighter`",
+    ),
+    doc(
+        Effect,
+        "end_game",
+        &[p("winners", "list of players"), p("reason", "string")],
+        "nothing",
+        "once this script finishes, the game ends with these winners",
+    ),
     // Choices.
     doc(
         Choice,
@@ -627,7 +892,10 @@ pub fn docs_markdown() -> String {
             FunctionKind::Effect,
             "Effects",
             "Effects change the game through the kernel; every change becomes an event. A \
-             condition that calls one is refused when it is compiled.",
+             condition that calls one is refused when it is compiled. `then`, `play_card` and \
+             `end_game` change nothing at once: they queue what happens after the script \
+             finishes (returned to the host with its outcome), and a script that fails or \
+             stops at a choice queues nothing.",
         ),
         (
             FunctionKind::Choice,
@@ -714,6 +982,13 @@ the data is loaded, and every call is checked then against this page.
   them otherwise says so to the host (`gloam_dsl::Names`).
 - **Conditions** (restrictions, inspire conditions, objective conditions) end in `true` or
   `false` and may only call queries.
+- **Cards.** `card_kind`, `card_glory`, `card_window` and the other card queries read the
+  card's definition in the loaded data. `condition_holds(card, fighter)` runs the card's
+  `condition` inside the current script, against the game as the script has left it, with
+  `this_card`, `player` (the card's owner, who also acts) and `this_fighter` bound;
+  conditions may check other cards' conditions at most 8 deep.
+- **Flow.** A rule step's script says what happens next with `then(\"step\", #{ ... })`,
+  `play_card` and `end_game`; they take effect, in order, once the script has finished.
 - **Atomic runs.** A script runs against a copy of the game; its changes are kept only if it
   finishes. An error, a limit reached or a pending choice leaves the game exactly as it was.
 ";
@@ -725,7 +1000,8 @@ A string given where a function expects a name (a parameter marked `(a token nam
 type name)`...) names something the ruleset declares. Written as a literal,
 `has_token(f, \"guard\")`, it is checked when the data loads against the ruleset's names of
 that kind (its `tokens`, `keywords`, `counters` and `hex_types`; its `characteristic`, `die`
-and `window` items; for events, its windows and any events it declares). A name it does not
+and `window` items; for events, its windows and any events it declares; for steps, its `step`
+items and the built-in `card` and `ability`). A name it does not
 declare is `gloam::dsl::unknown_name`, with the closest declared name. A name made while the
 script runs (`let t = \"guard\"; has_token(f, t)`, `\"gu\" + \"ard\"`) is not checked, and
 neither is a kind the ruleset declares no names of.

@@ -1,9 +1,12 @@
-//! What scripts need beyond the game state: the battlefield, sight, dice and names.
+//! What scripts need beyond the game state: the battlefield, sight, dice, names, the cards'
+//! catalog and the players' territories.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
+use std::rc::Rc;
 
 use gloam_core::{Battlefield, Dice, Hex, PlayerId, Sight, Value};
+
+use crate::Script;
 
 /// The names the vocabulary's convenience functions read and write.
 ///
@@ -31,6 +34,10 @@ pub struct Names {
     pub objective_deck: String,
     /// Each player's objective hand zone (`objective_hand`).
     pub objective_hand: String,
+    /// The hex type of starting hexes, which `starting_hexes` lists (`starting`).
+    pub starting: String,
+    /// The zone on a fighter that holds the cards `equip` puts on it (`equipped`).
+    pub equipped: String,
 }
 
 impl Default for Names {
@@ -45,6 +52,8 @@ impl Default for Names {
             power_hand: "power_hand".into(),
             objective_deck: "objective_deck".into(),
             objective_hand: "objective_hand".into(),
+            starting: "starting".into(),
+            equipped: "equipped".into(),
         }
     }
 }
@@ -56,6 +65,261 @@ struct Sides {
     inspired: BTreeMap<String, i64>,
 }
 
+/// Who may use a card (a card's `restrictions`): `card_allows` checks them.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum CardRestriction {
+    /// Only fighters of this profile (the piece's kind, `fighter_kind`).
+    Fighter(String),
+    /// Only fighters with this keyword.
+    Keyword(String),
+}
+
+/// What scripts may ask about a card definition (`card_kind`, `card_glory`,
+/// `condition_holds`...), in a [`World`]'s catalog, by card name.
+///
+/// Built by the loader from the library and the scripts it compiled: the condition is the
+/// compiled `condition` script, shared.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_dsl::{CardInfo, CardRestriction};
+/// let info = CardInfo::new("objective")
+///     .with_glory(2)
+///     .with_score("end_phase")
+///     .with_keywords(["surge"])
+///     .with_restriction(CardRestriction::Keyword("wizard".into()));
+/// assert_eq!(info.glory, 2);
+/// assert!(info.keywords.contains("surge"));
+/// assert!(info.condition.is_none());
+/// ```
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct CardInfo {
+    /// Its kind, as the ruleset names it (`objective`, `ploy`, `upgrade`, `spell`).
+    pub kind: String,
+    /// The glory an objective is worth (0 if none).
+    pub glory: i64,
+    /// The glory an upgrade costs (0 if none).
+    pub cost: i64,
+    /// The timing window it is played in, if any.
+    pub window: Option<String>,
+    /// When it is scored (`surge`, `end_phase`), if it is scored.
+    pub score: Option<String>,
+    /// The card's keywords.
+    pub keywords: BTreeSet<String>,
+    /// Who may use it; none: anyone.
+    pub restrictions: Vec<CardRestriction>,
+    /// Its compiled `condition` script, if any (`condition_holds` runs it).
+    pub condition: Option<Rc<Script>>,
+}
+
+impl CardInfo {
+    /// A card of `kind` with no glory, cost, window, score, keywords, restrictions or
+    /// condition.
+    pub fn new(kind: impl Into<String>) -> CardInfo {
+        CardInfo {
+            kind: kind.into(),
+            ..CardInfo::default()
+        }
+    }
+
+    /// The same card worth `glory`.
+    pub fn with_glory(mut self, glory: i64) -> CardInfo {
+        self.glory = glory;
+        self
+    }
+
+    /// The same card costing `cost`.
+    pub fn with_cost(mut self, cost: i64) -> CardInfo {
+        self.cost = cost;
+        self
+    }
+
+    /// The same card played in `window`.
+    pub fn with_window(mut self, window: impl Into<String>) -> CardInfo {
+        self.window = Some(window.into());
+        self
+    }
+
+    /// The same card scored at `score`.
+    pub fn with_score(mut self, score: impl Into<String>) -> CardInfo {
+        self.score = Some(score.into());
+        self
+    }
+
+    /// The same card with more keywords.
+    pub fn with_keywords<I, S>(mut self, keywords: I) -> CardInfo
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.keywords.extend(keywords.into_iter().map(Into::into));
+        self
+    }
+
+    /// The same card with one more restriction.
+    pub fn with_restriction(mut self, restriction: CardRestriction) -> CardInfo {
+        self.restrictions.push(restriction);
+        self
+    }
+
+    /// The same card with its compiled condition (a `Script` or a shared `Rc<Script>`).
+    pub fn with_condition(mut self, condition: impl Into<Rc<Script>>) -> CardInfo {
+        self.condition = Some(condition.into());
+        self
+    }
+}
+
+/// Which side of a fighter's profile a weapon belongs to ([`WeaponInfo::side`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Side {
+    /// Only while the fighter is inspired.
+    Inspired,
+    /// Only while the fighter is not inspired.
+    Uninspired,
+}
+
+/// One weapon of a fighter profile, as `weapons`, `weapon_value`, `weapon_symbol` and
+/// `weapon_has_keyword` read it.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_dsl::{Side, WeaponInfo};
+/// let axe = WeaponInfo::new("Axe", 1, 3, 2, "hammer")
+///     .with_keywords(["cleave"])
+///     .with_inspired_keywords(["grievous"])
+///     .with_side(Side::Inspired);
+/// assert_eq!(axe.dice, 3);
+/// assert!(axe.inspired_keywords.contains("grievous"));
+/// assert!(axe.die.is_none());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WeaponInfo {
+    /// Its name, unique within the profile.
+    pub name: String,
+    /// Its range in hexes.
+    pub range: i64,
+    /// How many attack dice it rolls.
+    pub dice: i64,
+    /// The damage it deals.
+    pub damage: i64,
+    /// The attack symbol it succeeds on (`hammer`, `swords`).
+    pub symbol: String,
+    /// The kind of die it rolls, when not the ruleset's usual one.
+    pub die: Option<String>,
+    /// Its keywords (`cleave`).
+    pub keywords: BTreeSet<String>,
+    /// Keywords it has only while the fighter is inspired.
+    pub inspired_keywords: BTreeSet<String>,
+    /// The side it belongs to; none: both.
+    pub side: Option<Side>,
+}
+
+impl WeaponInfo {
+    /// A weapon usable on both sides, with no die of its own and no keywords.
+    pub fn new(
+        name: impl Into<String>,
+        range: i64,
+        dice: i64,
+        damage: i64,
+        symbol: impl Into<String>,
+    ) -> WeaponInfo {
+        WeaponInfo {
+            name: name.into(),
+            range,
+            dice,
+            damage,
+            symbol: symbol.into(),
+            ..WeaponInfo::default()
+        }
+    }
+
+    /// The same weapon rolling dice of kind `die`.
+    pub fn with_die(mut self, die: impl Into<String>) -> WeaponInfo {
+        self.die = Some(die.into());
+        self
+    }
+
+    /// The same weapon with more keywords.
+    pub fn with_keywords<I, S>(mut self, keywords: I) -> WeaponInfo
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.keywords.extend(keywords.into_iter().map(Into::into));
+        self
+    }
+
+    /// The same weapon with more keywords it has only while the fighter is inspired.
+    pub fn with_inspired_keywords<I, S>(mut self, keywords: I) -> WeaponInfo
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.inspired_keywords
+            .extend(keywords.into_iter().map(Into::into));
+        self
+    }
+
+    /// The same weapon, usable only on `side`.
+    pub fn with_side(mut self, side: Side) -> WeaponInfo {
+        self.side = Some(side);
+        self
+    }
+}
+
+/// What scripts may ask about a fighter profile (`weapons`, `defence_symbol`...), in a
+/// [`World`]'s catalog, by the profile's name (a piece's `kind`).
+///
+/// # Examples
+///
+/// ```
+/// use gloam_dsl::{FighterInfo, WeaponInfo};
+/// let info = FighterInfo::new()
+///     .with_defence_symbol("shield")
+///     .with_weapon(WeaponInfo::new("Sword", 1, 2, 1, "swords"));
+/// assert_eq!(info.defence_symbol.as_deref(), Some("shield"));
+/// assert_eq!(info.weapons[0].name, "Sword");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FighterInfo {
+    /// The defence symbol (`shield`, `dodge`), if any.
+    pub defence_symbol: Option<String>,
+    /// Its weapons, in the profile's order.
+    pub weapons: Vec<WeaponInfo>,
+}
+
+impl FighterInfo {
+    /// A profile with no defence symbol and no weapons.
+    pub fn new() -> FighterInfo {
+        FighterInfo::default()
+    }
+
+    /// The same profile defending with `symbol`.
+    pub fn with_defence_symbol(mut self, symbol: impl Into<String>) -> FighterInfo {
+        self.defence_symbol = Some(symbol.into());
+        self
+    }
+
+    /// The same profile with one more weapon, after the others.
+    pub fn with_weapon(mut self, weapon: WeaponInfo) -> FighterInfo {
+        self.weapons.push(weapon);
+        self
+    }
+
+    /// The same profile with more weapons, after the others.
+    pub fn with_weapons(mut self, weapons: impl IntoIterator<Item = WeaponInfo>) -> FighterInfo {
+        self.weapons.extend(weapons);
+        self
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct WorldData {
     pub(crate) battlefield: Battlefield,
@@ -64,13 +328,19 @@ pub(crate) struct WorldData {
     pub(crate) dice: Dice,
     pub(crate) names: Names,
     sides: BTreeMap<String, Sides>,
+    pub(crate) cards: BTreeMap<String, CardInfo>,
+    pub(crate) fighters: BTreeMap<String, FighterInfo>,
+    pub(crate) territories: BTreeMap<PlayerId, String>,
 }
 
 /// The fixed context of a game that scripts read: the battlefield (with which hex types
 /// block movement and sight), line of sight, the dice definitions, the names the
-/// vocabulary uses and the fighters' inspired sides.
+/// vocabulary uses, the fighters' inspired sides, the cards' catalog ([`CardInfo`]), the
+/// fighter profiles' catalog ([`FighterInfo`]) and
+/// which territory each player deploys in.
 ///
-/// Built once per game and shared: cloning a `World` is cheap (a reference count).
+/// Built once per game and shared: cloning a `World` is cheap (a reference count). Not
+/// `Send`, since the catalog holds compiled scripts.
 ///
 /// # Examples
 ///
@@ -83,7 +353,7 @@ pub(crate) struct WorldData {
 /// ```
 #[derive(Clone, Debug)]
 pub struct World {
-    pub(crate) data: Arc<WorldData>,
+    pub(crate) data: Rc<WorldData>,
 }
 
 impl World {
@@ -113,20 +383,23 @@ impl World {
             off_board_blocks,
         );
         World {
-            data: Arc::new(WorldData {
+            data: Rc::new(WorldData {
                 battlefield,
                 blocked,
                 sight,
                 dice,
                 names: Names::default(),
                 sides: BTreeMap::new(),
+                cards: BTreeMap::new(),
+                fighters: BTreeMap::new(),
+                territories: BTreeMap::new(),
             }),
         }
     }
 
     /// The same world with other names for the vocabulary's counters, zones and keyword.
     pub fn with_names(mut self, names: Names) -> World {
-        Arc::make_mut(&mut self.data).names = names;
+        Rc::make_mut(&mut self.data).names = names;
         self
     }
 
@@ -137,7 +410,7 @@ impl World {
         B: IntoIterator<Item = (String, i64)>,
         J: IntoIterator<Item = (String, i64)>,
     {
-        Arc::make_mut(&mut self.data).sides.insert(
+        Rc::make_mut(&mut self.data).sides.insert(
             kind.into(),
             Sides {
                 base: base.into_iter().collect(),
@@ -145,6 +418,83 @@ impl World {
             },
         );
         self
+    }
+
+    /// The same world knowing the card definition `name` (replacing an earlier one of that
+    /// name). Card queries (`card_kind`, `condition_holds`...) read a card's entry by the
+    /// name of its definition; a card whose name the catalog lacks is a runtime error there.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Battlefield, Dice, Hex};
+    /// use gloam_dsl::{CardInfo, World};
+    /// let world = World::new(Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]), ["blocked"], false, Dice::new())
+    ///     .with_card("Sidestep", CardInfo::new("ploy").with_window("power_step"));
+    /// assert_eq!(world.card("Sidestep").unwrap().kind, "ploy");
+    /// ```
+    pub fn with_card(mut self, name: impl Into<String>, info: CardInfo) -> World {
+        Rc::make_mut(&mut self.data).cards.insert(name.into(), info);
+        self
+    }
+
+    /// The same world knowing every card of `cards`, as [`World::with_card`].
+    pub fn with_cards<I, S>(mut self, cards: I) -> World
+    where
+        I: IntoIterator<Item = (S, CardInfo)>,
+        S: Into<String>,
+    {
+        let data = Rc::make_mut(&mut self.data);
+        for (name, info) in cards {
+            data.cards.insert(name.into(), info);
+        }
+        self
+    }
+
+    /// The same world knowing the fighter profile `kind` (a piece's kind; replacing an
+    /// earlier one of that name). Weapon queries (`weapons`, `weapon_value`...) read a
+    /// fighter's entry by its kind; a fighter whose kind the catalog lacks has no weapons and
+    /// no defence symbol.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Battlefield, Dice, Hex};
+    /// use gloam_dsl::{FighterInfo, WeaponInfo, World};
+    /// let world = World::new(Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]), ["blocked"], false, Dice::new())
+    ///     .with_fighter("hero", FighterInfo::new().with_weapon(WeaponInfo::new("Sword", 1, 2, 1, "swords")));
+    /// assert_eq!(world.fighter("hero").unwrap().weapons.len(), 1);
+    /// ```
+    pub fn with_fighter(mut self, kind: impl Into<String>, info: FighterInfo) -> World {
+        Rc::make_mut(&mut self.data)
+            .fighters
+            .insert(kind.into(), info);
+        self
+    }
+
+    /// The same world where `player`'s territory is the battlefield territory `territory`
+    /// (the board the player placed, [`Battlefield::territory`]): `starting_hexes(player)`
+    /// lists only the starting hexes there. A player without one gets every starting hex.
+    pub fn with_territory(mut self, player: PlayerId, territory: impl Into<String>) -> World {
+        Rc::make_mut(&mut self.data)
+            .territories
+            .insert(player, territory.into());
+        self
+    }
+
+    /// The catalog entry of the card definition `name`.
+    pub fn card(&self, name: &str) -> Option<&CardInfo> {
+        self.data.cards.get(name)
+    }
+
+    /// The catalog entry of the fighter profile `kind`.
+    pub fn fighter(&self, kind: &str) -> Option<&FighterInfo> {
+        self.data.fighters.get(kind)
+    }
+
+    /// The territory of `player`, if it has one.
+    pub fn territory(&self, player: PlayerId) -> Option<&str> {
+        self.data.territories.get(&player).map(String::as_str)
     }
 
     /// The battlefield.

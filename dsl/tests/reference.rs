@@ -56,6 +56,20 @@ fn the_vocabulary_has_the_designed_names() {
         "hexes_of_type",
         "hex_of",
         "fighters_within",
+        "fighters_of",
+        "on_battlefield",
+        "fighter_kind",
+        "reachable_hexes",
+        "starting_hexes",
+        "player_after",
+        "count_faces",
+        "card_kind",
+        "card_glory",
+        "card_window",
+        "card_score",
+        "card_has_keyword",
+        "condition_holds",
+        "equipped",
     ] {
         assert!(names(FunctionKind::Query).contains(&name), "query {name}");
     }
@@ -75,6 +89,17 @@ fn the_vocabulary_has_the_designed_names() {
         "inspire",
         "uninspire",
         "mark",
+        "then",
+        "play_card",
+        "end_game",
+        "move_fighter",
+        "place_fighter",
+        "take_off",
+        "move_card",
+        "move_card_bottom",
+        "shuffle_zone",
+        "draw_cards",
+        "equip",
     ] {
         assert!(names(FunctionKind::Effect).contains(&name), "effect {name}");
     }
@@ -143,16 +168,22 @@ fn trigger_index_keeps_declaration_order_per_name() {
 fn name_parameters_have_their_kind_in_the_reference() {
     let text = docs_markdown();
     assert!(text.contains("`has_token(fighter: fighter, token: string (a token name)) -> bool`"));
+    assert!(text.contains("`then(step: string (a step name)) -> nothing`"));
     assert!(text.contains(
         "`modify(fighter: fighter, characteristic: string (a characteristic name), amount: int, until: string (a timing window or event name)) -> nothing`"
     ));
     for kind in NameKind::ALL {
         assert!(text.contains(&format!("| `{}` |", kind.name())), "{kind:?}");
     }
-    // Every string parameter that names something has a kind; prompts and options do not.
+    // Every string parameter that names something the ruleset declares has a kind; prompts,
+    // options, the reason a game ends, weapon names (from fighter profiles) and weapon
+    // stats (`range`, `dice`, `damage`) do not.
     for doc in vocabulary() {
         for param in doc.params {
-            let expected = !matches!(param.name, "prompt" | "options") && param.ty == "string";
+            let expected = !matches!(
+                param.name,
+                "prompt" | "options" | "reason" | "weapon" | "stat"
+            ) && param.ty == "string";
             assert_eq!(
                 param.names.is_some(),
                 expected,

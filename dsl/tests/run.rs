@@ -302,7 +302,7 @@ fn choices_stop_the_script_and_rerun_with_answers() {
 
     answers.push(Answer::One(choices[0].clone()));
     let outcome = f.run_with(&script, &answers);
-    assert_eq!(outcome, Ok(Outcome::Done(Value::Piece(f.archer))));
+    assert_eq!(outcome, Ok(Outcome::done(Value::Piece(f.archer))));
     assert_eq!(f.state.piece(f.archer).unwrap().counters["damage"], 1);
     assert_eq!(f.state.piece(f.hero).unwrap().tokens["charge"], 1);
     assert_eq!(f.events.len(), 3, "{:?}", f.events);

@@ -154,7 +154,16 @@ impl Fixture {
     /// Runs a script that must finish, and returns its value.
     pub fn value(&mut self, text: &str) -> Value {
         match self.run(text) {
-            Ok(Outcome::Done(value)) => value,
+            Ok(Outcome::Done { value, .. }) => value,
+            Ok(other) => panic!("`{text}` did not finish: {other:?}"),
+            Err(error) => panic!("`{text}` failed:\n{}", render(&error)),
+        }
+    }
+
+    /// Runs a script that must finish, and returns what it queued.
+    pub fn flow(&mut self, text: &str) -> Vec<gloam_dsl::FlowRequest> {
+        match self.run(text) {
+            Ok(Outcome::Done { flow, .. }) => flow,
             Ok(other) => panic!("`{text}` did not finish: {other:?}"),
             Err(error) => panic!("`{text}` failed:\n{}", render(&error)),
         }

@@ -1,0 +1,315 @@
+//! The vocabulary's cards: what the catalog says of a card, moving cards between zones,
+//! equipping them, and evaluating a card's condition inside a run.
+
+use gloam_core::{CardId, PieceId, PlayerId, Visibility, ZoneId};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
+
+use crate::FunctionKind;
+use crate::functions::{Ncc, Res, draw_from, effect, refused};
+use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
+use crate::values::{humanize_types, type_name};
+use crate::world::{CardInfo, CardRestriction};
+
+/// A card's definition name and owner.
+fn card_of(
+    run: &RunState,
+    function: &'static str,
+    card: CardId,
+) -> Result<(String, PlayerId), Stop> {
+    run.state()
+        .cards
+        .get(&card)
+        .map(|entry| (entry.name.clone(), entry.owner))
+        .ok_or_else(|| Stop::failed(function, format!("there is no {card}")))
+}
+
+/// A card's catalog entry.
+fn info<'a>(run: &'a RunState, function: &'static str, card: CardId) -> Result<&'a CardInfo, Stop> {
+    let (name, _) = card_of(run, function, card)?;
+    run.world.cards.get(&name).ok_or_else(|| {
+        Stop::failed(
+            function,
+            format!("the world knows no card named {name:?} ({card})"),
+        )
+    })
+}
+
+fn string_or_unit(value: Option<&String>) -> Dynamic {
+    value.map_or(Dynamic::UNIT, |text| {
+        Dynamic::from(ImmutableString::from(text.as_str()))
+    })
+}
+
+pub(crate) fn register(engine: &mut Engine) {
+    register_queries(engine);
+    register_effects(engine);
+}
+
+fn register_queries(engine: &mut Engine) {
+    engine.register_fn(
+        "card_kind",
+        |ctx: Ncc, card: CardId| -> Res<ImmutableString> {
+            with_run(&ctx, "card_kind", |run| {
+                Ok(info(run, "card_kind", card)?.kind.as_str().into())
+            })
+        },
+    );
+    engine.register_fn("card_glory", |ctx: Ncc, card: CardId| -> Res<i64> {
+        with_run(&ctx, "card_glory", |run| {
+            Ok(info(run, "card_glory", card)?.glory)
+        })
+    });
+    engine.register_fn("card_cost", |ctx: Ncc, card: CardId| -> Res<i64> {
+        with_run(&ctx, "card_cost", |run| {
+            Ok(info(run, "card_cost", card)?.cost)
+        })
+    });
+    engine.register_fn("card_window", |ctx: Ncc, card: CardId| -> Res<Dynamic> {
+        with_run(&ctx, "card_window", |run| {
+            Ok(string_or_unit(
+                info(run, "card_window", card)?.window.as_ref(),
+            ))
+        })
+    });
+    engine.register_fn("card_score", |ctx: Ncc, card: CardId| -> Res<Dynamic> {
+        with_run(&ctx, "card_score", |run| {
+            Ok(string_or_unit(
+                info(run, "card_score", card)?.score.as_ref(),
+            ))
+        })
+    });
+    engine.register_fn(
+        "card_has_keyword",
+        |ctx: Ncc, card: CardId, keyword: ImmutableString| -> Res<bool> {
+            with_run(&ctx, "card_has_keyword", |run| {
+                Ok(info(run, "card_has_keyword", card)?
+                    .keywords
+                    .contains(keyword.as_str()))
+            })
+        },
+    );
+    engine.register_fn(
+        "card_allows",
+        |ctx: Ncc, card: CardId, fighter: PieceId| -> Res<bool> {
+            with_run(&ctx, "card_allows", |run| {
+                let restrictions = &info(run, "card_allows", card)?.restrictions;
+                let piece = run
+                    .state()
+                    .piece(fighter)
+                    .ok_or_else(|| Stop::failed("card_allows", format!("there is no {fighter}")))?;
+                Ok(restrictions.is_empty()
+                    || restrictions.iter().any(|restriction| match restriction {
+                        CardRestriction::Fighter(kind) => piece.kind == *kind,
+                        CardRestriction::Keyword(keyword) => piece.keywords.contains(keyword),
+                    }))
+            })
+        },
+    );
+    engine.register_fn("condition_holds", |ctx: Ncc, card: CardId| -> Res<bool> {
+        condition_holds(&ctx, card, None)
+    });
+    engine.register_fn(
+        "condition_holds",
+        |ctx: Ncc, card: CardId, fighter: Dynamic| -> Res<bool> {
+            let fighter = if fighter.is_unit() {
+                None
+            } else if let Some(piece) = fighter.clone().try_cast::<PieceId>() {
+                Some(piece)
+            } else {
+                return Err(stop_run(
+                    &ctx,
+                    Stop::failed(
+                        "condition_holds",
+                        format!(
+                            "`fighter` must be a fighter or (), not a {}",
+                            type_name(&fighter)
+                        ),
+                    ),
+                ));
+            };
+            condition_holds(&ctx, card, fighter)
+        },
+    );
+    engine.register_fn("equipped", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
+        with_run(&ctx, "equipped", |run| {
+            let zone = equipped_zone(run, "equipped", fighter)?;
+            Ok(run
+                .state()
+                .zone_cards(&zone)
+                .iter()
+                .map(|card| Dynamic::from(*card))
+                .collect())
+        })
+    });
+}
+
+/// The zone holding the cards equipped on `fighter`.
+fn equipped_zone(run: &RunState, function: &'static str, fighter: PieceId) -> Result<ZoneId, Stop> {
+    let owner = run
+        .state()
+        .piece(fighter)
+        .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))?
+        .owner;
+    Ok(ZoneId::on_piece(
+        owner,
+        run.world.names.equipped.as_str(),
+        fighter,
+    ))
+}
+
+/// Evaluates `card`'s condition inside the run, against the run's current state, as the
+/// card's owner, with `this_card`, `player` and `this_fighter` bound.
+fn condition_holds(ctx: &Ncc, card: CardId, fighter: Option<PieceId>) -> Res<bool> {
+    const F: &str = "condition_holds";
+    let prepared = with_run(ctx, F, |run| {
+        let (_, owner) = card_of(run, F, card)?;
+        if let Some(fighter) = fighter {
+            if run.state().piece(fighter).is_none() {
+                return Err(Stop::failed(F, format!("there is no {fighter}")));
+            }
+        }
+        let Some(script) = info(run, F, card)?.condition.clone() else {
+            return Ok(None);
+        };
+        if run.depth >= MAX_CONDITION_DEPTH {
+            return Err(Stop::failed(
+                F,
+                format!(
+                    "conditions check conditions more than {MAX_CONDITION_DEPTH} deep \
+                     ({} probably checks itself)",
+                    script.label()
+                ),
+            ));
+        }
+        let outer = run.enter(owner, script.shared_label());
+        Ok(Some((script, outer, owner)))
+    })?;
+    let Some((script, outer, owner)) = prepared else {
+        return Ok(true);
+    };
+    let values = [
+        ("this_card", Dynamic::from(card)),
+        ("player", Dynamic::from(owner)),
+        ("this_fighter", fighter.map_or(Dynamic::UNIT, Dynamic::from)),
+    ];
+    let result = crate::host::eval_nested(ctx.engine(), &script, &values);
+    let Some(stopped) = with_run_raw(|run| run.leave(outer)) else {
+        return Err(Box::new(EvalAltResult::ErrorRuntime(
+            "`condition_holds` lost its game".into(),
+            ctx.call_position(),
+        )));
+    };
+    let failure = match (stopped, result) {
+        (Some((stop, _)), _) => describe_stop(stop),
+        (None, Ok(value)) => match value.as_bool() {
+            Ok(holds) => return Ok(holds),
+            Err(_) => format!(
+                "it must end in true or false, and ends in a {}",
+                type_name(&value)
+            ),
+        },
+        (None, Err(error)) => {
+            let mut error = *error;
+            error.clear_position();
+            humanize_types(&error.to_string())
+        }
+    };
+    Err(stop_run(
+        ctx,
+        Stop::failed(F, format!("{} failed: {failure}", script.label())),
+    ))
+}
+
+fn describe_stop(stop: Stop) -> String {
+    match stop {
+        Stop::Failed { function, message } | Stop::Refused { function, message } => {
+            format!("`{function}`: {message}")
+        }
+        Stop::Impure { function, kind } => format!(
+            "`{function}` {}, and a condition may not",
+            if kind == FunctionKind::Choice {
+                "asks a player"
+            } else {
+                "changes the game"
+            }
+        ),
+        Stop::Choice(request) => format!("it asked {} a question", request.player),
+    }
+}
+
+fn register_effects(engine: &mut Engine) {
+    engine.register_fn(
+        "move_card",
+        |ctx: Ncc, card: CardId, zone: ImmutableString| -> Res<()> {
+            with_run(&ctx, "move_card", |run| {
+                move_card(run, "move_card", card, &zone, 0)
+            })
+        },
+    );
+    engine.register_fn(
+        "move_card_bottom",
+        |ctx: Ncc, card: CardId, zone: ImmutableString| -> Res<()> {
+            with_run(&ctx, "move_card_bottom", |run| {
+                move_card(run, "move_card_bottom", card, &zone, usize::MAX)
+            })
+        },
+    );
+    engine.register_fn(
+        "shuffle_zone",
+        |ctx: Ncc, player: PlayerId, zone: ImmutableString| -> Res<()> {
+            with_run(&ctx, "shuffle_zone", |run| {
+                effect(run, "shuffle_zone")?;
+                run.ctx()
+                    .shuffle(&ZoneId::new(player, zone.as_str()))
+                    .map_err(|error| Stop::refused("shuffle_zone", error))
+            })
+        },
+    );
+    engine.register_fn(
+        "draw_cards",
+        |ctx: Ncc,
+         player: PlayerId,
+         from: ImmutableString,
+         to: ImmutableString,
+         count: i64|
+         -> Res<i64> {
+            with_run(&ctx, "draw_cards", |run| {
+                draw_from(run, "draw_cards", player, count, &from, &to)
+            })
+        },
+    );
+    engine.register_fn(
+        "equip",
+        |ctx: Ncc, card: CardId, fighter: PieceId| -> Res<()> {
+            with_run(&ctx, "equip", |run| {
+                effect(run, "equip")?;
+                card_of(run, "equip", card).map_err(refused)?;
+                let zone = equipped_zone(run, "equip", fighter).map_err(refused)?;
+                let exists = run.state().zones.contains_key(&zone);
+                let mut kernel = run.ctx();
+                if !exists {
+                    kernel
+                        .create_zone(zone.clone(), Visibility::Public)
+                        .map_err(|error| Stop::refused("equip", error))?;
+                }
+                kernel
+                    .move_card(card, &zone, usize::MAX)
+                    .map_err(|error| Stop::refused("equip", error))
+            })
+        },
+    );
+}
+
+fn move_card(
+    run: &mut RunState,
+    function: &'static str,
+    card: CardId,
+    zone: &str,
+    index: usize,
+) -> Result<(), Stop> {
+    effect(run, function)?;
+    let (_, owner) = card_of(run, function, card).map_err(refused)?;
+    run.ctx()
+        .move_card(card, &ZoneId::new(owner, zone), index)
+        .map_err(|error| Stop::refused(function, error))
+}

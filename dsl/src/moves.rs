@@ -1,0 +1,188 @@
+//! The vocabulary's fighters and movement: who a player has, where they can go, moving,
+//! placing and taking them off.
+
+use std::collections::BTreeSet;
+
+use gloam_core::{Hex, PieceId, PlayerId, Position, reachable};
+use rhai::{Array, Dynamic, Engine, ImmutableString};
+
+use crate::functions::{Ncc, PushGrid, Res, effect, refused};
+use crate::runtime::{RunState, Stop, with_run};
+
+pub(crate) fn register(engine: &mut Engine) {
+    engine.register_fn("fighters_of", |ctx: Ncc, player: PlayerId| -> Res<Array> {
+        with_run(&ctx, "fighters_of", |run| {
+            if run.state().player(player).is_none() {
+                return Err(Stop::failed("fighters_of", format!("there is no {player}")));
+            }
+            Ok(run
+                .state()
+                .pieces
+                .values()
+                .filter(|piece| piece.owner == player)
+                .map(|piece| Dynamic::from(piece.id))
+                .collect())
+        })
+    });
+    engine.register_fn(
+        "on_battlefield",
+        |ctx: Ncc, fighter: PieceId| -> Res<bool> {
+            with_run(&ctx, "on_battlefield", |run| {
+                Ok(run.piece_hex("on_battlefield", fighter)?.is_some())
+            })
+        },
+    );
+    engine.register_fn(
+        "fighter_kind",
+        |ctx: Ncc, fighter: PieceId| -> Res<ImmutableString> {
+            with_run(&ctx, "fighter_kind", |run| {
+                run.state()
+                    .piece(fighter)
+                    .map(|piece| piece.kind.as_str().into())
+                    .ok_or_else(|| Stop::failed("fighter_kind", format!("there is no {fighter}")))
+            })
+        },
+    );
+    engine.register_fn(
+        "reachable_hexes",
+        |ctx: Ncc, fighter: PieceId, budget: i64| -> Res<Array> {
+            with_run(&ctx, "reachable_hexes", |run| {
+                if budget < 0 {
+                    return Err(Stop::failed(
+                        "reachable_hexes",
+                        format!("the budget must be 0 or more, not {budget}"),
+                    ));
+                }
+                let Some(start) = run.piece_hex("reachable_hexes", fighter)? else {
+                    return Ok(Array::new());
+                };
+                // No walk is longer than the battlefield has hexes.
+                let budget = u32::try_from(budget.min(run.world.battlefield.len() as i64))
+                    .unwrap_or(u32::MAX);
+                let grid = grid_for(run, fighter);
+                Ok(reachable(&grid, start, budget)
+                    .hexes()
+                    .into_iter()
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "starting_hexes",
+        |ctx: Ncc, player: PlayerId| -> Res<Array> {
+            with_run(&ctx, "starting_hexes", |run| {
+                if run.state().player(player).is_none() {
+                    return Err(Stop::failed(
+                        "starting_hexes",
+                        format!("there is no {player}"),
+                    ));
+                }
+                let world = &run.world;
+                let territory = world.territories.get(&player);
+                Ok(world
+                    .battlefield
+                    .hexes_of_type(&world.names.starting)
+                    .into_iter()
+                    .filter(|&hex| {
+                        territory.is_none_or(|name| world.battlefield.territory(hex) == Some(name))
+                    })
+                    .filter(|&hex| run.state().piece_on(hex).is_none())
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "move_fighter",
+        |ctx: Ncc, fighter: PieceId, hex: Hex| -> Res<Array> {
+            with_run(&ctx, "move_fighter", |run| move_fighter(run, fighter, hex))
+        },
+    );
+    engine.register_fn(
+        "place_fighter",
+        |ctx: Ncc, fighter: PieceId, hex: Hex| -> Res<()> {
+            with_run(&ctx, "place_fighter", |run| {
+                effect(run, "place_fighter")?;
+                run.piece_hex("place_fighter", fighter).map_err(refused)?;
+                destination(run, "place_fighter", hex)?;
+                run.ctx()
+                    .place_piece(fighter, Some(Position::Hex(hex)), Vec::new(), "place")
+                    .map_err(|error| Stop::refused("place_fighter", error))
+            })
+        },
+    );
+    engine.register_fn("take_off", |ctx: Ncc, fighter: PieceId| -> Res<()> {
+        with_run(&ctx, "take_off", |run| {
+            effect(run, "take_off")?;
+            let position = run
+                .state()
+                .piece(fighter)
+                .ok_or_else(|| Stop::refused("take_off", format!("there is no {fighter}")))?
+                .position;
+            if position.is_none() {
+                return Ok(());
+            }
+            run.ctx()
+                .place_piece(fighter, None, Vec::new(), "take_off")
+                .map_err(|error| Stop::refused("take_off", error))
+        })
+    });
+}
+
+/// A grid over the battlefield where the pieces of `fighter`'s layer (but not `fighter`
+/// itself) occupy their hexes.
+fn grid_for(run: &RunState, fighter: PieceId) -> PushGrid<'_> {
+    let state = run.state();
+    let layer = state.piece(fighter).map(|piece| piece.layer.as_str());
+    let occupied: BTreeSet<Hex> = state
+        .pieces
+        .values()
+        .filter(|piece| piece.id != fighter && Some(piece.layer.as_str()) == layer)
+        .filter_map(|piece| piece.position.and_then(Position::hex))
+        .collect();
+    PushGrid {
+        world: &run.world,
+        occupied,
+    }
+}
+
+/// Refuses a hex a fighter cannot be put in: off the battlefield or of a blocking type.
+/// (Whether another piece stands there, the kernel checks.)
+fn destination(run: &RunState, function: &'static str, hex: Hex) -> Result<(), Stop> {
+    if !run.world.battlefield.contains(hex) {
+        return Err(Stop::refused(
+            function,
+            format!("{hex} is not on the battlefield"),
+        ));
+    }
+    if run.world.blocked.contains(&hex) {
+        return Err(Stop::refused(function, format!("{hex} is blocked")));
+    }
+    Ok(())
+}
+
+fn move_fighter(run: &mut RunState, fighter: PieceId, hex: Hex) -> Result<Array, Stop> {
+    const F: &str = "move_fighter";
+    effect(run, F)?;
+    let Some(start) = run.piece_hex(F, fighter).map_err(refused)? else {
+        return Err(Stop::refused(
+            F,
+            format!("{fighter} is not on the battlefield"),
+        ));
+    };
+    if start == hex {
+        return Ok(Array::new());
+    }
+    destination(run, F, hex)?;
+    // The kernel's shortest walk; if none reaches the hex (the rules chose it anyway), the
+    // fighter goes straight there.
+    let budget = u32::try_from(run.world.battlefield.len()).unwrap_or(u32::MAX);
+    let path = reachable(&grid_for(run, fighter), start, budget)
+        .path_to(hex)
+        .unwrap_or_else(|| vec![start, hex]);
+    run.ctx()
+        .place_piece(fighter, Some(Position::Hex(hex)), path.clone(), "move")
+        .map_err(|error| Stop::refused(F, error))?;
+    Ok(path.into_iter().skip(1).map(Dynamic::from).collect())
+}

@@ -1,0 +1,573 @@
+//! Playing a ruleset from data: the driver that runs a ruleset's steps, cards and abilities
+//! as the kernel's frames.
+//!
+//! A [`RulesetGame`] implements [`gloam_core::Rules`]. A frame's `step` names what runs:
+//!
+//! - `setup`: the ruleset's `setup` script (the first frame of every game);
+//! - `card`: a card's `effect` (frame values `card`, `player`, `fighter`, `target`);
+//! - `ability`: a fighter ability's `effect` (values `fighter`, `name`, `player`, `target`);
+//! - any other name: the ruleset's `step` item of that name, its `run` script.
+//!
+//! Each frame value becomes a script variable of the same name. A script that needs a choice
+//! stops; the kernel asks the player; the script runs again from the top with every answer
+//! so far (scripts are deterministic). When a script finishes, the steps it queued with
+//! `then`, `play_card` and `end_game` replace its frame, in order.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use gloam_core::{
+    Battlefield, Board, Control, Ctx, Dice, Frame, GameResult, Hex, Placement, PlayerId, RuleError,
+    Rules, Scope, Setup, Value, Visibility, ZoneId,
+};
+use gloam_dsl::{Bindings, FlowRequest, Host, Outcome, Script, World};
+use gloam_grammar::{BoardDef, RulesetDef};
+
+use crate::load::Loaded;
+
+/// The pseudo-step of a game's first frame: the ruleset's `setup` script.
+pub const SETUP: &str = "setup";
+/// The pseudo-step that resolves a card's effect.
+pub const CARD: &str = "card";
+/// The pseudo-step that resolves a fighter ability's effect.
+pub const ABILITY: &str = "ability";
+
+/// The zones every player has, with who may see them. Rulesets name zones in scripts; these
+/// are the ones the driver fills at set-up.
+pub const ZONES: &[(&str, Visibility)] = &[
+    ("objective_deck", Visibility::Nobody),
+    ("objective_hand", Visibility::Owner),
+    ("power_deck", Visibility::Nobody),
+    ("power_hand", Visibility::Owner),
+    ("discard", Visibility::Public),
+    ("scored", Visibility::Public),
+];
+
+/// One seat of a match: who plays, with which warband, decklist and board.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Seat {
+    /// The player's name.
+    pub name: String,
+    /// The warband's name.
+    pub warband: String,
+    /// The decklist's name; `None` builds decks from every card the warband may take.
+    pub decklist: Option<String>,
+    /// The board the player brings; `None` takes the ruleset's boards in order.
+    pub board: Option<String>,
+}
+
+/// What a match is: a ruleset and its seats.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MatchSpec {
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The seats, in seating order.
+    pub seats: Vec<Seat>,
+}
+
+/// Why a match could not be set up.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[non_exhaustive]
+pub enum EngineError {
+    /// A name in the match does not exist in the library.
+    #[error("no {what} named `{name}` is loaded")]
+    #[diagnostic(code(gloam::engine::unknown), help("{help}"))]
+    Unknown {
+        /// What kind of thing.
+        what: &'static str,
+        /// The name.
+        name: String,
+        /// A suggestion.
+        help: String,
+    },
+    /// The match cannot be built as asked.
+    #[error("cannot set up the match: {message}")]
+    #[diagnostic(code(gloam::engine::setup))]
+    Setup {
+        /// Why.
+        message: String,
+    },
+}
+
+fn setup_error(message: impl std::fmt::Display) -> EngineError {
+    EngineError::Setup {
+        message: message.to_string(),
+    }
+}
+
+fn unknown<'a>(
+    what: &'static str,
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> EngineError {
+    let help = match gloam_grammar::closest(name, candidates) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None => format!("`gloam check` lists the loaded data; no {what} has this name"),
+    };
+    EngineError::Unknown {
+        what,
+        name: name.to_owned(),
+        help,
+    }
+}
+
+struct Inner {
+    loaded: Rc<Loaded>,
+    host: Rc<Host>,
+    world: World,
+    ruleset: RulesetDef,
+    spec: MatchSpec,
+    battlefield: Battlefield,
+}
+
+/// A ruleset from a loaded library, set up for one match, playable by the kernel's
+/// [`gloam_core::Game`].
+#[derive(Clone)]
+pub struct RulesetGame {
+    inner: Rc<Inner>,
+}
+
+impl std::fmt::Debug for RulesetGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RulesetGame")
+            .field("ruleset", &self.inner.ruleset.name)
+            .field("spec", &self.inner.spec)
+            .finish()
+    }
+}
+
+impl RulesetGame {
+    /// Sets a match up from a loaded library; `host` must be the host that compiled it.
+    pub fn new(
+        loaded: Rc<Loaded>,
+        host: Rc<Host>,
+        spec: MatchSpec,
+    ) -> Result<RulesetGame, EngineError> {
+        let library = &loaded.library;
+        let ruleset = library
+            .ruleset(&spec.ruleset)
+            .ok_or_else(|| {
+                unknown(
+                    "ruleset",
+                    &spec.ruleset,
+                    library.rulesets().iter().map(|r| r.name.as_str()),
+                )
+            })?
+            .clone();
+        for seat in &spec.seats {
+            if library.warband(&seat.warband).is_none() {
+                return Err(unknown(
+                    "warband",
+                    &seat.warband,
+                    library.warbands().iter().map(|w| w.name.as_str()),
+                ));
+            }
+            if let Some(decklist) = &seat.decklist {
+                if library.decklist(decklist).is_none() {
+                    return Err(unknown(
+                        "decklist",
+                        decklist,
+                        library.decklists().iter().map(|d| d.name.as_str()),
+                    ));
+                }
+            }
+        }
+        let battlefield = battlefield_for(&loaded, &ruleset, &spec)?;
+        let dice = dice_of(&ruleset)?;
+        let world = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec);
+        Ok(RulesetGame {
+            inner: Rc::new(Inner {
+                loaded,
+                host,
+                world,
+                ruleset,
+                spec,
+                battlefield,
+            }),
+        })
+    }
+
+    /// The frames a game of this ruleset starts with.
+    pub fn first_frames() -> Vec<Frame> {
+        vec![Frame::new(SETUP)]
+    }
+
+    /// The kernel setup for this match with `seed`.
+    pub fn setup(&self, seed: u64) -> Setup {
+        let names: Vec<&str> = self
+            .inner
+            .spec
+            .seats
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        Setup::new(seed, &names)
+    }
+
+    /// The battlefield of the match.
+    pub fn battlefield(&self) -> &Battlefield {
+        &self.inner.battlefield
+    }
+
+    /// The resolved ruleset.
+    pub fn ruleset(&self) -> &RulesetDef {
+        &self.inner.ruleset
+    }
+
+    /// The match.
+    pub fn spec(&self) -> &MatchSpec {
+        &self.inner.spec
+    }
+
+    fn script(&self, kind: &str, name: &str, field: &str) -> Result<&Script, RuleError> {
+        self.inner.loaded.script(kind, name, field).ok_or_else(|| {
+            RuleError::step(name, format!("the {kind} `{name}` has no `{field}` script"))
+        })
+    }
+
+    fn run(
+        &self,
+        ctx: &mut Ctx<'_>,
+        frame: &Frame,
+        script: &Script,
+        extra: &[(&str, Value)],
+    ) -> Result<Control, RuleError> {
+        // The acting player: the frame's `player`, else the owner of its `fighter` (a step
+        // queued by an ability names only the fighter), else the first seat.
+        let acting = match (frame.var("player"), frame.var("fighter")) {
+            (Some(Value::Player(player)), _) => *player,
+            (_, Some(Value::Piece(piece))) => {
+                ctx.state().piece(*piece).map_or(PlayerId(0), |p| p.owner)
+            }
+            _ => PlayerId(0),
+        };
+        let mut bindings = Bindings::new()
+            .acting(acting)
+            .with("player", Value::Player(acting));
+        for (name, value) in &frame.vars {
+            bindings = bindings.with(name.clone(), value.clone());
+        }
+        for (name, value) in extra {
+            bindings = bindings.with(*name, value.clone());
+        }
+        let (state, log) = ctx.parts();
+        let outcome = self
+            .inner
+            .host
+            .run(
+                script,
+                &self.inner.world,
+                state,
+                log,
+                &bindings,
+                &frame.answers,
+            )
+            .map_err(|error| RuleError::step(frame.step.clone(), error.to_string()))?;
+        match outcome {
+            Outcome::NeedsChoice(request) => Ok(Control::Ask(request)),
+            Outcome::Done { flow, .. } => {
+                let mut frames = Vec::new();
+                for request in flow {
+                    match request {
+                        FlowRequest::Then { step, vars } => {
+                            let mut next = Frame::new(step);
+                            next.vars.extend(vars);
+                            frames.push(next);
+                        }
+                        FlowRequest::PlayCard {
+                            card,
+                            fighter,
+                            player,
+                        } => {
+                            let mut next = Frame::new(CARD)
+                                .with("card", Value::Card(card))
+                                .with("player", Value::Player(player));
+                            if let Some(fighter) = fighter {
+                                next = next.with("fighter", Value::Piece(fighter));
+                            }
+                            frames.push(next);
+                        }
+                        FlowRequest::EndGame(result) => return Ok(Control::End(result)),
+                        _ => {
+                            return Err(RuleError::step(
+                                frame.step.clone(),
+                                "the script asked for a flow change this driver does not know",
+                            ));
+                        }
+                    }
+                }
+                Ok(Control::Replace(frames))
+            }
+            _ => Err(RuleError::step(
+                frame.step.clone(),
+                "the script ended in a way this driver does not know",
+            )),
+        }
+    }
+}
+
+impl Rules for RulesetGame {
+    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
+        let inner = &self.inner;
+        let library = &inner.loaded.library;
+        if setup.players.len() != inner.spec.seats.len() {
+            return Err(RuleError::step(
+                SETUP,
+                format!(
+                    "the match has {} seats but the setup names {} players",
+                    inner.spec.seats.len(),
+                    setup.players.len()
+                ),
+            ));
+        }
+        for characteristic in &inner.ruleset.characteristics {
+            ctx.set_floor(&characteristic.name, characteristic.floor.unwrap_or(1))?;
+        }
+        for (index, seat) in inner.spec.seats.iter().enumerate() {
+            let player = PlayerId(index as u8);
+            for (zone, visibility) in ZONES {
+                ctx.create_zone(ZoneId::new(player, *zone), *visibility)?;
+            }
+            let warband = library
+                .warband(&seat.warband)
+                .ok_or_else(|| RuleError::step(SETUP, format!("no warband `{}`", seat.warband)))?;
+            for (deck, cards) in decks_for(&inner.loaded, &inner.ruleset, seat) {
+                let zone = ZoneId::new(player, format!("{deck}_deck"));
+                if !ctx.state().zones.contains_key(&zone) {
+                    ctx.create_zone(zone.clone(), Visibility::Nobody)?;
+                }
+                for card in cards {
+                    ctx.create_card(&card, player, &zone)?;
+                }
+                ctx.shuffle(&zone)?;
+            }
+            for fighter in &warband.fighters {
+                let stats = fighter.stats.iter().map(|s| (s.name.clone(), s.value));
+                let piece = ctx.create_piece(player, &fighter.name, stats)?;
+                for keyword in &fighter.keywords {
+                    ctx.set_keyword(piece, keyword, true)?;
+                }
+            }
+            ctx.set_counter(Scope::Player(player), "glory", 0)?;
+        }
+        Ok(())
+    }
+
+    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+        let ruleset_name = self.inner.ruleset.name.clone();
+        match frame.step.as_str() {
+            SETUP => match self.inner.loaded.script("ruleset", &ruleset_name, "setup") {
+                Some(script) => self.run(ctx, frame, script, &[]),
+                None => {
+                    let first = self.inner.ruleset.steps.first().ok_or_else(|| {
+                        RuleError::step(SETUP, "the ruleset has neither a setup script nor a step")
+                    })?;
+                    Ok(Control::Replace(vec![Frame::new(first.name.clone())]))
+                }
+            },
+            CARD => {
+                let card = match frame.var("card") {
+                    Some(Value::Card(card)) => *card,
+                    _ => return Err(RuleError::step(CARD, "a card frame needs a `card` value")),
+                };
+                let name = ctx
+                    .state()
+                    .cards
+                    .get(&card)
+                    .ok_or(RuleError::UnknownCard { card })?
+                    .name
+                    .clone();
+                match self.inner.loaded.script("card", &name, "effect") {
+                    Some(script) => {
+                        let mut extra = vec![("this_card", Value::Card(card))];
+                        if let Some(fighter) = frame.var("fighter").cloned() {
+                            extra.push(("this_fighter", fighter));
+                        }
+                        self.run(ctx, frame, script, &extra)
+                    }
+                    None => Ok(Control::Done),
+                }
+            }
+            ABILITY => {
+                let name = frame
+                    .var("name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| RuleError::step(ABILITY, "an ability frame needs a `name`"))?
+                    .to_owned();
+                let script = self.script("ability", &name, "effect")?;
+                let mut extra = Vec::new();
+                if let Some(fighter) = frame.var("fighter").cloned() {
+                    extra.push(("this_fighter", fighter));
+                }
+                self.run(ctx, frame, script, &extra)
+            }
+            step => {
+                if !self.inner.ruleset.steps.iter().any(|s| s.name == step) {
+                    return Err(RuleError::step(
+                        step,
+                        "the ruleset has no step of this name",
+                    ));
+                }
+                let script = self.script("step", step, "run")?;
+                self.run(ctx, frame, script, &[])
+            }
+        }
+    }
+}
+
+fn dice_of(ruleset: &RulesetDef) -> Result<Dice, EngineError> {
+    let defs = ruleset
+        .dice
+        .iter()
+        .map(|die| {
+            let faces = die
+                .faces
+                .iter()
+                .map(|f| gloam_core::DieFace::new(f.name.clone(), f.count.max(0) as u32))
+                .collect();
+            gloam_core::DieDef::new(die.name.clone(), faces)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(setup_error)?;
+    Dice::from_defs(defs).map_err(setup_error)
+}
+
+/// The decks of a seat: its decklist's, or every card its warband may take, sorted by name.
+fn decks_for(loaded: &Loaded, ruleset: &RulesetDef, seat: &Seat) -> Vec<(String, Vec<String>)> {
+    let library = &loaded.library;
+    if let Some(decklist) = seat.decklist.as_deref().and_then(|d| library.decklist(d)) {
+        return decklist
+            .decks
+            .iter()
+            .map(|deck| (deck.name.clone(), deck.cards.clone()))
+            .collect();
+    }
+    let alliance = library
+        .warband(&seat.warband)
+        .map(|w| w.alliance.clone())
+        .unwrap_or_default();
+    ruleset
+        .decks
+        .iter()
+        .map(|deck| {
+            let mut cards: Vec<String> = library
+                .cards()
+                .iter()
+                .filter(|card| deck.kinds.contains(&card.kind))
+                .filter(|card| match &card.owner {
+                    gloam_grammar::Owner::Warband(name) => *name == seat.warband,
+                    gloam_grammar::Owner::Universal => true,
+                    gloam_grammar::Owner::Alliance(name) => *name == alliance,
+                })
+                .map(|card| card.name.clone())
+                .collect();
+            cards.sort();
+            (deck.name.clone(), cards)
+        })
+        .collect()
+}
+
+/// The territory name of seat `index`.
+pub fn territory_of(index: usize) -> String {
+    format!("player{index}")
+}
+
+/// The battlefield: each seat's board, the second turned half a turn and laid against the
+/// first so that their half hexes meet (the offset completing the most hexes wins; ties go
+/// to the smallest offset). Each board is its player's territory.
+fn battlefield_for(
+    loaded: &Loaded,
+    ruleset: &RulesetDef,
+    spec: &MatchSpec,
+) -> Result<Battlefield, EngineError> {
+    let library = &loaded.library;
+    let mut available = library.boards().iter().filter(|b| {
+        b.ruleset == ruleset.name
+            || library
+                .ruleset(&b.ruleset)
+                .is_some_and(|r| r.name == ruleset.name)
+    });
+    let mut boards: Vec<Board> = Vec::new();
+    for (index, seat) in spec.seats.iter().enumerate() {
+        let def: &BoardDef = match &seat.board {
+            Some(name) => library.board(name).ok_or_else(|| {
+                unknown(
+                    "board",
+                    name,
+                    library.boards().iter().map(|b| b.name.as_str()),
+                )
+            })?,
+            None => available.next().ok_or_else(|| {
+                setup_error(format!(
+                    "ruleset `{}` has no board for seat {index}",
+                    ruleset.name
+                ))
+            })?,
+        };
+        boards.push(def.to_board().with_territory(territory_of(index)));
+    }
+    match boards.len() {
+        0 => Err(setup_error("a match needs at least one seat")),
+        1 => Battlefield::join(&[(boards.remove(0), Placement::IDENTITY)], 0).map_err(setup_error),
+        2 => {
+            let first = boards.remove(0);
+            let second = boards.remove(0);
+            let placement = best_facing_placement(&first, &second)
+                .ok_or_else(|| setup_error("the two boards have no half hexes that can meet"))?;
+            Battlefield::join(&[(first, Placement::IDENTITY), (second, placement)], 1)
+                .map_err(setup_error)
+        }
+        n => Err(setup_error(format!(
+            "joining {n} boards is not supported yet; matches of more than two players need it"
+        ))),
+    }
+}
+
+/// The placement of `second`, turned half a turn, that completes the most half hexes of
+/// `first` without overlapping its full hexes.
+fn best_facing_placement(first: &Board, second: &Board) -> Option<Placement> {
+    let rotation = 3;
+    let full: std::collections::BTreeSet<Hex> = first.hexes.iter().map(|h| h.hex).collect();
+    let halves: std::collections::BTreeSet<Hex> = first.half_hexes.iter().map(|h| h.hex).collect();
+    let turned_full: Vec<Hex> = second
+        .hexes
+        .iter()
+        .map(|h| h.hex.rotate_cw(rotation))
+        .collect();
+    let turned_halves: Vec<Hex> = second
+        .half_hexes
+        .iter()
+        .map(|h| h.hex.rotate_cw(rotation))
+        .collect();
+    let mut best: Option<(usize, Hex)> = None;
+    let mut offsets: BTreeMap<Hex, ()> = BTreeMap::new();
+    for a in &halves {
+        for b in &turned_halves {
+            offsets.insert(a.sub(*b), ());
+        }
+    }
+    for offset in offsets.keys() {
+        let overlap = turned_full
+            .iter()
+            .any(|h| full.contains(&h.add(*offset)) || halves.contains(&h.add(*offset)));
+        if overlap {
+            continue;
+        }
+        let completed = turned_halves
+            .iter()
+            .filter(|h| halves.contains(&h.add(*offset)))
+            .count();
+        if best.is_none_or(|(count, _)| completed > count) {
+            best = Some((completed, *offset));
+        }
+    }
+    best.map(|(_, offset)| Placement::new(rotation, offset))
+}
+
+/// The result when a script ends the game without winners: a draw between everyone.
+pub fn draw(players: usize, reason: &str) -> GameResult {
+    GameResult {
+        winners: (0..players).map(|p| PlayerId(p as u8)).collect(),
+        reason: reason.to_owned(),
+    }
+}

@@ -27,5 +27,6 @@ pub mod demo;
 pub mod engine;
 pub mod load;
 pub mod narrate;
+pub mod sim;
 pub mod trial;
 pub mod world;

@@ -20,6 +20,8 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// Play the kernel demonstration: a seeded skirmish between two random agents.
     Demo(cli::demo::DemoArgs),
+    /// Simulate many games of a ruleset between agents and summarise them.
+    Sim(cli::sim::SimArgs),
     /// Run one card's script in a small trial game and show what it does.
     Try(cli::try_card::TryArgs),
     /// Geometry queries for board designers (JSON on stdin, JSON on stdout).
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Demo(demo) => cli::demo::run(&demo).map(|()| true),
         Command::Geom(geom) => cli::geom::run(&geom).map(|()| true),
         Command::Try(trial) => cli::try_card::run(&trial),
+        Command::Sim(sim) => cli::sim::run(&sim),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -57,7 +57,7 @@ fn assert_in_doc(what: &str, text: &str) {
 fn tutorial_first_check_reports_the_three_mistakes() {
     let dir = workspace(&[("my_cards_broken.gloam", "my_cards.gloam")]);
     assert_in_doc("broken card", &file("my_cards_broken.gloam"));
-    let (code, out) = gloam(&dir, &["check", "cards", "my_cards.gloam"]);
+    let (code, out) = gloam(&dir, &["check", "cards/underworlds", "my_cards.gloam"]);
     assert_eq!(code, 1);
     assert_in_doc("first check output", &out);
 }
@@ -65,12 +65,18 @@ fn tutorial_first_check_reports_the_three_mistakes() {
 #[test]
 fn tutorial_fixed_card_checks_clean_and_tries() {
     let dir = workspace(&[("my_cards.gloam", "my_cards.gloam")]);
-    let (code, out) = gloam(&dir, &["check", "cards", "my_cards.gloam"]);
+    let (code, out) = gloam(&dir, &["check", "cards/underworlds", "my_cards.gloam"]);
     assert_eq!(code, 0, "{out}");
     assert_in_doc("clean check", &out);
     let (code, out) = gloam(
         &dir,
-        &["try", "cards", "my_cards.gloam", "--card", "Heroic Shove"],
+        &[
+            "try",
+            "cards/underworlds",
+            "my_cards.gloam",
+            "--card",
+            "Heroic Shove",
+        ],
     );
     assert_eq!(code, 0, "{out}");
     assert_in_doc("try output", &out);
@@ -83,9 +89,9 @@ fn tutorial_house_rule_checks_and_the_wrong_ruleset_is_caught() {
         ("house.gloam", "house.gloam"),
         ("house_wrong.gloam", "house_wrong.gloam"),
     ]);
-    let (code, out) = gloam(&dir, &["check", "cards", "house.gloam"]);
+    let (code, out) = gloam(&dir, &["check", "cards/underworlds", "house.gloam"]);
     assert_eq!(code, 0, "{out}");
-    let (code, out) = gloam(&dir, &["check", "cards", "house_wrong.gloam"]);
+    let (code, out) = gloam(&dir, &["check", "cards/underworlds", "house_wrong.gloam"]);
     assert_eq!(code, 1);
     let report = out.split("\nchecked").next().unwrap();
     assert_in_doc("wrong-ruleset output", report.trim_end());

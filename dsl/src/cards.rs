@@ -106,28 +106,39 @@ fn register_queries(engine: &mut Engine) {
         },
     );
     engine.register_fn("condition_holds", |ctx: Ncc, card: CardId| -> Res<bool> {
-        condition_holds(&ctx, card, None)
+        condition_holds(&ctx, card, None, Dynamic::UNIT, Dynamic::UNIT)
     });
     engine.register_fn(
         "condition_holds",
-        |ctx: Ncc, card: CardId, fighter: Dynamic| -> Res<bool> {
-            let fighter = if fighter.is_unit() {
-                None
-            } else if let Some(piece) = fighter.clone().try_cast::<PieceId>() {
-                Some(piece)
-            } else {
-                return Err(stop_run(
-                    &ctx,
-                    Stop::failed(
-                        "condition_holds",
-                        format!(
-                            "`fighter` must be a fighter or (), not a {}",
-                            type_name(&fighter)
+        |ctx: Ncc,
+         card: CardId,
+         fighter: Dynamic,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<bool> {
+            let fighter = optional_fighter(&ctx, fighter)?;
+            for (name, value) in [("target", &target), ("attacker", &attacker)] {
+                if !value.is_unit() && !value.is::<PieceId>() {
+                    return Err(stop_run(
+                        &ctx,
+                        Stop::failed(
+                            "condition_holds",
+                            format!(
+                                "`{name}` must be a fighter or (), not a {}",
+                                type_name(value)
+                            ),
                         ),
-                    ),
-                ));
-            };
-            condition_holds(&ctx, card, fighter)
+                    ));
+                }
+            }
+            condition_holds(&ctx, card, fighter, target, attacker)
+        },
+    );
+    engine.register_fn(
+        "condition_holds",
+        |ctx: Ncc, card: CardId, fighter: Dynamic| -> Res<bool> {
+            let fighter = optional_fighter(&ctx, fighter)?;
+            condition_holds(&ctx, card, fighter, Dynamic::UNIT, Dynamic::UNIT)
         },
     );
     engine.register_fn("equipped", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
@@ -157,9 +168,35 @@ fn equipped_zone(run: &RunState, function: &'static str, fighter: PieceId) -> Re
     ))
 }
 
+/// A fighter argument that may be `()`.
+fn optional_fighter(ctx: &Ncc, fighter: Dynamic) -> Res<Option<PieceId>> {
+    if fighter.is_unit() {
+        return Ok(None);
+    }
+    match fighter.clone().try_cast::<PieceId>() {
+        Some(piece) => Ok(Some(piece)),
+        None => Err(stop_run(
+            ctx,
+            Stop::failed(
+                "condition_holds",
+                format!(
+                    "`fighter` must be a fighter or (), not a {}",
+                    type_name(&fighter)
+                ),
+            ),
+        )),
+    }
+}
+
 /// Evaluates `card`'s condition inside the run, against the run's current state, as the
-/// card's owner, with `this_card`, `player` and `this_fighter` bound.
-fn condition_holds(ctx: &Ncc, card: CardId, fighter: Option<PieceId>) -> Res<bool> {
+/// card's owner, with `this_card`, `player`, `this_fighter`, `target` and `attacker` bound.
+fn condition_holds(
+    ctx: &Ncc,
+    card: CardId,
+    fighter: Option<PieceId>,
+    target: Dynamic,
+    attacker: Dynamic,
+) -> Res<bool> {
     const F: &str = "condition_holds";
     let prepared = with_run(ctx, F, |run| {
         let (_, owner) = card_of(run, F, card)?;
@@ -191,6 +228,8 @@ fn condition_holds(ctx: &Ncc, card: CardId, fighter: Option<PieceId>) -> Res<boo
         ("this_card", Dynamic::from(card)),
         ("player", Dynamic::from(owner)),
         ("this_fighter", fighter.map_or(Dynamic::UNIT, Dynamic::from)),
+        ("target", target),
+        ("attacker", attacker),
     ];
     let result = crate::host::eval_nested(ctx.engine(), &script, &values);
     let Some(stopped) = with_run_raw(|run| run.leave(outer)) else {

@@ -574,6 +574,18 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "condition_holds",
+        &[
+            p("card", "card"),
+            p("fighter", "fighter or ()"),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "bool",
+        "the same, with the event's `target` and `attacker` bound too (a surge objective checked when its window opens)",
+    ),
+    doc(
+        Query,
         "equipped",
         &[FIGHTER],
         "list of cards",

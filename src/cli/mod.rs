@@ -3,6 +3,7 @@
 pub(crate) mod check;
 pub(crate) mod demo;
 pub(crate) mod geom;
+pub(crate) mod sim;
 pub(crate) mod try_card;
 
 /// Writes `text` to stdout. A closed pipe (`gloam demo | head`) is not an error: the reader

@@ -210,6 +210,9 @@ pub fn prepare(paths: &[PathBuf], ruleset: &str) -> Result<RulesetGame, String> 
     RulesetGame::new(Rc::new(loaded), host, spec).map_err(|e| e.to_string())
 }
 
+/// What one worker thread returns: the warbands of the match, and its games by index.
+type WorkerResult = (Vec<String>, Vec<(usize, GameSummary)>);
+
 /// Plays `games` games on `jobs` threads and reports. `progress` is called after each game
 /// with the number finished so far.
 pub fn simulate(
@@ -227,25 +230,22 @@ pub fn simulate(
         let workers: Vec<_> = (0..jobs)
             .map(|worker| {
                 let finished = &finished;
-                scope.spawn(
-                    move || -> Result<(Vec<String>, Vec<(usize, GameSummary)>), String> {
-                        let rules = prepare(paths, ruleset)?;
-                        let warbands = rules
-                            .spec()
-                            .seats
-                            .iter()
-                            .map(|s| s.warband.clone())
-                            .collect();
-                        let mut done = Vec::new();
-                        for index in (worker..games).step_by(jobs) {
-                            done.push((index, play_one(&rules, seed.wrapping_add(index as u64))));
-                            let count =
-                                finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                            progress(count);
-                        }
-                        Ok((warbands, done))
-                    },
-                )
+                scope.spawn(move || -> Result<WorkerResult, String> {
+                    let rules = prepare(paths, ruleset)?;
+                    let warbands = rules
+                        .spec()
+                        .seats
+                        .iter()
+                        .map(|s| s.warband.clone())
+                        .collect();
+                    let mut done = Vec::new();
+                    for index in (worker..games).step_by(jobs) {
+                        done.push((index, play_one(&rules, seed.wrapping_add(index as u64))));
+                        let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        progress(count);
+                    }
+                    Ok((warbands, done))
+                })
             })
             .collect();
         let mut warbands = Vec::new();

@@ -71,3 +71,101 @@ pub fn random_answer(rng: &mut GameRng, request: &Request) -> Answer {
         }
     }
 }
+
+/// Looks ahead a little: tries each legal answer (up to [`GreedyAgent::MAX_CANDIDATES`]) on
+/// a copy of the game, plays on with random answers while the same player keeps deciding
+/// (so that "attack" is judged by the attack it leads to), and keeps the answer that leaves
+/// it best placed: glory ahead of the best other player first, then damage dealt to enemy
+/// fighters minus damage taken. Ties are broken by its own seeded RNG. It reads the counters
+/// named `glory` (players) and `damage` (pieces), the names the Underworlds rulesets use.
+#[derive(Clone, Debug)]
+pub struct GreedyAgent {
+    rng: GameRng,
+}
+
+impl GreedyAgent {
+    /// The most answers tried for one request; above that, a random sample of this many.
+    pub const MAX_CANDIDATES: usize = 24;
+    /// The most decisions played on after a tried answer.
+    pub const LOOKAHEAD: usize = 12;
+
+    /// A greedy agent seeded with `seed`.
+    pub fn new(seed: u64) -> GreedyAgent {
+        GreedyAgent {
+            rng: GameRng::from_seed(seed),
+        }
+    }
+
+    /// How well placed `player` is in `state`.
+    pub fn score(state: &gloam_core::GameState, player: gloam_core::PlayerId) -> i64 {
+        let glory = |p: &gloam_core::Player| p.counters.get("glory").copied().unwrap_or(0);
+        let own = state.player(player).map_or(0, glory);
+        let best_other = state
+            .players
+            .iter()
+            .filter(|p| p.id != player)
+            .map(glory)
+            .max()
+            .unwrap_or(0);
+        let damage: i64 = state
+            .pieces
+            .values()
+            .map(|piece| {
+                let taken = piece.counters.get("damage").copied().unwrap_or(0);
+                if piece.owner == player { -taken } else { taken }
+            })
+            .sum();
+        100 * (own - best_other) + damage
+    }
+
+    /// Picks an answer to `request` in `game`.
+    pub fn choose_in<R: gloam_core::Rules + Clone>(
+        &mut self,
+        game: &gloam_core::Game<R>,
+        request: &Request,
+    ) -> Answer {
+        let candidates = request.enumerate(Self::MAX_CANDIDATES).unwrap_or_else(|| {
+            (0..Self::MAX_CANDIDATES)
+                .map(|_| random_answer(&mut self.rng, request))
+                .collect()
+        });
+        if candidates.len() <= 1 {
+            return candidates
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| random_answer(&mut self.rng, request));
+        }
+        let player = request.player;
+        let mut best: Vec<(i64, Answer)> = Vec::new();
+        for candidate in candidates {
+            let mut trial = game.clone();
+            if trial.submit(player, candidate.clone()).is_err() {
+                continue;
+            }
+            let mut rollout = self.rng.clone();
+            for _ in 0..Self::LOOKAHEAD {
+                let Some(next) = trial.pending_for(player).cloned() else {
+                    break;
+                };
+                if trial.pending().len() != 1 {
+                    break;
+                }
+                let answer = random_answer(&mut rollout, &next);
+                if trial.submit(player, answer).is_err() {
+                    break;
+                }
+            }
+            let score = Self::score(trial.state(), player);
+            match best.first() {
+                Some((top, _)) if score < *top => {}
+                Some((top, _)) if score == *top => best.push((score, candidate)),
+                _ => best = vec![(score, candidate)],
+            }
+        }
+        if best.is_empty() {
+            return random_answer(&mut self.rng, request);
+        }
+        let index = self.rng.below(best.len() as u32) as usize;
+        best.swap_remove(index).1
+    }
+}

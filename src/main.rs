@@ -20,6 +20,10 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// Play the kernel demonstration: a seeded skirmish between two random agents.
     Demo(cli::demo::DemoArgs),
+    /// Play a ruleset against an agent in the terminal.
+    Play(cli::play::PlayArgs),
+    /// Re-run a saved game and confirm its event log matches.
+    Replay(cli::replay::ReplayArgs),
     /// Simulate many games of a ruleset between agents and summarise them.
     Sim(cli::sim::SimArgs),
     /// Run one card's script in a small trial game and show what it does.
@@ -46,6 +50,8 @@ fn main() -> ExitCode {
         Command::Geom(geom) => cli::geom::run(&geom).map(|()| true),
         Command::Try(trial) => cli::try_card::run(&trial),
         Command::Sim(sim) => cli::sim::run(&sim),
+        Command::Play(play) => cli::play::run(&play),
+        Command::Replay(replay) => cli::replay::run(&replay),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -56,7 +56,13 @@ pub fn narrate(event: &Event, state: &GameState) -> Option<String> {
             name,
             to,
             ..
-        } => format!("-- {name} {to} --"),
+        } => {
+            // The round is news; other game counters are the rules' bookkeeping.
+            if name != "round" {
+                return None;
+            }
+            format!("-- round {to} --")
+        }
         Event::CounterChanged {
             scope,
             name,
@@ -83,7 +89,19 @@ pub fn narrate(event: &Event, state: &GameState) -> Option<String> {
         } => {
             let faces: Vec<&str> = dice.iter().map(|d| d.face.as_str()).collect();
             let who = player.map_or_else(|| "the game".to_owned(), |p| player_name(state, p));
-            format!("{who} rolls {purpose}: {}", faces.join(", "))
+            // Name the dice (`attack`, `defence`); say what for when it is plain words.
+            let kind = dice.first().map_or("no", |d| d.die.as_str());
+            let why = if purpose.contains('"') || purpose.is_empty() || purpose == kind {
+                String::new()
+            } else {
+                format!(" for {purpose}")
+            };
+            let noun = if dice.len() == 1 { "die" } else { "dice" };
+            format!(
+                "{who} rolls {} {kind} {noun}{why}: {}",
+                dice.len(),
+                faces.join(", ")
+            )
         }
         Event::Rerolled {
             purpose,

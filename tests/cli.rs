@@ -11,12 +11,8 @@ fn gloam(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("gloam runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // A command that stops early (a usage error) closes its stdin: that is not a failure.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     let output = child.wait_with_output().unwrap();
     (
         output.status.code().unwrap_or(-1),
@@ -136,4 +132,79 @@ fn check_unreadable_path_is_an_error_and_no_arguments_is_a_usage_error() {
     assert!(out.contains("gloam::io::unreadable"), "{out}");
     let (code, _, err) = gloam(&["check"], "");
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn play_a_whole_game_from_stdin_then_replay_its_save() {
+    let save = std::env::temp_dir().join(format!("gloam-cli-save-{}.json", std::process::id()));
+    let save_arg = save.display().to_string();
+    let answers = "1\n".repeat(600);
+    let (code, out, err) = gloam(
+        &[
+            "play",
+            "harrowdeep",
+            "--seed",
+            "2",
+            "--opponent",
+            "random",
+            "--save",
+            &save_arg,
+        ],
+        &answers,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Choose a fighter to place"), "{out}");
+    assert!(
+        out.contains("game over:"),
+        "the game ends: {}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    let (code, out, err) = gloam(&["replay", &save_arg], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("replay matches:"), "{out}");
+    // A tampered save does not match.
+    let text = std::fs::read_to_string(&save).unwrap();
+    let tampered = text.replacen("\"seed\": 2", "\"seed\": 3", 1);
+    std::fs::write(&save, tampered).unwrap();
+    let (code, out, _) = gloam(&["replay", &save_arg], "");
+    assert_eq!(code, 1);
+    assert!(out.starts_with("replay failed:"), "{out}");
+    let _ = std::fs::remove_file(&save);
+}
+
+#[test]
+fn sim_is_the_same_whatever_the_job_count() {
+    let (code, one, err) = gloam(
+        &[
+            "sim",
+            "harrowdeep",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+            "--jobs",
+            "1",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let (_, two, _) = gloam(
+        &[
+            "sim",
+            "harrowdeep",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+            "--jobs",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(one, two);
+    let report: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(report["games"], 6);
+    assert_eq!(report["errors"].as_array().unwrap().len(), 0);
 }

@@ -3,6 +3,8 @@
 pub(crate) mod check;
 pub(crate) mod demo;
 pub(crate) mod geom;
+pub(crate) mod play;
+pub(crate) mod replay;
 pub(crate) mod sim;
 pub(crate) mod try_card;
 

@@ -1,0 +1,118 @@
+//! Saved games: the data a game was played with, its match, its record (seed and answers)
+//! and its event log. `gloam replay` re-runs the record and confirms the log matches.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use gloam_core::{Event, Game, Record};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{MatchSpec, RulesetGame};
+
+/// The format tag written into every save file.
+pub const FORMAT: &str = "gloam-save/1";
+
+/// A saved game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedGame {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The data files or folders the game was loaded from.
+    pub data: Vec<PathBuf>,
+    /// The match.
+    #[serde(rename = "match")]
+    pub spec: MatchSpec,
+    /// The setup and every answer, in order.
+    pub record: Record,
+    /// The event log at the time of saving.
+    pub events: Vec<Event>,
+}
+
+/// Why a replay failed or did not match.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// The file is not a save file.
+    #[error("not a gloam save file: {0}")]
+    Format(String),
+    /// The data or the match could not be set up again.
+    #[error("cannot set the game up again: {0}")]
+    Setup(String),
+    /// The record could not be replayed (an answer was refused, a rule failed).
+    #[error("the record does not replay: {0}")]
+    Replay(String),
+    /// The replay gave a different log.
+    #[error(
+        "the replay differs from the saved log at event {index} of {saved} (the replay has {replayed})"
+    )]
+    Differs {
+        /// The first differing event.
+        index: usize,
+        /// The saved log's length.
+        saved: usize,
+        /// The replayed log's length.
+        replayed: usize,
+    },
+}
+
+impl SavedGame {
+    /// A save of `game`, played with `data` and `spec`.
+    pub fn of(game: &Game<RulesetGame>, data: Vec<PathBuf>) -> SavedGame {
+        SavedGame {
+            format: FORMAT.to_owned(),
+            data,
+            spec: game.rules().spec().clone(),
+            record: game.record().clone(),
+            events: game.events().to_vec(),
+        }
+    }
+
+    /// Reads a save from JSON.
+    pub fn from_json(text: &str) -> Result<SavedGame, ReplayError> {
+        let saved: SavedGame =
+            serde_json::from_str(text).map_err(|e| ReplayError::Format(e.to_string()))?;
+        if saved.format != FORMAT {
+            return Err(ReplayError::Format(format!(
+                "format `{}`, expected `{FORMAT}`",
+                saved.format
+            )));
+        }
+        Ok(saved)
+    }
+
+    /// Loads the data again, replays the record, and compares the event logs byte for byte
+    /// (as JSON). Returns the replayed game when they match.
+    pub fn replay(&self) -> Result<Game<RulesetGame>, ReplayError> {
+        let host = Rc::new(gloam_dsl::Host::new());
+        let (sources, mut problems) = crate::load::read_paths(&self.data);
+        let (loaded, load_problems) = crate::load::load(&sources, &host);
+        problems.extend(load_problems);
+        if let Some(first) = problems.first() {
+            return Err(ReplayError::Setup(format!(
+                "the data has problems: {first}"
+            )));
+        }
+        let rules = RulesetGame::new(Rc::new(loaded), host, self.spec.clone())
+            .map_err(|e| ReplayError::Setup(e.to_string()))?;
+        let game = Game::replay(rules, &self.record, RulesetGame::first_frames())
+            .map_err(|e| ReplayError::Replay(e.to_string()))?;
+        let json = |event: &Event| serde_json::to_string(event).unwrap_or_default();
+        let replayed = game.events();
+        let first_difference = self
+            .events
+            .iter()
+            .zip(replayed)
+            .position(|(a, b)| json(a) != json(b))
+            .or_else(|| {
+                (self.events.len() != replayed.len()).then(|| self.events.len().min(replayed.len()))
+            });
+        match first_difference {
+            None => Ok(game),
+            Some(index) => Err(ReplayError::Differs {
+                index,
+                saved: self.events.len(),
+                replayed: replayed.len(),
+            }),
+        }
+    }
+}

@@ -39,7 +39,8 @@ pub const ZONES: &[(&str, Visibility)] = &[
     ("objective_hand", Visibility::Owner),
     ("power_deck", Visibility::Nobody),
     ("power_hand", Visibility::Owner),
-    ("discard", Visibility::Public),
+    ("objective_discard", Visibility::Public),
+    ("power_discard", Visibility::Public),
     ("scored", Visibility::Public),
 ];
 
@@ -342,7 +343,17 @@ impl Rules for RulesetGame {
                 ctx.shuffle(&zone)?;
             }
             for fighter in &warband.fighters {
-                let stats = fighter.stats.iter().map(|s| (s.name.clone(), s.value));
+                // The fighter's characteristics, plus 0 for each one the ruleset declares
+                // that the fighter does not list and whose floor allows 0 (modifier-only
+                // characteristics such as `attack_dice`); a characteristic with a floor
+                // above 0 that the fighter lacks (`wizard_level`) stays absent.
+                let stats = inner.ruleset.characteristics.iter().filter_map(|c| {
+                    match fighter.stat(&c.name) {
+                        Some(value) => Some((c.name.clone(), value)),
+                        None if c.floor.unwrap_or(1) <= 0 => Some((c.name.clone(), 0)),
+                        None => None,
+                    }
+                });
                 let piece = ctx.create_piece(player, &fighter.name, stats)?;
                 for keyword in &fighter.keywords {
                     ctx.set_keyword(piece, keyword, true)?;

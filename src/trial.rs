@@ -221,7 +221,8 @@ pub fn try_card(
                 ("power_hand", Visibility::Owner),
                 ("objective_deck", Visibility::Nobody),
                 ("objective_hand", Visibility::Owner),
-                ("discard", Visibility::Public),
+                ("objective_discard", Visibility::Public),
+                ("power_discard", Visibility::Public),
             ] {
                 ctx.create_zone(ZoneId::new(player, zone), visibility)
                     .map_err(setup_error)?;

@@ -2,7 +2,7 @@
 //! the cards' catalog, the fighters' profiles and sides, and each player's territory.
 
 use gloam_core::{Battlefield, Dice, PlayerId};
-use gloam_dsl::{CardInfo, CardRestriction, FighterInfo, Side, WeaponInfo, World};
+use gloam_dsl::{AbilityInfo, CardInfo, CardRestriction, FighterInfo, Side, WeaponInfo, World};
 use gloam_grammar::{Restriction, RulesetDef, Side as GrammarSide};
 
 use crate::engine::{MatchSpec, territory_of};
@@ -66,16 +66,46 @@ pub(crate) fn world_for(
                 }
             }
             world = world.with_sides(fighter.name.clone(), base, inspired);
-            world = with_profile(world, fighter);
+            world = with_profile(world, loaded, fighter);
         }
     }
     world
 }
 
-/// Adds a fighter's weapons and defence symbol to the world's profile catalog. A weapon
-/// whose Inspired side changes its numbers becomes two entries, one for each side.
-fn with_profile(world: World, fighter: &gloam_grammar::FighterDef) -> World {
+fn side_of(side: &GrammarSide) -> Side {
+    match side {
+        GrammarSide::Inspired => Side::Inspired,
+        GrammarSide::Uninspired => Side::Uninspired,
+    }
+}
+
+/// Adds a fighter's weapons, defence symbol, compiled inspire condition and abilities (with
+/// their compiled conditions) to the world's profile catalog. A weapon whose Inspired side
+/// changes its numbers becomes two entries, one for each side.
+///
+/// Ability scripts are found by the ability's name (as the driver finds their effects), so
+/// two abilities of one name share the first one's condition.
+fn with_profile(world: World, loaded: &Loaded, fighter: &gloam_grammar::FighterDef) -> World {
     let mut profile = FighterInfo::new();
+    if let Some(script) = loaded.script("fighter", &fighter.name, "inspire") {
+        profile = profile.with_inspire(script.clone());
+    }
+    for ability in &fighter.abilities {
+        let mut info = AbilityInfo::new(ability.name.clone());
+        if let Some(window) = &ability.window {
+            info = info.with_window(window.clone());
+        }
+        if ability.reaction {
+            info = info.as_reaction();
+        }
+        if let Some(side) = &ability.side {
+            info = info.with_side(side_of(side));
+        }
+        if let Some(script) = loaded.script("ability", &ability.name, "condition") {
+            info = info.with_condition(script.clone());
+        }
+        profile = profile.with_ability(info);
+    }
     if let Some(symbol) = fighter
         .symbols
         .iter()
@@ -99,10 +129,7 @@ fn with_profile(world: World, fighter: &gloam_grammar::FighterDef) -> World {
             Some(die) => base.with_die(die.clone()),
             None => base,
         };
-        let side = weapon.side.as_ref().map(|side| match side {
-            GrammarSide::Inspired => Side::Inspired,
-            GrammarSide::Uninspired => Side::Uninspired,
-        });
+        let side = weapon.side.as_ref().map(side_of);
         if weapon.inspired.is_empty() {
             profile = profile.with_weapon(match side {
                 Some(side) => base.with_side(side),

@@ -1,5 +1,6 @@
 //! The vocabulary's fighter profiles: the weapons a fighter can use on its current side,
-//! their values and keywords, its defence symbol, and the hexes around it.
+//! their values and keywords, its defence symbol, and the hexes around it. Its abilities and
+//! inspire condition are in `abilities.rs`.
 
 use gloam_core::{Hex, PieceId};
 use rhai::{Array, Dynamic, Engine, ImmutableString};
@@ -9,7 +10,7 @@ use crate::runtime::{RunState, Stop, with_run};
 use crate::world::{FighterInfo, Side, WeaponInfo};
 
 /// The fighter's profile in the catalog, if the world knows its kind.
-fn profile<'a>(
+pub(crate) fn profile<'a>(
     run: &'a RunState,
     function: &'static str,
     fighter: PieceId,
@@ -21,12 +22,16 @@ fn profile<'a>(
     Ok(run.world.fighters.get(&piece.kind))
 }
 
-fn inspired(run: &RunState, function: &'static str, fighter: PieceId) -> Result<bool, Stop> {
+pub(crate) fn inspired(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<bool, Stop> {
     has_keyword(run, function, fighter, &run.world.names.inspired)
 }
 
-/// Whether a weapon of `side` can be used by a fighter that is (or is not) inspired.
-fn usable(side: Option<Side>, inspired: bool) -> bool {
+/// Whether a weapon (or an ability) of `side` can be used by a fighter that is (or is not) inspired.
+pub(crate) fn usable(side: Option<Side>, inspired: bool) -> bool {
     match side {
         None => true,
         Some(Side::Inspired) => inspired,
@@ -103,6 +108,7 @@ fn weapon_value(
 }
 
 pub(crate) fn register(engine: &mut Engine) {
+    crate::abilities::register(engine);
     engine.register_fn("weapons", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
         with_run(&ctx, "weapons", |run| {
             Ok(usable_weapons(run, "weapons", fighter)?

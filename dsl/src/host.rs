@@ -1,6 +1,8 @@
 //! The host: the sandboxed engine, compiling scripts, running them.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use gloam_core::{Answer, Event, GameState, Request, Value};
@@ -15,10 +17,11 @@ use rhai::{
 
 use crate::check::{Library, check_calls};
 use crate::diagnostic::{DslDiagnostic, Site};
-use crate::runtime::{RestoreGuard, RunState, Stop, install};
+use crate::runtime::{Memo, RestoreGuard, RunState, Stop, install};
 use crate::values::{from_dynamic, humanize_types, to_dynamic};
 use crate::variables::{check_variables, undefined_help};
 use crate::vocabulary::{FunctionKind, entries};
+use crate::world::WorldData;
 use crate::{Bindings, FlowRequest, KnownNames, Limits, ScriptSource, World};
 
 /// Where a script sits in the rules, which decides what it may do.
@@ -251,6 +254,20 @@ pub struct Host {
     lenient: Engine,
     limits: Limits,
     library: Library,
+    /// The memo of the last run, if it stopped at a choice: the next run of the same
+    /// script in the same world against an equal state (the run after the answer) starts
+    /// from it.
+    carried: RefCell<Option<Carried>>,
+}
+
+/// A memo carried from a run that stopped at a choice to the next run.
+struct Carried {
+    /// The script (kept alive, so that no other script can take its label's address).
+    label: Arc<str>,
+    world: Rc<WorldData>,
+    /// The state the memo's results were computed against.
+    state: GameState,
+    memo: Memo,
 }
 
 impl Default for Host {
@@ -296,6 +313,7 @@ impl Host {
             lenient,
             limits,
             library,
+            carried: RefCell::new(None),
         }
     }
 
@@ -433,8 +451,9 @@ impl Host {
         bindings: &Bindings,
         answers: &[Answer],
     ) -> Result<Outcome, DslDiagnostic> {
-        let base = std::mem::replace(state, GameState::new(0, &[]));
-        let run = self.run_state(script, world, base, bindings, answers);
+        let base = std::mem::take(state);
+        let mut run = self.run_state(script, world, base, bindings, answers);
+        run.memo = self.carried_memo(script, world, &run.base);
         if let Err(run) = install(run) {
             *state = run.base;
             return Err(self.nested_run(script));
@@ -442,10 +461,18 @@ impl Host {
         let guard = RestoreGuard::new(Some(state));
         let result = self.eval(script, bindings);
         let (run, caller) = guard.finish();
-        let (Some(run), Some(caller)) = (run, caller) else {
+        let (Some(mut run), Some(caller)) = (run, caller) else {
             return Err(self.nested_run(script));
         };
         let mut outcome = self.conclude(script, &run, result);
+        if matches!(outcome, Ok(Outcome::NeedsChoice(_))) && !run.memo.is_empty() {
+            *self.carried.borrow_mut() = Some(Carried {
+                label: script.label.clone(),
+                world: world.data.clone(),
+                state: run.base.clone(),
+                memo: std::mem::take(&mut run.memo),
+            });
+        }
         if let Ok(Outcome::Done { flow, .. }) = &mut outcome {
             *flow = run.flow;
             *caller = run.working.unwrap_or(run.base);
@@ -514,6 +541,21 @@ impl Host {
         }
     }
 
+    /// The memo carried from the last run, if it was of the same script in the same world
+    /// against a state equal to `base`; else an empty one.
+    fn carried_memo(&self, script: &Script, world: &World, base: &GameState) -> Memo {
+        match self.carried.borrow_mut().take() {
+            Some(carried)
+                if Arc::ptr_eq(&carried.label, &script.label)
+                    && Rc::ptr_eq(&carried.world, &world.data)
+                    && carried.state == *base =>
+            {
+                carried.memo
+            }
+            _ => Memo::default(),
+        }
+    }
+
     fn run_state(
         &self,
         script: &Script,
@@ -535,6 +577,8 @@ impl Host {
             stop: None,
             flow: Vec::new(),
             depth: 0,
+            memo: Memo::default(),
+            list_depth: 0,
         }
     }
 
@@ -949,6 +993,7 @@ mod tests {
             })
             .filter(|(name, _)| name.chars().next().is_some_and(char::is_alphabetic))
             .filter(|(name, _)| !name.contains('$') && name != "to_string" && name != "to_debug")
+            .filter(|(name, _)| !crate::functions::LIST_FUNCTIONS.contains(&name.as_str()))
             .collect();
         let documented: BTreeSet<(String, usize)> = crate::vocabulary()
             .iter()
@@ -961,6 +1006,61 @@ mod tests {
         let battlefield =
             gloam_core::Battlefield::from_hexes([(gloam_core::Hex::ORIGIN, Vec::<String>::new())]);
         World::new(battlefield, ["blocked"], false, gloam_core::Dice::new())
+    }
+
+    #[test]
+    fn list_functions_take_every_closure_shape() {
+        let host = Host::new();
+        let source = ScriptSource::whole(
+            "c",
+            "let a = [1, 2, 3];
+             a.filter(|x| x > 1) == [2, 3] && a.filter(|x, i| i == 0) == [1]
+                 && a.filter(|| this > 2) == [3] && a.map(|x| x * 2) == [2, 4, 6]
+                 && a.some(|x| x == 3) && !a.some(|x| x > 3) && a.all(|x| x > 0)
+                 && [].all(|x| false) && [].filter(|x| true) == []",
+        );
+        let script = host
+            .compile(&source, &ScriptContext::condition("c"))
+            .unwrap();
+        let state = GameState::new(1, &["Ann"]);
+        let holds = host.evaluate_bool(&script, &small_world(), &state, &Bindings::new());
+        assert_eq!(holds, Ok(true));
+    }
+
+    #[test]
+    fn the_run_after_an_answer_keeps_list_results_but_not_their_side_effects() {
+        use gloam_core::{Choice, PlayerId};
+        let host = Host::new();
+        let source = ScriptSource::whole(
+            "s",
+            "let calls = 0;
+             let counted = [1, 2, 3].filter(|x| { calls += 1; x > 1 });
+             let kept = [1, 2, 3, 4].filter(|x| x > 2);
+             let pick = choose_option([\"a\", \"b\"], \"?\");
+             set_counter(\"calls\", calls);
+             set_counter(\"kept\", kept.len() + counted.len());",
+        );
+        let script = host.compile(&source, &ScriptContext::effect("s")).unwrap();
+        let world = small_world();
+        let mut state = GameState::new(1, &["Ann"]);
+        let bindings = Bindings::new().acting(PlayerId(0));
+        let mut events = Vec::new();
+        let first = host.run(&script, &world, &mut state, &mut events, &bindings, &[]);
+        assert!(matches!(first, Ok(Outcome::NeedsChoice(_))));
+        let answers = [Answer::One(Choice::Option("b".into()))];
+        let second = host.run(
+            &script,
+            &world,
+            &mut state,
+            &mut events,
+            &bindings,
+            &answers,
+        );
+        assert!(matches!(second, Ok(Outcome::Done { .. })), "{second:?}");
+        let counter = |name: &str| state.counter(name);
+        // The closure that changes a captured variable ran again; the other was kept.
+        assert_eq!(counter("calls"), 3);
+        assert_eq!(counter("kept"), 4);
     }
 
     #[test]

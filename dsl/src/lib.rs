@@ -49,9 +49,11 @@
 //! ```
 //!
 //! A script that queues the rules' flow (`then("attack_step")`, `play_card(c, f)`,
-//! `end_game(winners, reason)`) returns it in [`Outcome::Done`] as [`FlowRequest`]s, for the
-//! rules driver to run. Card queries (`card_kind`, `condition_holds`...) read the
-//! [`World`]'s catalog of [`CardInfo`], which holds each card's compiled condition.
+//! `use_ability(f, name)`, `end_game(winners, reason)`) returns it in [`Outcome::Done`] as
+//! [`FlowRequest`]s, for the rules driver to run. Card queries (`card_kind`, `condition_holds`...) read the
+//! [`World`]'s catalog of [`CardInfo`], which holds each card's compiled condition; fighter
+//! queries (`weapons`, `reactions_of`, `inspire_condition_holds`...) read its catalog of
+//! [`FighterInfo`] and [`AbilityInfo`].
 //!
 //! Conditions (restrictions, inspire conditions) compile with [`ScriptContext::condition`]
 //! and run with [`Host::evaluate_bool`]; they may call only queries. Names written as string
@@ -62,6 +64,7 @@
 //!
 //! Rhai stays inside: no Rhai type appears in this API.
 
+mod abilities;
 mod cards;
 mod check;
 mod diagnostic;
@@ -88,4 +91,6 @@ pub use limits::Limits;
 pub use source::ScriptSource;
 pub use triggers::{ListenerId, TriggerIndex};
 pub use vocabulary::{FunctionDoc, FunctionKind, NameKind, Param, docs_markdown, vocabulary};
-pub use world::{Bindings, CardInfo, CardRestriction, FighterInfo, Names, Side, WeaponInfo, World};
+pub use world::{
+    AbilityInfo, Bindings, CardInfo, CardRestriction, FighterInfo, Names, Side, WeaponInfo, World,
+};

@@ -10,13 +10,24 @@
 //! The copy is made on the first effect (copy on write): a script that only reads never
 //! clones the game. Its changes and events are kept only if the script finishes; an error,
 //! a limit or a pending choice drops them, so the caller's game is exactly as it was.
+//!
+//! A script that asks a question runs again from the top once it is answered, and everything
+//! it computed before the question is computed again. The results of the list functions
+//! that take a closure (`filter`, `some`, `all`, `map`) are therefore kept in a [`Memo`]:
+//! when the same script runs again against an equal state, a call with the same closure,
+//! captured values and list returns the kept result instead of calling the closure again
+//! (see [`crate::Host::run`] and `functions::register_lists`).
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use gloam_core::{Answer, Ctx, Event, GameState, Hex, PieceId, PlayerId, Position, Request};
-use rhai::{Dynamic, EvalAltResult, NativeCallContext, Position as RhaiPosition};
+use rhai::{
+    Array, Dynamic, EvalAltResult, FnPtr, ImmutableString, NativeCallContext,
+    Position as RhaiPosition,
+};
 
 use crate::world::WorldData;
 use crate::{FlowRequest, FunctionKind};
@@ -88,6 +99,211 @@ pub(crate) struct RunState {
     pub(crate) flow: Vec<FlowRequest>,
     /// How many card conditions are being evaluated inside this run (`condition_holds`).
     pub(crate) depth: u32,
+    /// The results of list functions with a closure, kept from earlier runs of the same
+    /// script against an equal state, and from this run.
+    pub(crate) memo: Memo,
+    /// How many memoized list functions are running (only the outermost is memoized).
+    pub(crate) list_depth: u32,
+}
+
+/// Results of the list functions that take a closure, by what they depend on: the script
+/// (its label's address), whether the run is pure, the acting player, how many conditions
+/// deep it is, the function, the closure (its name, a hash of its parameters and body, and
+/// its captured values) and the list. They also depend on the state, which is why a memo is
+/// only carried from one run to the next when the state is equal ([`crate::Host::run`]),
+/// and why a result is only kept when computing it changed nothing (no effect, no choice,
+/// no queued flow, no captured value or list item changed) and stopped nothing.
+///
+/// A result taken from the memo costs none of the operations that computing it cost, so
+/// the run after an answer counts fewer operations against [`crate::Limits`] than the run
+/// before it did up to the same point.
+#[derive(Default)]
+pub(crate) struct Memo {
+    entries: BTreeMap<String, Dynamic>,
+    /// The labels named (by address) in the keys, kept alive so that no other script's
+    /// label can take an address a key names.
+    labels: Vec<Arc<str>>,
+}
+
+impl Memo {
+    /// Whether nothing is kept.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// What a memoized list function finds before it runs.
+pub(crate) enum Lookup {
+    /// Not memoized: no run is lent, a list function is already running, the run has
+    /// changed the game or stopped, or a value cannot be part of a key.
+    Skip,
+    /// The kept result.
+    Hit(Dynamic),
+    /// Not kept yet: compute it, then [`memo_store`] it.
+    Miss(Pending),
+}
+
+/// A result being computed, and what the run looked like before.
+pub(crate) struct Pending {
+    key: String,
+    events: usize,
+    next_answer: usize,
+    flow: usize,
+}
+
+/// Writes `value` into a memo key; `false` if it is of a type a key cannot hold.
+fn write_key(value: &Dynamic, out: &mut String) -> bool {
+    use std::fmt::Write;
+    if value.is_unit() {
+        out.push('u');
+    } else if let Some(flag) = value.read_lock::<bool>() {
+        out.push(if *flag { 'T' } else { 'F' });
+    } else if let Some(number) = value.read_lock::<i64>() {
+        let _ = write!(out, "i{};", *number);
+    } else if let Some(text) = value.read_lock::<ImmutableString>() {
+        let _ = write!(out, "s{}:{}", text.len(), text.as_str());
+    } else if let Some(character) = value.read_lock::<char>() {
+        let _ = write!(out, "c{};", u32::from(*character));
+    } else if let Some(piece) = value.read_lock::<PieceId>() {
+        let _ = write!(out, "f{};", piece.0);
+    } else if let Some(hex) = value.read_lock::<Hex>() {
+        let _ = write!(out, "h{},{};", hex.q, hex.r);
+    } else if let Some(player) = value.read_lock::<PlayerId>() {
+        let _ = write!(out, "p{};", player.0);
+    } else if let Some(card) = value.read_lock::<gloam_core::CardId>() {
+        let _ = write!(out, "k{};", card.0);
+    } else if let Some(list) = value.read_lock::<Array>() {
+        let _ = write!(out, "a{}[", list.len());
+        for item in list.iter() {
+            if !write_key(item, out) {
+                return false;
+            }
+        }
+        out.push(']');
+    } else if let Some(map) = value.read_lock::<rhai::Map>() {
+        let _ = write!(out, "m{}{{", map.len());
+        for (name, item) in map.iter() {
+            let _ = write!(out, "{}:{}", name.len(), name.as_str());
+            if !write_key(item, out) {
+                return false;
+            }
+        }
+        out.push('}');
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Whether `value` is or holds a shared value (a captured variable), which a kept result
+/// must not: the script could change it through another name.
+fn holds_shared(value: &Dynamic) -> bool {
+    if value.is_shared() {
+        return true;
+    }
+    if let Some(list) = value.read_lock::<Array>() {
+        return list.iter().any(holds_shared);
+    }
+    if let Some(map) = value.read_lock::<rhai::Map>() {
+        return map.values().any(holds_shared);
+    }
+    false
+}
+
+/// The key of a list function's call, with `prefix` naming the run's script, purity and
+/// acting player; `None` if a value cannot be part of a key.
+fn call_key(prefix: &str, function: &str, closure: &FnPtr, list: &Array) -> Option<String> {
+    let mut key = String::with_capacity(prefix.len() + 64);
+    key.push_str(prefix);
+    key.push_str(function);
+    key.push('|');
+    key.push_str(closure.fn_name());
+    key.push('|');
+    for value in closure.curry() {
+        if !write_key(value, &mut key) {
+            return None;
+        }
+    }
+    key.push('|');
+    for item in list {
+        if !write_key(item, &mut key) {
+            return None;
+        }
+    }
+    Some(key)
+}
+
+impl RunState {
+    fn key_prefix(&self) -> String {
+        format!(
+            "{:p}|{}|{:?}|{}|",
+            Arc::as_ptr(&self.label).cast::<u8>(),
+            self.pure,
+            self.acting.map(|player| player.0),
+            self.depth
+        )
+    }
+}
+
+/// Looks a list function's call up in the run's memo (see [`Lookup`]).
+pub(crate) fn memo_lookup(function: &str, closure: &FnPtr, list: &Array) -> Lookup {
+    with_run_raw(|run| {
+        if run.list_depth > 0 || run.working.is_some() || run.stop.is_some() {
+            return Lookup::Skip;
+        }
+        let Some(key) = call_key(&run.key_prefix(), function, closure, list) else {
+            return Lookup::Skip;
+        };
+        if let Some(value) = run.memo.entries.get(&key) {
+            return Lookup::Hit(value.clone());
+        }
+        run.list_depth += 1;
+        Lookup::Miss(Pending {
+            key,
+            events: run.events.len(),
+            next_answer: run.next_answer,
+            flow: run.flow.len(),
+        })
+    })
+    .unwrap_or(Lookup::Skip)
+}
+
+/// Ends a call that [`memo_lookup`] missed: keeps its result if computing it changed
+/// nothing and its closure and list are as they were.
+pub(crate) fn memo_store(
+    pending: Pending,
+    function: &str,
+    closure: &FnPtr,
+    list: &Array,
+    result: Option<&Dynamic>,
+) {
+    with_run_raw(|run| {
+        run.list_depth = run.list_depth.saturating_sub(1);
+        let Some(result) = result else {
+            return;
+        };
+        let unchanged = run.working.is_none()
+            && run.stop.is_none()
+            && run.events.len() == pending.events
+            && run.next_answer == pending.next_answer
+            && run.flow.len() == pending.flow;
+        if !unchanged
+            || holds_shared(result)
+            || call_key(&run.key_prefix(), function, closure, list).as_ref() != Some(&pending.key)
+        {
+            return;
+        }
+        if !run
+            .memo
+            .labels
+            .iter()
+            .any(|label| Arc::ptr_eq(label, &run.label))
+        {
+            let label = run.label.clone();
+            run.memo.labels.push(label);
+        }
+        run.memo.entries.insert(pending.key, result.clone());
+    });
 }
 
 /// What a run was doing before a card's condition was evaluated inside it; given back to

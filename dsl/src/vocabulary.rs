@@ -458,6 +458,65 @@ static VOCABULARY: &[FunctionDoc] = &[
         "string or ()",
         "the defence symbol of `fighter`'s profile, or `()`",
     ),
+    doc(
+        Query,
+        "inspire_condition_holds",
+        &[FIGHTER],
+        "bool",
+        "whether the inspire condition of `fighter`'s profile holds now, for its owner (false when it has none)",
+    ),
+    doc(
+        Query,
+        "abilities",
+        &[FIGHTER],
+        "list of strings",
+        "the names of the abilities `fighter` has on its current side (inspired or not), in its profile's order",
+    ),
+    doc(
+        Query,
+        "ability_window",
+        &[FIGHTER, p("ability", "string")],
+        "string or ()",
+        "the timing window of one of `fighter`'s abilities, or `()`",
+    ),
+    doc(
+        Query,
+        "ability_is_reaction",
+        &[FIGHTER, p("ability", "string")],
+        "bool",
+        "whether one of `fighter`'s abilities is a reaction",
+    ),
+    doc(
+        Query,
+        "ability_condition_holds",
+        &[FIGHTER, p("ability", "string")],
+        "bool",
+        "whether the condition of one of `fighter`'s abilities holds now, for its owner, with `this_fighter` = `fighter` (true when it has none)",
+    ),
+    doc(
+        Query,
+        "ability_condition_holds",
+        &[
+            FIGHTER,
+            p("ability", "string"),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "bool",
+        "the same, with the event's `target` and `attacker` bound too",
+    ),
+    doc(
+        Query,
+        "reactions_of",
+        &[
+            FIGHTER,
+            n("window", NameKind::Event),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "list of strings",
+        "the names of `fighter`'s reactions (abilities with `reaction = true` on its current side) used in `window` whose condition holds, with the event's `target` and `attacker` bound",
+    ),
     // Queries: the game.
     doc(
         Query,
@@ -826,6 +885,25 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Effect,
+        "use_ability",
+        &[FIGHTER, p("ability", "string")],
+        "nothing",
+        "once this script finishes, resolves the effect of one of `fighter`'s abilities (the driver's `ability` step) for its owner, with `this_fighter` = `fighter`",
+    ),
+    doc(
+        Effect,
+        "use_ability",
+        &[
+            FIGHTER,
+            p("ability", "string"),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "nothing",
+        "the same, with the event's `target` and `attacker` bound in the effect",
+    ),
+    doc(
+        Effect,
         "end_game",
         &[p("winners", "list of players"), p("reason", "string")],
         "nothing",
@@ -904,10 +982,10 @@ pub fn docs_markdown() -> String {
             FunctionKind::Effect,
             "Effects",
             "Effects change the game through the kernel; every change becomes an event. A \
-             condition that calls one is refused when it is compiled. `then`, `play_card` and \
-             `end_game` change nothing at once: they queue what happens after the script \
-             finishes (returned to the host with its outcome), and a script that fails or \
-             stops at a choice queues nothing.",
+             condition that calls one is refused when it is compiled. `then`, `play_card`, \
+             `use_ability` and `end_game` change nothing at once: they queue what happens \
+             after the script finishes (returned to the host with its outcome), and a script \
+             that fails or stops at a choice queues nothing.",
         ),
         (
             FunctionKind::Choice,
@@ -999,8 +1077,14 @@ the data is loaded, and every call is checked then against this page.
   `condition` inside the current script, against the game as the script has left it, with
   `this_card`, `player` (the card's owner, who also acts) and `this_fighter` bound;
   conditions may check other cards' conditions at most 8 deep.
+- **Abilities.** `abilities`, `reactions_of` and the other ability queries read the fighter
+  profile's abilities on the fighter's current side; `ability_condition_holds` and
+  `inspire_condition_holds` run the ability's `condition` or the profile's `inspire`
+  condition inside the current script, as `condition_holds` does for cards, with
+  `this_fighter` and `player` (the fighter's owner) bound.
 - **Flow.** A rule step's script says what happens next with `then(\"step\", #{ ... })`,
-  `play_card` and `end_game`; they take effect, in order, once the script has finished.
+  `play_card`, `use_ability` and `end_game`; they take effect, in order, once the script has
+  finished.
 - **Atomic runs.** A script runs against a copy of the game; its changes are kept only if it
   finishes. An error, a limit reached or a pending choice leaves the game exactly as it was.
 ";

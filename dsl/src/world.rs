@@ -273,30 +273,102 @@ impl WeaponInfo {
     }
 }
 
-/// What scripts may ask about a fighter profile (`weapons`, `defence_symbol`...), in a
-/// [`World`]'s catalog, by the profile's name (a piece's `kind`).
+/// One ability of a fighter profile, as `abilities`, `ability_window`,
+/// `ability_is_reaction`, `ability_condition_holds` and `reactions_of` read it.
 ///
 /// # Examples
 ///
 /// ```
-/// use gloam_dsl::{FighterInfo, WeaponInfo};
+/// use gloam_dsl::{AbilityInfo, Side};
+/// let parry = AbilityInfo::new("Parry")
+///     .with_window("after_attack")
+///     .as_reaction()
+///     .with_side(Side::Inspired);
+/// assert!(parry.reaction);
+/// assert_eq!(parry.window.as_deref(), Some("after_attack"));
+/// assert!(parry.condition.is_none());
+/// ```
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct AbilityInfo {
+    /// Its name (the driver finds its `effect` by this name).
+    pub name: String,
+    /// The timing window it is used in, if any.
+    pub window: Option<String>,
+    /// Whether it is a reaction (used in a reaction step when its window opens).
+    pub reaction: bool,
+    /// The side it belongs to; none: both.
+    pub side: Option<Side>,
+    /// Its compiled `condition` script, if any (`ability_condition_holds` runs it).
+    pub condition: Option<Rc<Script>>,
+}
+
+impl AbilityInfo {
+    /// An ability on both sides, with no window, not a reaction, with no condition.
+    pub fn new(name: impl Into<String>) -> AbilityInfo {
+        AbilityInfo {
+            name: name.into(),
+            ..AbilityInfo::default()
+        }
+    }
+
+    /// The same ability, used in `window`.
+    pub fn with_window(mut self, window: impl Into<String>) -> AbilityInfo {
+        self.window = Some(window.into());
+        self
+    }
+
+    /// The same ability, a reaction.
+    pub fn as_reaction(mut self) -> AbilityInfo {
+        self.reaction = true;
+        self
+    }
+
+    /// The same ability, only on `side`.
+    pub fn with_side(mut self, side: Side) -> AbilityInfo {
+        self.side = Some(side);
+        self
+    }
+
+    /// The same ability with its compiled condition (a `Script` or a shared `Rc<Script>`).
+    pub fn with_condition(mut self, condition: impl Into<Rc<Script>>) -> AbilityInfo {
+        self.condition = Some(condition.into());
+        self
+    }
+}
+
+/// What scripts may ask about a fighter profile (`weapons`, `defence_symbol`,
+/// `inspire_condition_holds`, `abilities`...), in a [`World`]'s catalog, by the profile's
+/// name (a piece's `kind`).
+///
+/// # Examples
+///
+/// ```
+/// use gloam_dsl::{AbilityInfo, FighterInfo, WeaponInfo};
 /// let info = FighterInfo::new()
 ///     .with_defence_symbol("shield")
-///     .with_weapon(WeaponInfo::new("Sword", 1, 2, 1, "swords"));
+///     .with_weapon(WeaponInfo::new("Sword", 1, 2, 1, "swords"))
+///     .with_ability(AbilityInfo::new("Parry").with_window("after_attack").as_reaction());
 /// assert_eq!(info.defence_symbol.as_deref(), Some("shield"));
 /// assert_eq!(info.weapons[0].name, "Sword");
+/// assert_eq!(info.abilities[0].name, "Parry");
+/// assert!(info.inspire.is_none());
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct FighterInfo {
     /// The defence symbol (`shield`, `dodge`), if any.
     pub defence_symbol: Option<String>,
     /// Its weapons, in the profile's order.
     pub weapons: Vec<WeaponInfo>,
+    /// Its compiled `inspire` condition, if any (`inspire_condition_holds` runs it).
+    pub inspire: Option<Rc<Script>>,
+    /// Its abilities, in the profile's order.
+    pub abilities: Vec<AbilityInfo>,
 }
 
 impl FighterInfo {
-    /// A profile with no defence symbol and no weapons.
+    /// A profile with no defence symbol, weapons, inspire condition or abilities.
     pub fn new() -> FighterInfo {
         FighterInfo::default()
     }
@@ -318,6 +390,18 @@ impl FighterInfo {
         self.weapons.extend(weapons);
         self
     }
+
+    /// The same profile with its compiled inspire condition (a `Script` or an `Rc<Script>`).
+    pub fn with_inspire(mut self, condition: impl Into<Rc<Script>>) -> FighterInfo {
+        self.inspire = Some(condition.into());
+        self
+    }
+
+    /// The same profile with one more ability, after the others.
+    pub fn with_ability(mut self, ability: AbilityInfo) -> FighterInfo {
+        self.abilities.push(ability);
+        self
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -336,7 +420,7 @@ pub(crate) struct WorldData {
 /// The fixed context of a game that scripts read: the battlefield (with which hex types
 /// block movement and sight), line of sight, the dice definitions, the names the
 /// vocabulary uses, the fighters' inspired sides, the cards' catalog ([`CardInfo`]), the
-/// fighter profiles' catalog ([`FighterInfo`]) and
+/// fighter profiles' catalog ([`FighterInfo`], with their [`AbilityInfo`]) and
 /// which territory each player deploys in.
 ///
 /// Built once per game and shared: cloning a `World` is cheap (a reference count). Not

@@ -1,0 +1,348 @@
+//! The vocabulary's fighter abilities and inspire conditions: which abilities a fighter has
+//! on its current side, their windows, evaluating their conditions (and the profile's
+//! inspire condition) inside a run, and queueing an ability's effect.
+
+use std::rc::Rc;
+
+use gloam_core::{PieceId, PlayerId, Value};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
+
+use crate::fighters::{inspired, profile, usable};
+use crate::functions::{Ncc, Res, effect, refused};
+use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
+use crate::values::{humanize_types, type_name};
+use crate::world::AbilityInfo;
+use crate::{FlowRequest, FunctionKind, Script};
+
+/// The driver's built-in step that runs an ability's `effect` (values `fighter`, `name`,
+/// `player`, and `target`, `attacker` when set), which `use_ability` queues.
+pub(crate) const ABILITY_STEP: &str = "ability";
+
+fn owner_of(run: &RunState, function: &'static str, fighter: PieceId) -> Result<PlayerId, Stop> {
+    run.state()
+        .piece(fighter)
+        .map(|piece| piece.owner)
+        .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))
+}
+
+/// The abilities of `fighter`'s profile on its current side, in the profile's order (none
+/// if the world knows no profile of its kind).
+fn current_abilities<'a>(
+    run: &'a RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<Vec<&'a AbilityInfo>, Stop> {
+    let inspired = inspired(run, function, fighter)?;
+    Ok(profile(run, function, fighter)?
+        .map(|info| {
+            info.abilities
+                .iter()
+                .filter(|ability| usable(ability.side, inspired))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// The ability named `name` that `fighter` has on its current side.
+fn ability<'a>(
+    run: &'a RunState,
+    function: &'static str,
+    fighter: PieceId,
+    name: &str,
+) -> Result<&'a AbilityInfo, Stop> {
+    current_abilities(run, function, fighter)?
+        .into_iter()
+        .find(|ability| ability.name == name)
+        .ok_or_else(|| {
+            Stop::failed(
+                function,
+                format!("{fighter} has no ability {name:?} on its current side"),
+            )
+        })
+}
+
+/// A fighter argument that may be `()`.
+fn optional_fighter(
+    ctx: &Ncc,
+    function: &'static str,
+    param: &str,
+    value: &Dynamic,
+) -> Res<Option<PieceId>> {
+    if value.is_unit() {
+        return Ok(None);
+    }
+    match value.clone().try_cast::<PieceId>() {
+        Some(piece) => Ok(Some(piece)),
+        None => Err(stop_run(
+            ctx,
+            Stop::failed(
+                function,
+                format!(
+                    "`{param}` must be a fighter or (), not a {}",
+                    type_name(value)
+                ),
+            ),
+        )),
+    }
+}
+
+/// Checks that `target` and `attacker` are fighters or `()`.
+fn check_event_fighters(
+    ctx: &Ncc,
+    function: &'static str,
+    target: &Dynamic,
+    attacker: &Dynamic,
+) -> Res<(Option<PieceId>, Option<PieceId>)> {
+    Ok((
+        optional_fighter(ctx, function, "target", target)?,
+        optional_fighter(ctx, function, "attacker", attacker)?,
+    ))
+}
+
+/// Evaluates `script` inside the run, against the run's current state, as a condition of
+/// `fighter`: for its owner, with `this_fighter`, `player`, `target` and `attacker` bound.
+fn evaluate(
+    ctx: &Ncc,
+    function: &'static str,
+    fighter: PieceId,
+    script: &Rc<Script>,
+    target: &Dynamic,
+    attacker: &Dynamic,
+) -> Res<bool> {
+    let (outer, owner) = with_run(ctx, function, |run| {
+        let owner = owner_of(run, function, fighter)?;
+        if run.depth >= MAX_CONDITION_DEPTH {
+            return Err(Stop::failed(
+                function,
+                format!(
+                    "conditions check conditions more than {MAX_CONDITION_DEPTH} deep \
+                     ({} probably checks itself)",
+                    script.label()
+                ),
+            ));
+        }
+        Ok((run.enter(owner, script.shared_label()), owner))
+    })?;
+    let values = [
+        ("this_fighter", Dynamic::from(fighter)),
+        ("player", Dynamic::from(owner)),
+        ("target", target.clone()),
+        ("attacker", attacker.clone()),
+    ];
+    let result = crate::host::eval_nested(ctx.engine(), script, &values);
+    let Some(stopped) = with_run_raw(|run| run.leave(outer)) else {
+        return Err(Box::new(EvalAltResult::ErrorRuntime(
+            format!("`{function}` lost its game").into(),
+            ctx.call_position(),
+        )));
+    };
+    let failure = match (stopped, result) {
+        (Some((stop, _)), _) => describe_stop(stop),
+        (None, Ok(value)) => match value.as_bool() {
+            Ok(holds) => return Ok(holds),
+            Err(_) => format!(
+                "it must end in true or false, and ends in a {}",
+                type_name(&value)
+            ),
+        },
+        (None, Err(error)) => {
+            let mut error = *error;
+            error.clear_position();
+            humanize_types(&error.to_string())
+        }
+    };
+    Err(stop_run(
+        ctx,
+        Stop::failed(function, format!("{} failed: {failure}", script.label())),
+    ))
+}
+
+fn describe_stop(stop: Stop) -> String {
+    match stop {
+        Stop::Failed { function, message } | Stop::Refused { function, message } => {
+            format!("`{function}`: {message}")
+        }
+        Stop::Impure { function, kind } => format!(
+            "`{function}` {}, and a condition may not",
+            if kind == FunctionKind::Choice {
+                "asks a player"
+            } else {
+                "changes the game"
+            }
+        ),
+        Stop::Choice(request) => format!("it asked {} a question", request.player),
+    }
+}
+
+/// Whether the ability `name` of `fighter` may be used now (true when it has no condition).
+fn ability_holds(
+    ctx: &Ncc,
+    function: &'static str,
+    fighter: PieceId,
+    name: &str,
+    target: &Dynamic,
+    attacker: &Dynamic,
+) -> Res<bool> {
+    let condition = with_run(ctx, function, |run| {
+        Ok(ability(run, function, fighter, name)?.condition.clone())
+    })?;
+    match condition {
+        Some(script) => evaluate(ctx, function, fighter, &script, target, attacker),
+        None => Ok(true),
+    }
+}
+
+fn string(text: &str) -> Dynamic {
+    Dynamic::from(ImmutableString::from(text))
+}
+
+pub(crate) fn register(engine: &mut Engine) {
+    engine.register_fn(
+        "inspire_condition_holds",
+        |ctx: Ncc, fighter: PieceId| -> Res<bool> {
+            const F: &str = "inspire_condition_holds";
+            let condition = with_run(&ctx, F, |run| {
+                Ok(profile(run, F, fighter)?.and_then(|info| info.inspire.clone()))
+            })?;
+            match condition {
+                Some(script) => evaluate(&ctx, F, fighter, &script, &Dynamic::UNIT, &Dynamic::UNIT),
+                None => Ok(false),
+            }
+        },
+    );
+    engine.register_fn("abilities", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
+        with_run(&ctx, "abilities", |run| {
+            Ok(current_abilities(run, "abilities", fighter)?
+                .into_iter()
+                .map(|ability| string(&ability.name))
+                .collect())
+        })
+    });
+    engine.register_fn(
+        "ability_window",
+        |ctx: Ncc, fighter: PieceId, name: ImmutableString| -> Res<Dynamic> {
+            with_run(&ctx, "ability_window", |run| {
+                Ok(ability(run, "ability_window", fighter, &name)?
+                    .window
+                    .as_deref()
+                    .map_or(Dynamic::UNIT, string))
+            })
+        },
+    );
+    engine.register_fn(
+        "ability_is_reaction",
+        |ctx: Ncc, fighter: PieceId, name: ImmutableString| -> Res<bool> {
+            with_run(&ctx, "ability_is_reaction", |run| {
+                Ok(ability(run, "ability_is_reaction", fighter, &name)?.reaction)
+            })
+        },
+    );
+    engine.register_fn(
+        "ability_condition_holds",
+        |ctx: Ncc, fighter: PieceId, name: ImmutableString| -> Res<bool> {
+            const F: &str = "ability_condition_holds";
+            ability_holds(&ctx, F, fighter, &name, &Dynamic::UNIT, &Dynamic::UNIT)
+        },
+    );
+    engine.register_fn(
+        "ability_condition_holds",
+        |ctx: Ncc,
+         fighter: PieceId,
+         name: ImmutableString,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<bool> {
+            const F: &str = "ability_condition_holds";
+            check_event_fighters(&ctx, F, &target, &attacker)?;
+            ability_holds(&ctx, F, fighter, &name, &target, &attacker)
+        },
+    );
+    engine.register_fn(
+        "reactions_of",
+        |ctx: Ncc,
+         fighter: PieceId,
+         window: ImmutableString,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<Array> {
+            const F: &str = "reactions_of";
+            check_event_fighters(&ctx, F, &target, &attacker)?;
+            let candidates: Vec<(String, Option<Rc<Script>>)> = with_run(&ctx, F, |run| {
+                Ok(current_abilities(run, F, fighter)?
+                    .into_iter()
+                    .filter(|ability| {
+                        ability.reaction && ability.window.as_deref() == Some(window.as_str())
+                    })
+                    .map(|ability| (ability.name.clone(), ability.condition.clone()))
+                    .collect())
+            })?;
+            let mut reactions = Array::new();
+            for (name, condition) in candidates {
+                let holds = match &condition {
+                    Some(script) => evaluate(&ctx, F, fighter, script, &target, &attacker)?,
+                    None => true,
+                };
+                if holds {
+                    reactions.push(string(&name));
+                }
+            }
+            Ok(reactions)
+        },
+    );
+    engine.register_fn(
+        "use_ability",
+        |ctx: Ncc, fighter: PieceId, name: ImmutableString| -> Res<()> {
+            with_run(&ctx, "use_ability", |run| {
+                use_ability(run, fighter, &name, None, None)
+            })
+        },
+    );
+    engine.register_fn(
+        "use_ability",
+        |ctx: Ncc,
+         fighter: PieceId,
+         name: ImmutableString,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<()> {
+            let (target, attacker) = check_event_fighters(&ctx, "use_ability", &target, &attacker)?;
+            with_run(&ctx, "use_ability", |run| {
+                use_ability(run, fighter, &name, target, attacker)
+            })
+        },
+    );
+}
+
+/// Queues the ability's effect (the driver's `ability` step) for `fighter`'s owner.
+fn use_ability(
+    run: &mut RunState,
+    fighter: PieceId,
+    name: &str,
+    target: Option<PieceId>,
+    attacker: Option<PieceId>,
+) -> Result<(), Stop> {
+    const F: &str = "use_ability";
+    effect(run, F)?;
+    let owner = owner_of(run, F, fighter).map_err(refused)?;
+    ability(run, F, fighter, name).map_err(refused)?;
+    for piece in [target, attacker].into_iter().flatten() {
+        owner_of(run, F, piece).map_err(refused)?;
+    }
+    let mut vars = vec![
+        ("fighter".to_owned(), Value::Piece(fighter)),
+        ("name".to_owned(), Value::Str(name.to_owned())),
+        ("player".to_owned(), Value::Player(owner)),
+    ];
+    if let Some(target) = target {
+        vars.push(("target".to_owned(), Value::Piece(target)));
+    }
+    if let Some(attacker) = attacker {
+        vars.push(("attacker".to_owned(), Value::Piece(attacker)));
+    }
+    vars.sort_by(|a, b| a.0.cmp(&b.0));
+    run.flow.push(FlowRequest::Then {
+        step: ABILITY_STEP.to_owned(),
+        vars,
+    });
+    Ok(())
+}

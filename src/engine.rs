@@ -426,7 +426,8 @@ impl Rules for RulesetGame {
     }
 }
 
-fn dice_of(ruleset: &RulesetDef) -> Result<Dice, EngineError> {
+/// The dice a ruleset declares, as the kernel's definitions.
+pub(crate) fn dice_of(ruleset: &RulesetDef) -> Result<Dice, EngineError> {
     let defs = ruleset
         .dice
         .iter()

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use gloam_core::{
     Answer, Battlefield, CardId, Ctx, Dice, Event, GameRng, GameState, Hex, PieceId, Placement,
-    PlayerId, Position, Value, Visibility, ZoneId,
+    PlayerId, Position, Value, ZoneId,
 };
 use gloam_dsl::{Bindings, Host, Outcome, World};
 use gloam_grammar::{CardDef, RulesetDef};
@@ -82,20 +82,7 @@ fn setup_error(message: impl std::fmt::Display) -> TrialError {
 }
 
 fn dice_of(ruleset: &RulesetDef) -> Result<Dice, TrialError> {
-    let defs = ruleset
-        .dice
-        .iter()
-        .map(|die| {
-            let faces = die
-                .faces
-                .iter()
-                .map(|f| gloam_core::DieFace::new(f.name.clone(), f.count.max(0) as u32))
-                .collect();
-            gloam_core::DieDef::new(die.name.clone(), faces)
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(setup_error)?;
-    Dice::from_defs(defs).map_err(setup_error)
+    crate::engine::dice_of(ruleset).map_err(setup_error)
 }
 
 fn battlefield_of(loaded: &Loaded, ruleset: &str) -> Result<Battlefield, TrialError> {
@@ -216,14 +203,7 @@ pub fn try_card(
         }
         for seat in 0..2u8 {
             let player = PlayerId(seat);
-            for (zone, visibility) in [
-                ("power_deck", Visibility::Nobody),
-                ("power_hand", Visibility::Owner),
-                ("objective_deck", Visibility::Nobody),
-                ("objective_hand", Visibility::Owner),
-                ("objective_discard", Visibility::Public),
-                ("power_discard", Visibility::Public),
-            ] {
+            for (zone, visibility) in crate::engine::ZONES.iter().copied() {
                 ctx.create_zone(ZoneId::new(player, zone), visibility)
                     .map_err(setup_error)?;
             }

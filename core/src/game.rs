@@ -20,6 +20,21 @@ use crate::{
 /// Named whole numbers: counters or tokens.
 type Named = BTreeMap<String, i64>;
 
+/// Sets `name` to `value` in `map` (0 is stored as absent) and returns the old value, or
+/// `None` when nothing changed.
+fn set_named(map: &mut Named, name: &str, value: i64) -> Option<i64> {
+    let from = map.get(name).copied().unwrap_or(0);
+    if from == value {
+        return None;
+    }
+    if value == 0 {
+        map.remove(name);
+    } else {
+        map.insert(name.to_owned(), value);
+    }
+    Some(from)
+}
+
 /// What a rule step tells the loop to do next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -376,15 +391,9 @@ impl<'a> Ctx<'a> {
     /// Sets a counter; records nothing if the value is unchanged.
     pub fn set_counter(&mut self, scope: Scope, name: &str, value: i64) -> Result<(), RuleError> {
         let (counters, _) = self.scope_maps(scope)?;
-        let from = counters.get(name).copied().unwrap_or(0);
-        if from == value {
+        let Some(from) = set_named(counters, name, value) else {
             return Ok(());
-        }
-        if value == 0 {
-            counters.remove(name);
-        } else {
-            counters.insert(name.to_owned(), value);
-        }
+        };
         self.record(Event::CounterChanged {
             scope,
             name: name.to_owned(),
@@ -406,15 +415,9 @@ impl<'a> Ctx<'a> {
     pub fn set_tokens(&mut self, scope: Scope, token: &str, count: i64) -> Result<(), RuleError> {
         let count = count.max(0);
         let (_, tokens) = self.scope_maps(scope)?;
-        let from = tokens.get(token).copied().unwrap_or(0);
-        if from == count {
+        let Some(from) = set_named(tokens, token, count) else {
             return Ok(());
-        }
-        if count == 0 {
-            tokens.remove(token);
-        } else {
-            tokens.insert(token.to_owned(), count);
-        }
+        };
         self.record(Event::TokensChanged {
             scope,
             token: token.to_owned(),

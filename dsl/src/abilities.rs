@@ -5,14 +5,14 @@
 use std::rc::Rc;
 
 use gloam_core::{PieceId, PlayerId, Value};
-use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
+use rhai::{Array, Dynamic, Engine, ImmutableString};
 
 use crate::fighters::{inspired, profile, usable};
 use crate::functions::{Ncc, Res, effect, refused};
-use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
-use crate::values::{humanize_types, type_name};
+use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run};
+use crate::values::type_name;
 use crate::world::AbilityInfo;
-use crate::{FlowRequest, FunctionKind, Script};
+use crate::{FlowRequest, Script};
 
 /// The driver's built-in step that runs an ability's `effect` (values `fighter`, `name`,
 /// `player`, and `target`, `attacker` when set), which `use_ability` queues.
@@ -129,49 +129,7 @@ fn evaluate(
         ("target", target.clone()),
         ("attacker", attacker.clone()),
     ];
-    let result = crate::host::eval_nested(ctx.engine(), script, &values);
-    let Some(stopped) = with_run_raw(|run| run.leave(outer)) else {
-        return Err(Box::new(EvalAltResult::ErrorRuntime(
-            format!("`{function}` lost its game").into(),
-            ctx.call_position(),
-        )));
-    };
-    let failure = match (stopped, result) {
-        (Some((stop, _)), _) => describe_stop(stop),
-        (None, Ok(value)) => match value.as_bool() {
-            Ok(holds) => return Ok(holds),
-            Err(_) => format!(
-                "it must end in true or false, and ends in a {}",
-                type_name(&value)
-            ),
-        },
-        (None, Err(error)) => {
-            let mut error = *error;
-            error.clear_position();
-            humanize_types(&error.to_string())
-        }
-    };
-    Err(stop_run(
-        ctx,
-        Stop::failed(function, format!("{} failed: {failure}", script.label())),
-    ))
-}
-
-fn describe_stop(stop: Stop) -> String {
-    match stop {
-        Stop::Failed { function, message } | Stop::Refused { function, message } => {
-            format!("`{function}`: {message}")
-        }
-        Stop::Impure { function, kind } => format!(
-            "`{function}` {}, and a condition may not",
-            if kind == FunctionKind::Choice {
-                "asks a player"
-            } else {
-                "changes the game"
-            }
-        ),
-        Stop::Choice(request) => format!("it asked {} a question", request.player),
-    }
+    crate::cards::evaluate_condition(ctx, function, script, outer, &values)
 }
 
 /// Whether the ability `name` of `fighter` may be used now (true when it has no condition).

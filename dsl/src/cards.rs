@@ -231,10 +231,23 @@ fn condition_holds(
         ("target", target),
         ("attacker", attacker),
     ];
-    let result = crate::host::eval_nested(ctx.engine(), &script, &values);
+    evaluate_condition(ctx, F, &script, outer, &values)
+}
+
+/// Runs a condition `script` nested in the current run (entered with `outer`, which this
+/// leaves again) with `values` bound, and reads its true or false; any other ending stops
+/// the outer run with a message naming `function` and the condition.
+pub(crate) fn evaluate_condition(
+    ctx: &Ncc,
+    function: &'static str,
+    script: &crate::Script,
+    outer: crate::runtime::Outer,
+    values: &[(&str, Dynamic)],
+) -> Res<bool> {
+    let result = crate::host::eval_nested(ctx.engine(), script, values);
     let Some(stopped) = with_run_raw(|run| run.leave(outer)) else {
         return Err(Box::new(EvalAltResult::ErrorRuntime(
-            "`condition_holds` lost its game".into(),
+            format!("`{function}` lost its game").into(),
             ctx.call_position(),
         )));
     };
@@ -255,7 +268,7 @@ fn condition_holds(
     };
     Err(stop_run(
         ctx,
-        Stop::failed(F, format!("{} failed: {failure}", script.label())),
+        Stop::failed(function, format!("{} failed: {failure}", script.label())),
     ))
 }
 

@@ -20,6 +20,11 @@ use crate::{
 /// Named whole numbers: counters or tokens.
 type Named = BTreeMap<String, i64>;
 
+/// One past the highest id in use (ids are never reused within a game), 0 for none.
+fn next_id(mut ids: impl DoubleEndedIterator<Item = u32>) -> u32 {
+    ids.next_back().map_or(0, |last| last.saturating_add(1))
+}
+
 /// Sets `name` to `value` in `map` (0 is stored as absent) and returns the old value, or
 /// `None` when nothing changed.
 fn set_named(map: &mut Named, name: &str, value: i64) -> Option<i64> {
@@ -303,13 +308,7 @@ impl<'a> Ctx<'a> {
         if self.state.player(owner).is_none() {
             return Err(RuleError::UnknownPlayer { player: owner });
         }
-        let id = PieceId(
-            self.state
-                .pieces
-                .keys()
-                .next_back()
-                .map_or(0, |last| last.0 + 1),
-        );
+        let id = PieceId(next_id(self.state.pieces.keys().map(|id| u32::from(id.0))) as u16);
         self.state.pieces.insert(
             id,
             Piece {
@@ -521,13 +520,7 @@ impl<'a> Ctx<'a> {
         if self.state.player(owner).is_none() {
             return Err(RuleError::UnknownPlayer { player: owner });
         }
-        let id = CardId(
-            self.state
-                .cards
-                .keys()
-                .next_back()
-                .map_or(0, |last| last.0 + 1),
-        );
+        let id = CardId(next_id(self.state.cards.keys().map(|id| id.0)));
         let target = self
             .state
             .zones

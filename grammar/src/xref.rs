@@ -411,25 +411,31 @@ impl Checker<'_> {
                 _ => listed.concat(),
             }
         };
+        let file = self.file;
+        // A warband or card of a decklist written for a ruleset outside the lineage.
+        let wrong_ruleset =
+            |what: &str, name: &str, its: &str, span| GrammarDiagnostic::DeckWrongRuleset {
+                message: format!(
+                    "{what} `{name}` is for ruleset `{its}`, not `{}`",
+                    ruleset.name
+                ),
+                src: file.src(),
+                span: file.span(span),
+                label: "for another ruleset".to_string(),
+                help: format!(
+                    "a decklist for `{}` takes warbands and cards for {}",
+                    ruleset.name,
+                    fitting()
+                ),
+            };
         let mut warband = None;
         if let Some(written) = name_field(item, "warband") {
             match known.warbands.iter().find(|w| w.name == written.name) {
                 Some(found) => {
                     if !fits(&found.ruleset) {
-                        self.out.push(GrammarDiagnostic::DeckWrongRuleset {
-                            message: format!(
-                                "warband `{}` is for ruleset `{}`, not `{}`",
-                                found.name, found.ruleset, ruleset.name
-                            ),
-                            src: self.file.src(),
-                            span: self.file.span(written.span),
-                            label: "for another ruleset".to_string(),
-                            help: format!(
-                                "a decklist for `{}` takes warbands and cards for {}",
-                                ruleset.name,
-                                fitting()
-                            ),
-                        });
+                        let diagnostic =
+                            wrong_ruleset("warband", &found.name, &found.ruleset, written.span);
+                        self.out.push(diagnostic);
                     }
                     warband = Some(*found);
                 }
@@ -509,20 +515,8 @@ impl Checker<'_> {
             };
             for &(written, card) in &found {
                 if !fits(&card.ruleset) {
-                    self.out.push(GrammarDiagnostic::DeckWrongRuleset {
-                        message: format!(
-                            "card `{}` is for ruleset `{}`, not `{}`",
-                            card.name, card.ruleset, ruleset.name
-                        ),
-                        src: self.file.src(),
-                        span: self.file.span(written.span),
-                        label: "for another ruleset".to_string(),
-                        help: format!(
-                            "a decklist for `{}` takes warbands and cards for {}",
-                            ruleset.name,
-                            fitting()
-                        ),
-                    });
+                    let diagnostic = wrong_ruleset("card", &card.name, &card.ruleset, written.span);
+                    self.out.push(diagnostic);
                 }
                 self.deck_kind(written, card, rules, ruleset);
                 if let Some(warband) = warband {

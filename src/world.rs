@@ -40,6 +40,10 @@ pub(crate) fn world_for(
         if let Some(score) = &card.score {
             info = info.with_score(score.clone());
         }
+        for face in &card.casting_value {
+            let count = usize::try_from(face.count).unwrap_or(0);
+            info = info.with_casting_value(std::iter::repeat_n(face.name.clone(), count));
+        }
         for restriction in &card.restrictions {
             info = info.with_restriction(match restriction {
                 Restriction::Fighter(name) => CardRestriction::Fighter(name.clone()),

@@ -95,6 +95,15 @@ pub enum Event {
         /// The number after.
         to: i64,
     },
+    /// A hex gained or lost a type given in play ([`crate::GameState::hex_types`]).
+    HexTypeChanged {
+        /// The hex.
+        hex: Hex,
+        /// The type's name.
+        name: String,
+        /// Whether the hex has the type now.
+        present: bool,
+    },
     /// A piece's base characteristic changed (an Inspired side, a new profile).
     CharacteristicChanged {
         /// The piece.

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Answer, Card, CardId, DecisionError, DieResult, Event, Frame, GameResult, GameState,
+    Answer, Card, CardId, DecisionError, DieResult, Event, Frame, GameResult, GameState, Hex,
     InvariantError, ModifierId, ModifierSpec, Piece, PieceId, PlayerId, Position, Request, Scope,
     Value, Visibility, Zone, ZoneId,
 };
@@ -424,6 +424,38 @@ impl<'a> Ctx<'a> {
             to: count,
         });
         Ok(())
+    }
+
+    /// Gives `hex` the type `name` in play (`present`) or takes a type given in play away;
+    /// records nothing if that changes nothing. The battlefield's own types are not touched:
+    /// a host reads a hex's types as the battlefield's plus [`GameState::hex_types`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Ctx, GameState, Hex};
+    /// let mut state = GameState::new(1, &["Ann", "Bo"]);
+    /// let mut log = Vec::new();
+    /// let mut ctx = Ctx::new(&mut state, &mut log);
+    /// ctx.set_hex_type(Hex::new(1, 0), "marked", true);
+    /// ctx.set_hex_type(Hex::new(1, 0), "marked", true);
+    /// assert!(state.hex_types.contains(&(Hex::new(1, 0), "marked".to_string())));
+    /// assert_eq!(log.len(), 1);
+    /// ```
+    pub fn set_hex_type(&mut self, hex: Hex, name: &str, present: bool) {
+        let key = (hex, name.to_owned());
+        let changed = if present {
+            self.state.hex_types.insert(key)
+        } else {
+            self.state.hex_types.remove(&key)
+        };
+        if changed {
+            self.record(Event::HexTypeChanged {
+                hex,
+                name: name.to_owned(),
+                present,
+            });
+        }
     }
 
     /// Sets a piece's base characteristic.

@@ -221,6 +221,10 @@ pub struct GameState {
     /// Game-wide named tokens (a shared supply), with their number.
     #[serde(default)]
     pub tokens: BTreeMap<String, i64>,
+    /// Hex types given in play, on top of the battlefield's own (a marker laid on a hex, a
+    /// side turned up): each `(hex, type)` pair. The kernel gives the names no meaning.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub hex_types: BTreeSet<(Hex, String)>,
     /// Characteristic modifiers and their durations.
     pub modifiers: crate::Modifiers,
     /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
@@ -346,6 +350,7 @@ impl GameState {
             zones: BTreeMap::new(),
             counters: BTreeMap::new(),
             tokens: BTreeMap::new(),
+            hex_types: BTreeSet::new(),
             modifiers: crate::Modifiers::default(),
             floors: BTreeMap::new(),
             flow: Vec::new(),

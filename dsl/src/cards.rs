@@ -79,6 +79,18 @@ fn register_queries(engine: &mut Engine) {
         })
     });
     engine.register_fn(
+        "card_casting_value",
+        |ctx: Ncc, card: CardId| -> Res<Array> {
+            with_run(&ctx, "card_casting_value", |run| {
+                Ok(info(run, "card_casting_value", card)?
+                    .casting_value
+                    .iter()
+                    .map(|symbol| Dynamic::from(ImmutableString::from(symbol.as_str())))
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
         "card_has_keyword",
         |ctx: Ncc, card: CardId, keyword: ImmutableString| -> Res<bool> {
             with_run(&ctx, "card_has_keyword", |run| {

@@ -137,6 +137,19 @@ pub(crate) fn register(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "weapon_die",
+        |ctx: Ncc, fighter: PieceId, name: ImmutableString| -> Res<Dynamic> {
+            with_run(&ctx, "weapon_die", |run| {
+                Ok(weapon(run, "weapon_die", fighter, &name)?
+                    .die
+                    .as_deref()
+                    .map_or(Dynamic::UNIT, |die| {
+                        Dynamic::from(ImmutableString::from(die))
+                    }))
+            })
+        },
+    );
+    engine.register_fn(
         "weapon_has_keyword",
         |ctx: Ncc,
          fighter: PieceId,

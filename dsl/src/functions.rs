@@ -31,6 +31,7 @@ pub(crate) fn register(engine: &mut Engine) {
     crate::cards::register(engine);
     crate::fighters::register(engine);
     crate::flow::register(engine);
+    crate::terrain::register(engine);
     register_lists(engine);
 }
 
@@ -460,10 +461,7 @@ fn register_queries(engine: &mut Engine) {
         "hexes_of_type",
         |ctx: Ncc, name: ImmutableString| -> Res<Array> {
             with_run(&ctx, "hexes_of_type", |run| {
-                Ok(run
-                    .world
-                    .battlefield
-                    .hexes_of_type(&name)
+                Ok(crate::terrain::hexes_of_type(run, &name)
                     .into_iter()
                     .map(Dynamic::from)
                     .collect())
@@ -474,7 +472,7 @@ fn register_queries(engine: &mut Engine) {
         "hex_has_type",
         |ctx: Ncc, hex: Hex, name: ImmutableString| -> Res<bool> {
             with_run(&ctx, "hex_has_type", |run| {
-                Ok(run.world.battlefield.has_type(hex, &name))
+                Ok(crate::terrain::hex_has_type(run, hex, &name))
             })
         },
     );

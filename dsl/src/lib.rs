@@ -77,6 +77,7 @@ mod limits;
 mod moves;
 mod runtime;
 mod source;
+mod terrain;
 mod triggers;
 mod values;
 mod variables;

@@ -338,14 +338,28 @@ static VOCABULARY: &[FunctionDoc] = &[
         "hexes_of_type",
         &[n("type", NameKind::HexType)],
         "list of hexes",
-        "the battlefield hexes of a type (`lethal`, `starting`...), in sorted order",
+        "the battlefield hexes of a type (`lethal`, `starting`...), as `hex_has_type` reads types, in sorted order",
     ),
     doc(
         Query,
         "hex_has_type",
         &[p("hex", "hex"), n("type", NameKind::HexType)],
         "bool",
-        "whether `hex` is on the battlefield and has the type",
+        "whether `hex` is on the battlefield and has the type: printed on its board, given in play (`set_hex_type`), or `edge` for a hex with fewer than six neighbours",
+    ),
+    doc(
+        Query,
+        "battlefield_hexes",
+        &[],
+        "list of hexes",
+        "every hex of the battlefield, in sorted order",
+    ),
+    doc(
+        Query,
+        "territory_of",
+        &[p("hex", "hex")],
+        "player or ()",
+        "the player whose territory `hex` is, or `()` (no one's, or off the battlefield)",
     ),
     doc(
         Query,
@@ -439,6 +453,13 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[FIGHTER, p("weapon", "string")],
         "string",
         "the attack symbol of one of `fighter`'s weapons (`hammer`, `swords`...)",
+    ),
+    doc(
+        Query,
+        "weapon_die",
+        &[FIGHTER, p("weapon", "string")],
+        "string or ()",
+        "the kind of die one of `fighter`'s weapons rolls when it is not the usual one (`magic` for a spell), or `()`",
     ),
     doc(
         Query,
@@ -605,6 +626,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "card_casting_value",
+        &[p("card", "card")],
+        "list of strings",
+        "the symbols a casting roll must match to cast a spell card, one entry per symbol (`[\"channel\", \"channel\"]`); empty if it has none",
+    ),
+    doc(
+        Query,
         "card_has_keyword",
         &[p("card", "card"), n("keyword", NameKind::Keyword)],
         "bool",
@@ -764,6 +792,17 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[SUBJECT, n("name", NameKind::Counter), p("value", "int")],
         "nothing",
         "sets a counter of a fighter or a player",
+    ),
+    doc(
+        Effect,
+        "set_hex_type",
+        &[
+            p("hex", "hex"),
+            n("type", NameKind::HexType),
+            p("present", "bool"),
+        ],
+        "nothing",
+        "gives `hex` a type in play (`present` true) or takes a type given in play away (a token laid there, a side turned up); the board's printed types stay, and movement and sight do not change",
     ),
     doc(
         Effect,

@@ -36,6 +36,8 @@ pub struct Names {
     pub objective_hand: String,
     /// The hex type of starting hexes, which `starting_hexes` lists (`starting`).
     pub starting: String,
+    /// The hex type every edge hex has, computed from the battlefield's shape (`edge`).
+    pub edge: String,
     /// The zone on a fighter that holds the cards `equip` puts on it (`equipped`).
     pub equipped: String,
 }
@@ -53,6 +55,7 @@ impl Default for Names {
             objective_deck: "objective_deck".into(),
             objective_hand: "objective_hand".into(),
             starting: "starting".into(),
+            edge: "edge".into(),
             equipped: "equipped".into(),
         }
     }
@@ -113,6 +116,9 @@ pub struct CardInfo {
     pub restrictions: Vec<CardRestriction>,
     /// Its compiled `condition` script, if any (`condition_holds` runs it).
     pub condition: Option<Rc<Script>>,
+    /// The symbols a casting roll must match to cast it (a spell's casting value), one entry
+    /// per symbol (`["channel", "channel"]`); empty if it has none.
+    pub casting_value: Vec<String>,
 }
 
 impl CardInfo {
@@ -162,6 +168,17 @@ impl CardInfo {
     /// The same card with one more restriction.
     pub fn with_restriction(mut self, restriction: CardRestriction) -> CardInfo {
         self.restrictions.push(restriction);
+        self
+    }
+
+    /// The same card with a casting value (one entry per symbol).
+    pub fn with_casting_value<I, S>(mut self, symbols: I) -> CardInfo
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.casting_value
+            .extend(symbols.into_iter().map(Into::into));
         self
     }
 

@@ -28,6 +28,8 @@ enum Command {
     Sim(cli::sim::SimArgs),
     /// Run one card's script in a small trial game and show what it does.
     Try(cli::try_card::TryArgs),
+    /// Rulesets: list them, or show what one changes against another.
+    Rules(cli::rules::RulesArgs),
     /// Geometry queries for board designers (JSON on stdin, JSON on stdout).
     Geom(cli::geom::GeomArgs),
 }
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Sim(sim) => cli::sim::run(&sim),
         Command::Play(play) => cli::play::run(&play),
         Command::Replay(replay) => cli::replay::run(&replay),
+        Command::Rules(rules) => cli::rules::run(&rules),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@ pub(crate) mod demo;
 pub(crate) mod geom;
 pub(crate) mod play;
 pub(crate) mod replay;
+pub(crate) mod rules;
 pub(crate) mod sim;
 pub(crate) mod try_card;
 

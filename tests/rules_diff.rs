@@ -1,0 +1,126 @@
+//! `gloam rules diff A B` on the shipped data (issue 5, point 3): what an edition changes
+//! against the shared model or another edition, read from the data.
+
+use std::process::Command;
+
+use gloam::load::read_paths;
+use gloam::rules_diff::{ChangeKind, diff_rulesets};
+
+fn gloam(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("gloam runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn shipped() -> gloam_grammar::Library {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards");
+    let (sources, problems) = read_paths(&[dir]);
+    assert!(problems.is_empty());
+    let (library, problems) = gloam_grammar::load(&sources);
+    assert!(problems.is_empty(), "{problems:?}");
+    library
+}
+
+#[test]
+fn rules_diff_harrowdeep_against_the_shared_model_lists_its_additions() {
+    let library = shipped();
+    let diff = diff_rulesets(&library, "underworlds", "harrowdeep").unwrap();
+    assert_eq!(diff.to_extends, ["underworlds"]);
+    // Harrowdeep adds lethal and cover hexes (002 L1636-1749; digest 3.3) and the Stagger
+    // token (digest 3.11) to the shared model.
+    let added = |section: &str| -> Vec<String> {
+        diff.section(section)
+            .unwrap()
+            .changes
+            .iter()
+            .filter(|c| c.kind == ChangeKind::Added)
+            .map(|c| c.name.clone())
+            .collect()
+    };
+    assert!(added("hex types").contains(&"lethal".to_string()));
+    assert!(added("hex types").contains(&"cover".to_string()));
+    assert!(added("tokens").contains(&"stagger".to_string()));
+    // The flow is Harrowdeep's own: every step is an addition.
+    assert!(added("steps").contains(&"attack".to_string()));
+    // Harrowdeep's attack die has its own face names (smash, fury): the die is overridden.
+    let dice = diff.section("dice").unwrap();
+    let attack = dice.changes.iter().find(|c| c.name == "attack").unwrap();
+    assert_eq!(attack.kind, ChangeKind::Overridden);
+    // Nothing the shared model has is removed.
+    assert!(diff.sections.iter().all(|s| {
+        s.changes
+            .iter()
+            .all(|c| c.kind != ChangeKind::Removed || s.section == "settings")
+    }));
+}
+
+#[test]
+fn rules_diff_command_prints_sections_and_json() {
+    let (code, out, err) = gloam(&["rules", "diff", "underworlds", "harrowdeep"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("ruleset `harrowdeep` against `underworlds`"),
+        "{out}"
+    );
+    assert!(out.contains("\nhex types\n  + lethal"), "{out}");
+    assert!(out.contains("\nunchanged: "), "{out}");
+
+    let (code, out, err) = gloam(&["rules", "diff", "underworlds", "harrowdeep", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(json["from"], "underworlds");
+    assert_eq!(json["to"], "harrowdeep");
+    let sections = json["sections"].as_array().unwrap();
+    let steps = sections.iter().find(|s| s["section"] == "steps").unwrap();
+    assert!(
+        steps["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["kind"] == "added" && c["name"] == "attack")
+    );
+}
+
+#[test]
+fn rules_diff_unknown_ruleset_fails_with_the_loaded_names() {
+    let (code, out, err) = gloam(&["rules", "diff", "underworlds", "harowdeep"]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("no ruleset named `harowdeep`"), "{err}");
+    assert!(err.contains("harrowdeep"), "{err}");
+}
+
+#[test]
+fn rules_diff_both_directions_mirror_each_other() {
+    let library = shipped();
+    let there = diff_rulesets(&library, "underworlds", "harrowdeep").unwrap();
+    let back = diff_rulesets(&library, "harrowdeep", "underworlds").unwrap();
+    for (a, b) in there.sections.iter().zip(&back.sections) {
+        assert_eq!(a.unchanged, b.unchanged, "{}", a.section);
+        let flip = |k: ChangeKind| match k {
+            ChangeKind::Added => ChangeKind::Removed,
+            ChangeKind::Removed => ChangeKind::Added,
+            ChangeKind::Overridden => ChangeKind::Overridden,
+        };
+        let mut ours: Vec<(ChangeKind, &str)> = a
+            .changes
+            .iter()
+            .map(|c| (flip(c.kind), c.name.as_str()))
+            .collect();
+        let mut theirs: Vec<(ChangeKind, &str)> = b
+            .changes
+            .iter()
+            .map(|c| (c.kind, c.name.as_str()))
+            .collect();
+        ours.sort_by_key(|(k, n)| (format!("{k:?}"), n.to_string()));
+        theirs.sort_by_key(|(k, n)| (format!("{k:?}"), n.to_string()));
+        assert_eq!(ours, theirs, "{}", a.section);
+    }
+}

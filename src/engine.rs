@@ -486,7 +486,9 @@ pub fn territory_of(index: usize) -> String {
 
 /// The battlefield: each seat's board, the second turned half a turn and laid against the
 /// first so that their half hexes meet (the offset completing the most hexes wins; ties go
-/// to the smallest offset). Each board is its player's territory.
+/// to the smallest offset). Each board is its player's territory. A first seat's board with
+/// no half hexes cannot be joined: it is the whole battlefield, shared by every seat (the
+/// rules tell its territories apart by hex types).
 fn battlefield_for(
     loaded: &Loaded,
     ruleset: &RulesetDef,
@@ -516,6 +518,12 @@ fn battlefield_for(
                 ))
             })?,
         };
+        // A board with no half hexes has no edge to join another by: it is a whole
+        // battlefield, shared by every seat, and its territories are the hexes' own.
+        if index == 0 && def.half_hexes.is_empty() {
+            return Battlefield::join(&[(def.to_board(), Placement::IDENTITY)], 0)
+                .map_err(setup_error);
+        }
         boards.push(def.to_board().with_territory(territory_of(index)));
     }
     match boards.len() {

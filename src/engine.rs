@@ -419,7 +419,13 @@ impl Rules for RulesetGame {
                         "the ruleset has no step of this name",
                     ));
                 }
-                let script = self.script("step", step, "run")?;
+                let script = self
+                    .inner
+                    .loaded
+                    .step_script(&ruleset_name, step)
+                    .ok_or_else(|| {
+                        RuleError::step(step, format!("the step `{step}` has no `run` script"))
+                    })?;
                 self.run(ctx, frame, script, &[])
             }
         }

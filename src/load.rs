@@ -67,6 +67,8 @@ pub struct CompiledScript {
     pub item_name: String,
     /// The field (`effect`, `condition`, `run`...).
     pub field: &'static str,
+    /// The ruleset whose names the script uses: for a step, the ruleset that writes it.
+    pub ruleset: String,
     /// The compiled script.
     pub script: Script,
 }
@@ -137,6 +139,32 @@ impl Loaded {
             .iter()
             .find(|s| s.item_kind == item_kind && s.item_name == item_name && s.field == field)
             .map(|s| &s.script)
+    }
+
+    /// The compiled `run` script of the step `name` as the ruleset `ruleset` plays it: the
+    /// ruleset's own step of that name, else its nearest parent's. Sibling rulesets (two
+    /// editions extending one base) may each write a step of the same name.
+    pub fn step_script(&self, ruleset: &str, name: &str) -> Option<&Script> {
+        let mut current = Some(ruleset);
+        // A chain is at most as long as the number of rulesets (cycles are reported at load).
+        for _ in 0..=self.library.rulesets().len() {
+            let here = current?;
+            if let Some(found) = self.scripts.iter().find(|s| {
+                s.item_kind == "step"
+                    && s.item_name == name
+                    && s.field == "run"
+                    && s.ruleset == here
+            }) {
+                return Some(&found.script);
+            }
+            current = self
+                .library
+                .rulesets()
+                .iter()
+                .find(|r| r.name == here)
+                .and_then(|r| r.extends.as_deref());
+        }
+        None
     }
 }
 
@@ -292,6 +320,7 @@ pub fn load(sources: &[Source], host: &Host) -> (Loaded, Vec<Problem>) {
                 item_kind: script_use.item_kind,
                 item_name: script_use.item_name.to_owned(),
                 field: script_use.field,
+                ruleset: script_use.ruleset.to_owned(),
                 script,
             }),
             Err(errors) => problems.extend(errors.into_iter().map(Problem::from)),

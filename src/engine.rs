@@ -42,6 +42,8 @@ pub const ZONES: &[(&str, Visibility)] = &[
     ("objective_discard", Visibility::Public),
     ("power_discard", Visibility::Public),
     ("scored", Visibility::Public),
+    ("revealed", Visibility::Public),
+    ("persisting", Visibility::Public),
 ];
 
 /// One seat of a match: who plays, with which warband, decklist and board.
@@ -450,7 +452,8 @@ pub(crate) fn dice_of(ruleset: &RulesetDef) -> Result<Dice, EngineError> {
     Dice::from_defs(defs).map_err(setup_error)
 }
 
-/// The decks of a seat: its decklist's, or every card its warband may take, sorted by name.
+/// The decks of a seat: its decklist's, or every card of the ruleset (or a ruleset it extends)
+/// its warband may take, sorted by name.
 fn decks_for(loaded: &Loaded, ruleset: &RulesetDef, seat: &Seat) -> Vec<(String, Vec<String>)> {
     let library = &loaded.library;
     if let Some(decklist) = seat.decklist.as_deref().and_then(|d| library.decklist(d)) {
@@ -464,6 +467,8 @@ fn decks_for(loaded: &Loaded, ruleset: &RulesetDef, seat: &Seat) -> Vec<(String,
         .warband(&seat.warband)
         .map(|w| w.alliance.clone())
         .unwrap_or_default();
+    // Cards written for this ruleset or one it extends; a sibling edition's are not dealt.
+    let chain = loaded.ruleset_chain(&ruleset.name);
     ruleset
         .decks
         .iter()
@@ -471,6 +476,7 @@ fn decks_for(loaded: &Loaded, ruleset: &RulesetDef, seat: &Seat) -> Vec<(String,
             let mut cards: Vec<String> = library
                 .cards()
                 .iter()
+                .filter(|card| chain.contains(&card.ruleset.as_str()))
                 .filter(|card| deck.kinds.contains(&card.kind))
                 .filter(|card| match &card.owner {
                     gloam_grammar::Owner::Warband(name) => *name == seat.warband,
@@ -532,6 +538,15 @@ fn battlefield_for(
         }
         boards.push(def.to_board().with_territory(territory_of(index)));
     }
+    // The ruleset's layout for this number of players, if it writes one (its `battlefield`
+    // items): each seat's board turned and moved as written.
+    if let Some(layout) = ruleset
+        .battlefields
+        .iter()
+        .find(|b| usize::try_from(b.players).ok() == Some(boards.len()))
+    {
+        return join_as_written(layout, boards);
+    }
     match boards.len() {
         0 => Err(setup_error("a match needs at least one seat")),
         1 => Battlefield::join(&[(boards.remove(0), Placement::IDENTITY)], 0).map_err(setup_error),
@@ -544,9 +559,41 @@ fn battlefield_for(
                 .map_err(setup_error)
         }
         n => Err(setup_error(format!(
-            "joining {n} boards is not supported yet; matches of more than two players need it"
+            "ruleset `{}` lays out no battlefield for {n} players (a `battlefield` item with `players = {n}`)",
+            ruleset.name
         ))),
     }
+}
+
+/// Joins the seats' boards where a ruleset's `battlefield` item puts them.
+fn join_as_written(
+    layout: &gloam_grammar::BattlefieldDef,
+    boards: Vec<Board>,
+) -> Result<Battlefield, EngineError> {
+    if layout.seats.len() != boards.len() {
+        return Err(setup_error(format!(
+            "battlefield `{}` places {} boards for {} seats",
+            layout.name,
+            layout.seats.len(),
+            boards.len()
+        )));
+    }
+    let coordinate = |value: i64, what: &str| {
+        i32::try_from(value).map_err(|_| {
+            setup_error(format!(
+                "battlefield `{}`: {what} {value} is out of range",
+                layout.name
+            ))
+        })
+    };
+    let mut placed = Vec::with_capacity(boards.len());
+    for (board, seat) in boards.into_iter().zip(&layout.seats) {
+        let offset = Hex::new(coordinate(seat.q, "q")?, coordinate(seat.r, "r")?);
+        let rotation = u32::try_from(seat.turn.rem_euclid(6)).unwrap_or(0);
+        placed.push((board, Placement::new(rotation, offset)));
+    }
+    let min_completed = u32::try_from(layout.min_completed.unwrap_or(1).max(0)).unwrap_or(0);
+    Battlefield::join(&placed, min_completed).map_err(setup_error)
 }
 
 /// The placement of `second`, turned half a turn, that completes the most half hexes of

@@ -151,6 +151,17 @@ pub fn play_one(rules: &RulesetGame, seed: u64) -> GameSummary {
 /// The default match of a ruleset: its first two warbands, each with its first decklist if
 /// it has one, and the ruleset's boards in order.
 pub fn default_match(loaded: &Loaded, ruleset: &str) -> Result<MatchSpec, String> {
+    default_match_for(loaded, ruleset, 2)
+}
+
+/// The default match of a ruleset for `players` seats: its warbands in turn (a warband plays
+/// several seats when there are fewer warbands than seats), each with its first decklist if
+/// it has one, and the ruleset's boards in order.
+pub fn default_match_for(
+    loaded: &Loaded,
+    ruleset: &str,
+    players: usize,
+) -> Result<MatchSpec, String> {
     let library = &loaded.library;
     let resolved = library
         .ruleset(ruleset)
@@ -173,12 +184,24 @@ pub fn default_match(loaded: &Loaded, ruleset: &str) -> Result<MatchSpec, String
             warbands.len()
         ));
     }
-    let seats = warbands[..2]
-        .iter()
+    let (fewest, most) = (
+        resolved.min_players.unwrap_or(2),
+        resolved.max_players.unwrap_or(2),
+    );
+    if i64::try_from(players).map_or(true, |n| n < fewest || n > most) {
+        return Err(format!(
+            "ruleset `{ruleset}` is played by {fewest} to {most} players, not {players}"
+        ));
+    }
+    const NAMES: [&str; 6] = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"];
+    let seats = (0..players)
+        .map(|index| warbands[index % warbands.len()])
         .enumerate()
         .map(|(index, warband)| crate::engine::Seat {
-            name: ["Ann", "Bo"][index].to_owned(),
-            warband: (*warband).to_owned(),
+            name: NAMES
+                .get(index)
+                .map_or_else(|| format!("P{index}"), |name| (*name).to_owned()),
+            warband: warband.to_owned(),
             decklist: library
                 .decklists()
                 .iter()
@@ -196,6 +219,15 @@ pub fn default_match(loaded: &Loaded, ruleset: &str) -> Result<MatchSpec, String
 /// Loads `paths` and sets up the default match of `ruleset` (each worker thread does this
 /// for itself: a loaded library is not shared across threads).
 pub fn prepare(paths: &[PathBuf], ruleset: &str) -> Result<RulesetGame, String> {
+    prepare_for(paths, ruleset, 2)
+}
+
+/// [`prepare`] for a match of `players` seats ([`default_match_for`]).
+pub fn prepare_for(
+    paths: &[PathBuf],
+    ruleset: &str,
+    players: usize,
+) -> Result<RulesetGame, String> {
     let host = Rc::new(gloam_dsl::Host::new());
     let (sources, mut problems) = read_paths(paths);
     let (loaded, load_problems) = load(&sources, &host);
@@ -206,7 +238,7 @@ pub fn prepare(paths: &[PathBuf], ruleset: &str) -> Result<RulesetGame, String> 
             problems.len()
         ));
     }
-    let spec = default_match(&loaded, ruleset)?;
+    let spec = default_match_for(&loaded, ruleset, players)?;
     RulesetGame::new(Rc::new(loaded), host, spec).map_err(|e| e.to_string())
 }
 
@@ -223,6 +255,19 @@ pub fn simulate(
     jobs: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<SimReport, String> {
+    simulate_for(paths, ruleset, 2, games, seed, jobs, progress)
+}
+
+/// [`simulate`] with `players` seats.
+pub fn simulate_for(
+    paths: &[PathBuf],
+    ruleset: &str,
+    players: usize,
+    games: usize,
+    seed: u64,
+    jobs: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<SimReport, String> {
     let jobs = jobs.clamp(1, 64);
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let mut summaries: Vec<Option<GameSummary>> = vec![None; games];
@@ -231,7 +276,7 @@ pub fn simulate(
             .map(|worker| {
                 let finished = &finished;
                 scope.spawn(move || -> Result<WorkerResult, String> {
-                    let rules = prepare(paths, ruleset)?;
+                    let rules = prepare_for(paths, ruleset, players)?;
                     let warbands = rules
                         .spec()
                         .seats

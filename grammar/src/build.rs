@@ -6,10 +6,10 @@
 
 use crate::ast::{Element, Item, Span, Value};
 use crate::defs::{
-    AbilityDef, ActionDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef, DeckCardsDef,
-    DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef, LimitDef, Owner,
-    PartKind, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef, StepDef, SymbolDef,
-    WarbandDef, WeaponDef, WindowDef,
+    AbilityDef, ActionDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef,
+    DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef,
+    LimitDef, Owner, PartKind, PlacementDef, RemoveDef, Restriction, RulesetDef, ScriptDef, Side,
+    StatDef, StepDef, SymbolDef, WarbandDef, WeaponDef, WindowDef,
 };
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::layout::{self, LAYOUT_HELP};
@@ -372,6 +372,35 @@ impl Builder<'_> {
             steps,
             actions,
             decks,
+            battlefields: children(item, "battlefield")
+                .filter_map(|child| {
+                    let seats = ["seat_1", "seat_2", "seat_3", "seat_4"]
+                        .iter()
+                        .map(|key| number_pairs(child, key))
+                        .take_while(|pairs| !pairs.is_empty())
+                        .map(|pairs| {
+                            let get = |name: &str| {
+                                pairs
+                                    .iter()
+                                    .find(|(key, _)| key == name)
+                                    .map_or(0, |(_, value)| *value)
+                            };
+                            PlacementDef {
+                                turn: get("turn"),
+                                q: get("q"),
+                                r: get("r"),
+                            }
+                        })
+                        .collect();
+                    Some(BattlefieldDef {
+                        name: name(child)?,
+                        about: string(child, "about"),
+                        players: int(child, "players")?,
+                        min_completed: int(child, "min_completed"),
+                        seats,
+                    })
+                })
+                .collect(),
         })
     }
 

@@ -149,6 +149,9 @@ pub struct RulesetDef {
     pub actions: Vec<ActionDef>,
     /// Deck-building rules.
     pub decks: Vec<DeckDef>,
+    /// How the seats' boards are laid out, by number of players.
+    #[serde(default)]
+    pub battlefields: Vec<BattlefieldDef>,
 }
 
 impl RulesetDef {
@@ -370,6 +373,35 @@ pub struct ActionDef {
     pub condition: Option<ScriptDef>,
     /// Its script.
     pub run: ScriptDef,
+}
+
+/// `battlefield "three players" { players = 3, seat_1 = [turn: 0, q: 0, r: 0], ... }`: where
+/// each seat's board lies when that many players play (the driver joins them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattlefieldDef {
+    /// Its name.
+    pub name: String,
+    /// A description.
+    pub about: Option<String>,
+    /// The number of players it is for.
+    pub players: i64,
+    /// The fewest hexes each pair of touching boards must complete (0 when boards may touch
+    /// along full hexes, as side by side boards do).
+    pub min_completed: Option<i64>,
+    /// Each seat's board placement, in seat order.
+    pub seats: Vec<PlacementDef>,
+}
+
+/// Where one board lies: turned `turn` sixths of a turn clockwise about its origin, then
+/// moved by the axial offset (`q`, `r`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlacementDef {
+    /// Sixths of a turn, clockwise.
+    pub turn: i64,
+    /// The axial `q` offset.
+    pub q: i64,
+    /// The axial `r` offset.
+    pub r: i64,
 }
 
 /// `deck "objective" { kinds = [objective], min_size = 12, limits = [surge: 6] }`.

@@ -165,10 +165,10 @@ mod xref;
 
 pub use ast::{Document, Element, Entry, Field, Item, List, Pair, Script, Span, Spanned, Value};
 pub use defs::{
-    AbilityDef, ActionDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef, DeckCardsDef,
-    DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef, LimitDef, Owner,
-    PartKind, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef, StepDef, SymbolDef,
-    WarbandDef, WeaponDef, WindowDef,
+    AbilityDef, ActionDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef,
+    DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef,
+    LimitDef, Owner, PartKind, PlacementDef, RemoveDef, Restriction, RulesetDef, ScriptDef, Side,
+    StatDef, StepDef, SymbolDef, WarbandDef, WeaponDef, WindowDef,
 };
 pub use diagnostic::{GrammarDiagnostic, list_codes};
 pub use library::{Library, ScriptUse, SourceFile, load};

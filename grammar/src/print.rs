@@ -239,6 +239,21 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         out.script("run", Some(&action.run));
         out.close();
     }
+    for battlefield in &def.battlefields {
+        out.open("battlefield", &battlefield.name);
+        out.opt_string("about", battlefield.about.as_ref());
+        out.opt_int("players", Some(battlefield.players));
+        out.opt_int("min_completed", battlefield.min_completed);
+        for (index, seat) in battlefield.seats.iter().enumerate() {
+            let pairs = [
+                format!("turn: {}", seat.turn),
+                format!("q: {}", seat.q),
+                format!("r: {}", seat.r),
+            ];
+            out.list(&format!("seat_{}", index + 1), &pairs);
+        }
+        out.close();
+    }
     for deck in &def.decks {
         out.open("deck", &deck.name);
         out.opt_string("about", deck.about.as_ref());

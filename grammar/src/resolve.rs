@@ -144,6 +144,7 @@ macro_rules! named {
 }
 
 named!(
+    crate::defs::BattlefieldDef,
     crate::defs::CharacteristicDef,
     crate::defs::DieDef,
     crate::defs::WindowDef,
@@ -261,5 +262,6 @@ fn merge(
     merge_items(&mut merged.steps, &own.steps);
     merge_items(&mut merged.actions, &own.actions);
     merge_items(&mut merged.decks, &own.decks);
+    merge_items(&mut merged.battlefields, &own.battlefields);
     merged
 }

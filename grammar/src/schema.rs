@@ -334,6 +334,58 @@ const ACTION_FIELDS: &[FieldSchema] = &[
     ),
 ];
 
+const BATTLEFIELD_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "players",
+        T::Int,
+        true,
+        "the number of players this layout is for",
+        "players = 3",
+    ),
+    field(
+        "min_completed",
+        T::Int,
+        false,
+        "the fewest hexes each pair of touching boards must complete",
+        "min_completed = 0",
+    ),
+    field(
+        "seat_1",
+        T::NumberPairs,
+        true,
+        "the first seat's board: turned `turn` sixths clockwise, moved by axial `q`, `r`",
+        "seat_1 = [turn: 0, q: 0, r: 0]",
+    ),
+    field(
+        "seat_2",
+        T::NumberPairs,
+        false,
+        "the second seat's board",
+        "seat_2 = [turn: 3, q: 2, r: 10]",
+    ),
+    field(
+        "seat_3",
+        T::NumberPairs,
+        false,
+        "the third seat's board",
+        "seat_3 = [turn: 0, q: 8, r: 0]",
+    ),
+    field(
+        "seat_4",
+        T::NumberPairs,
+        false,
+        "the fourth seat's board",
+        "seat_4 = [turn: 3, q: 10, r: 10]",
+    ),
+];
+
 const DECK_FIELDS: &[FieldSchema] = &[
     field(
         "about",
@@ -789,7 +841,15 @@ const SCHEMAS: &[ItemSchema] = &[
         named: true,
         about: "an edition's rules: vocabulary, dice, flow, actions and deck rules",
         fields: RULESET_FIELDS,
-        children: &["characteristic", "die", "window", "step", "action", "deck"],
+        children: &[
+            "characteristic",
+            "die",
+            "window",
+            "step",
+            "action",
+            "deck",
+            "battlefield",
+        ],
         parent: None,
     },
     ItemSchema {
@@ -863,6 +923,14 @@ const SCHEMAS: &[ItemSchema] = &[
         fields: ACTION_FIELDS,
         children: &[],
         parent: None,
+    },
+    ItemSchema {
+        kind: "battlefield",
+        named: true,
+        about: "where each seat's board lies for one number of players",
+        fields: BATTLEFIELD_FIELDS,
+        children: &[],
+        parent: Some("ruleset"),
     },
     ItemSchema {
         kind: "deck",

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use gloam::sim::simulate;
+use gloam::sim::simulate_for;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::CliError;
@@ -23,6 +23,9 @@ pub(crate) struct SimArgs {
     /// The first game's seed; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// How many players (seats); warbands repeat when the ruleset has fewer.
+    #[arg(long, default_value_t = 2)]
+    players: usize,
     /// Worker threads. The results do not depend on it.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -37,9 +40,10 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = simulate(
+    let report = simulate_for(
         &args.paths,
         &args.ruleset,
+        args.players,
         args.games,
         args.seed,
         args.jobs,

@@ -141,22 +141,16 @@ impl Loaded {
             .map(|s| &s.script)
     }
 
-    /// The compiled `run` script of the step `name` as the ruleset `ruleset` plays it: the
-    /// ruleset's own step of that name, else its nearest parent's. Sibling rulesets (two
-    /// editions extending one base) may each write a step of the same name.
-    pub fn step_script(&self, ruleset: &str, name: &str) -> Option<&Script> {
+    /// The ruleset `ruleset` and the rulesets it extends, nearest first (as written; a chain
+    /// stops at an unknown name or, on a cycle, after as many links as there are rulesets).
+    pub fn ruleset_chain<'a>(&'a self, ruleset: &'a str) -> Vec<&'a str> {
+        let mut chain = Vec::new();
         let mut current = Some(ruleset);
-        // A chain is at most as long as the number of rulesets (cycles are reported at load).
-        for _ in 0..=self.library.rulesets().len() {
-            let here = current?;
-            if let Some(found) = self.scripts.iter().find(|s| {
-                s.item_kind == "step"
-                    && s.item_name == name
-                    && s.field == "run"
-                    && s.ruleset == here
-            }) {
-                return Some(&found.script);
+        while let Some(here) = current {
+            if chain.len() > self.library.rulesets().len() || chain.contains(&here) {
+                break;
             }
+            chain.push(here);
             current = self
                 .library
                 .rulesets()
@@ -164,7 +158,24 @@ impl Loaded {
                 .find(|r| r.name == here)
                 .and_then(|r| r.extends.as_deref());
         }
-        None
+        chain
+    }
+
+    /// The compiled `run` script of the step `name` as the ruleset `ruleset` plays it: the
+    /// ruleset's own step of that name, else its nearest parent's. Sibling rulesets (two
+    /// editions extending one base) may each write a step of the same name.
+    pub fn step_script(&self, ruleset: &str, name: &str) -> Option<&Script> {
+        self.ruleset_chain(ruleset).into_iter().find_map(|here| {
+            self.scripts
+                .iter()
+                .find(|s| {
+                    s.item_kind == "step"
+                        && s.item_name == name
+                        && s.field == "run"
+                        && s.ruleset == here
+                })
+                .map(|s| &s.script)
+        })
     }
 }
 

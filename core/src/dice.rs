@@ -840,7 +840,34 @@ impl Dice {
     /// Rolls a pool, die by die in pool order. Checks the whole pool first, so an error
     /// leaves the RNG untouched.
     pub fn roll(&self, pool: &Pool, rng: &mut GameRng) -> Result<Roll, DiceError> {
+        self.roll_loaded(pool, rng, &mut Vec::new())
+    }
+
+    /// Rolls a pool like [`roll`](Self::roll), except that a die whose kind has a pair in
+    /// `loaded` (`(die, face)`, first match in order) shows that face, draws nothing from
+    /// the RNG, and uses the pair up. A loaded face the die does not have is an error, and
+    /// then nothing is used up.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Dice, DieDef, DieFace, GameRng, Pool};
+    /// let die = DieDef::new("attack", vec![DieFace::new("critical", 1), DieFace::new("hammer", 5)])?;
+    /// let dice = Dice::from_defs([die])?;
+    /// let mut loaded = vec![("attack".to_string(), "critical".to_string())];
+    /// let roll = dice.roll_loaded(&Pool::of("attack", 2), &mut GameRng::from_seed(1), &mut loaded)?;
+    /// assert_eq!(roll.dice()[0].face, "critical");
+    /// assert!(loaded.is_empty());
+    /// # Ok::<(), gloam_core::DiceError>(())
+    /// ```
+    pub fn roll_loaded(
+        &self,
+        pool: &Pool,
+        rng: &mut GameRng,
+        loaded: &mut Vec<(String, String)>,
+    ) -> Result<Roll, DiceError> {
         let defs = self.expand(pool)?;
+        let plan = plan_loaded(&defs, loaded)?;
         let mut kinds = BTreeMap::new();
         let dice = defs
             .iter()
@@ -849,7 +876,10 @@ impl Dice {
                 kinds
                     .entry(def.name.clone())
                     .or_insert_with(|| (*def).clone());
-                let face = def.roll(rng);
+                let face = match plan[index].and_then(|i| def.face(&loaded[i].1)) {
+                    Some(face) => face,
+                    None => def.roll(rng),
+                };
                 RolledDie {
                     index,
                     die: def.name.clone(),
@@ -859,6 +889,7 @@ impl Dice {
                 }
             })
             .collect();
+        use_up(loaded, &plan);
         Ok(Roll {
             dice,
             kinds,
@@ -1116,6 +1147,17 @@ impl Roll {
     /// # Ok::<(), gloam_core::DiceError>(())
     /// ```
     pub fn reroll(&mut self, index: usize, rng: &mut GameRng) -> Result<&RolledDie, DiceError> {
+        self.reroll_loaded(index, rng, &mut Vec::new())
+    }
+
+    /// Re-rolls one die like [`reroll`](Self::reroll), taking its face from `loaded` when
+    /// a pair there names its kind (see [`Dice::roll_loaded`]).
+    pub fn reroll_loaded(
+        &mut self,
+        index: usize,
+        rng: &mut GameRng,
+        loaded: &mut Vec<(String, String)>,
+    ) -> Result<&RolledDie, DiceError> {
         let len = self.dice.len();
         let current = self
             .dice
@@ -1131,7 +1173,13 @@ impl Roll {
                 die: current.die.clone(),
                 known: self.kinds.keys().cloned().collect::<Vec<_>>().join(", "),
             })?;
-        let face = def.roll(rng);
+        let plan = plan_loaded(&[def], loaded)?;
+        let face = match plan[0].and_then(|i| def.face(&loaded[i].1)) {
+            Some(face) => face,
+            None => def.roll(rng),
+        };
+        let face = face.clone();
+        use_up(loaded, &plan);
         let die = &mut self.dice[index];
         self.history.push(RerollRecord {
             index,
@@ -2032,6 +2080,44 @@ impl RollOffRule {
             }
         }
     }
+}
+
+/// The first loaded pair for each die, in order (`None`: the RNG rolls it); checks that
+/// each loaded face is on its die.
+fn plan_loaded(
+    defs: &[&DieDef],
+    loaded: &[(String, String)],
+) -> Result<Vec<Option<usize>>, DiceError> {
+    let mut taken = vec![false; loaded.len()];
+    let mut plan = Vec::with_capacity(defs.len());
+    for def in defs {
+        let pick = loaded
+            .iter()
+            .enumerate()
+            .find(|(i, (die, _))| !taken[*i] && *die == def.name)
+            .map(|(i, _)| i);
+        if let Some(i) = pick {
+            if def.face(&loaded[i].1).is_none() {
+                return Err(DiceError::UnknownFace {
+                    face: loaded[i].1.clone(),
+                    dice: format!("the loaded die `{}`", def.name),
+                });
+            }
+            taken[i] = true;
+        }
+        plan.push(pick);
+    }
+    Ok(plan)
+}
+
+/// Removes the loaded pairs a roll used.
+fn use_up(loaded: &mut Vec<(String, String)>, plan: &[Option<usize>]) {
+    let mut index = 0;
+    loaded.retain(|_| {
+        let keep = !plan.contains(&Some(index));
+        index += 1;
+        keep
+    });
 }
 
 #[cfg(test)]

@@ -179,6 +179,14 @@ pub enum Event {
         /// The dice, in order.
         dice: Vec<DieResult>,
     },
+    /// The next dice of a kind were loaded: they will show `faces`, in order
+    /// (`Ctx::fix_dice`). Players see that dice were loaded, never the faces.
+    DiceFixed {
+        /// The kind of die.
+        die: String,
+        /// The faces, in the order the dice will show them; empty when redacted.
+        faces: Vec<String>,
+    },
     /// One die of an earlier roll was rolled again.
     Rerolled {
         /// What the roll was for.
@@ -262,6 +270,10 @@ impl Event {
             Visibility::Nobody => false,
         };
         match self {
+            Event::DiceFixed { die, .. } => Event::DiceFixed {
+                die: die.clone(),
+                faces: Vec::new(),
+            },
             Event::CardMoved { from, to, .. } if !sees(from) && !sees(to) => {
                 Event::HiddenCardMoved {
                     from: from.clone(),

@@ -667,6 +667,34 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// Loads the next dice of kind `die`: the next ones rolled or re-rolled show `faces`, in
+    /// order, instead of drawing from the RNG (after any faces loaded before). For scenario
+    /// tests, tutorials and puzzles; a face the die lacks is an error when the die is rolled.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Dice, DieDef, DieFace, GameState, Pool};
+    /// # use gloam_core::*;
+    /// # fn demo(ctx: &mut Ctx<'_>, dice: &Dice) -> Result<(), RuleError> {
+    /// ctx.fix_dice("attack", &["critical", "hammer"]);
+    /// let roll = ctx.roll(None, "attack", dice, &Pool::of("attack", 3))?;
+    /// assert_eq!(roll.dice()[0].face, "critical");
+    /// assert_eq!(roll.dice()[1].face, "hammer");
+    /// # Ok(()) }
+    /// ```
+    pub fn fix_dice(&mut self, die: &str, faces: &[&str]) {
+        for face in faces {
+            self.state
+                .fixed_faces
+                .push((die.to_owned(), (*face).to_owned()));
+        }
+        self.record(Event::DiceFixed {
+            die: die.to_owned(),
+            faces: faces.iter().map(|f| (*f).to_owned()).collect(),
+        });
+    }
+
     /// Rolls a pool of dice with the game's RNG and records the roll.
     pub fn roll(
         &mut self,
@@ -675,7 +703,7 @@ impl<'a> Ctx<'a> {
         dice: &crate::Dice,
         pool: &crate::Pool,
     ) -> Result<crate::Roll, RuleError> {
-        let roll = dice.roll(pool, &mut self.state.rng)?;
+        let roll = dice.roll_loaded(pool, &mut self.state.rng, &mut self.state.fixed_faces)?;
         self.record(Event::Rolled {
             player,
             purpose: purpose.to_owned(),
@@ -703,7 +731,7 @@ impl<'a> Ctx<'a> {
             die: d.die.clone(),
             face: d.face.clone(),
         });
-        let after = roll.reroll(index, &mut self.state.rng)?;
+        let after = roll.reroll_loaded(index, &mut self.state.rng, &mut self.state.fixed_faces)?;
         let after = DieResult {
             die: after.die.clone(),
             face: after.face.clone(),

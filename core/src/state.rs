@@ -225,6 +225,12 @@ pub struct GameState {
     /// side turned up): each `(hex, type)` pair. The kernel gives the names no meaning.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub hex_types: BTreeSet<(Hex, String)>,
+    /// Loaded dice: `(die, face)` pairs, in order. The next die of that kind rolled or
+    /// re-rolled shows that face instead of drawing from the RNG, and the pair is used up.
+    /// Set by hosts through `Ctx::fix_dice` (scenario tests, tutorials, puzzles), recorded
+    /// as an event like every change.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixed_faces: Vec<(String, String)>,
     /// Characteristic modifiers and their durations.
     pub modifiers: crate::Modifiers,
     /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
@@ -351,6 +357,7 @@ impl GameState {
             counters: BTreeMap::new(),
             tokens: BTreeMap::new(),
             hex_types: BTreeSet::new(),
+            fixed_faces: Vec::new(),
             modifiers: crate::Modifiers::default(),
             floors: BTreeMap::new(),
             flow: Vec::new(),

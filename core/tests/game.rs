@@ -501,3 +501,78 @@ fn pieces_of_different_layers_share_a_hex_and_same_layer_ones_do_not() {
     assert_eq!(state.pieces_at(hex), vec![token, fighter]);
     state.check_invariants().unwrap();
 }
+
+#[test]
+fn loaded_dice_show_their_faces_in_order_then_the_rng_resumes() {
+    use gloam_core::{Dice, DieDef, DieFace, Pool};
+    let die = DieDef::new(
+        "attack",
+        vec![
+            DieFace::new("critical", 1),
+            DieFace::new("hammer", 2),
+            DieFace::new("blank", 3),
+        ],
+    )
+    .unwrap();
+    let dice = Dice::from_defs([die]).unwrap();
+    let pool = Pool::of("attack", 3);
+
+    // The same seed without loaded dice: what the RNG would roll.
+    let mut plain = GameState::new(9, &["Ann", "Bo"]);
+    let mut plain_log = Vec::new();
+    let plain_roll = Ctx::new(&mut plain, &mut plain_log)
+        .roll(None, "attack", &dice, &pool)
+        .unwrap();
+
+    let mut state = GameState::new(9, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    ctx.fix_dice("attack", &["critical", "critical"]);
+    let roll = ctx.roll(None, "attack", &dice, &pool).unwrap();
+    let faces: Vec<&str> = roll.dice().iter().map(|d| d.face.as_str()).collect();
+    assert_eq!(&faces[..2], ["critical", "critical"]);
+    // Loaded dice draw nothing: the third die is the RNG's first draw.
+    assert_eq!(faces[2], plain_roll.dice()[0].face);
+    assert!(state.fixed_faces.is_empty(), "the loaded faces are used up");
+    assert!(
+        matches!(&log[0], Event::DiceFixed { die, faces } if die == "attack" && faces.len() == 2)
+    );
+    // Players see that dice were loaded, never the faces.
+    let seen = log[0].redacted_for(PlayerId(0), |_| Visibility::Public);
+    assert!(matches!(seen, Event::DiceFixed { faces, .. } if faces.is_empty()));
+}
+
+#[test]
+fn loaded_face_the_die_lacks_is_refused_and_nothing_is_used_up() {
+    use gloam_core::{Dice, DieDef, DieFace, Pool};
+    let die = DieDef::new(
+        "defence",
+        vec![DieFace::new("block", 3), DieFace::new("dodge", 3)],
+    )
+    .unwrap();
+    let dice = Dice::from_defs([die]).unwrap();
+    let mut state = GameState::new(4, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    ctx.fix_dice("defence", &["smash"]);
+    let error = ctx.roll(None, "defence", &dice, &Pool::of("defence", 1));
+    assert!(error.is_err());
+    assert_eq!(state.fixed_faces.len(), 1);
+    let rng_before = GameState::new(4, &["Ann", "Bo"]).rng;
+    assert_eq!(state.rng, rng_before, "a refused roll draws nothing");
+}
+
+#[test]
+fn loaded_dice_serve_rerolls_too() {
+    use gloam_core::{Dice, DieDef, DieFace, Pool};
+    let die = DieDef::new("d", vec![DieFace::new("one", 1), DieFace::new("six", 5)]).unwrap();
+    let dice = Dice::from_defs([die]).unwrap();
+    let mut state = GameState::new(1, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    ctx.fix_dice("d", &["six", "one"]);
+    let mut roll = ctx.roll(None, "test", &dice, &Pool::of("d", 1)).unwrap();
+    assert_eq!(roll.dice()[0].face, "six");
+    ctx.reroll("test", &mut roll, 0).unwrap();
+    assert_eq!(roll.dice()[0].face, "one");
+}

@@ -1,0 +1,1544 @@
+//! Harrowdeep combat, board and magic rules played from the data in cards/harrowdeep
+//! (seed 002, rules digest section 3): the combat sequence (3.9) branch by branch, support
+//! (3.10), Guard, Cleave and Ensnare (3.6, 3.11), cover (3.3), drive back and knockback
+//! (3.7), Scything (3.6), the Stagger re-roll and the re-rolls cards give (3.11, 3.25),
+//! outmanoeuvred attacks (3.9), line of sight and range (3.8), spells and backlash (3.17),
+//! feature tokens, set-up and delve (3.4, 3.14) and the territory and edge queries (3.3).
+//!
+//! Each scenario starts a match of the shipped data, arranges the battlefield through the
+//! kernel's `Ctx`, then runs chosen steps of the flow and answers its requests. Steps that
+//! take rolled faces (`attack_result`, `casting_result`) are given the faces, so each branch
+//! is reached without depending on the dice.
+
+use std::path::PathBuf;
+
+use gloam::core::{
+    Answer, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget,
+    ModifierSpec, Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Scope, Setup,
+    Value,
+};
+use gloam::engine::RulesetGame;
+use gloam::sim::{check_invariants, prepare};
+
+/// Seat 0 of the default match.
+const KREW: PlayerId = PlayerId(0);
+/// Seat 1 of the default match.
+const SEEKERS: PlayerId = PlayerId(1);
+
+const DRIVE_BACK: &str = "Drive the target back?";
+
+fn cards_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
+}
+
+fn rules() -> RulesetGame {
+    prepare(&[cards_dir()], "harrowdeep").expect("the shipped Harrowdeep data sets up a match")
+}
+
+/// Test-only cards: a spell with a two-symbol casting value, and a ploy that reports the
+/// territory and edge queries as glory.
+const FIXTURES: &str = r#"
+card "Test Twin Channel" {
+    ruleset = "harrowdeep"
+    kind = spell
+    owner = universal
+    casting_value = [channel: 2]
+    window = power_step
+    text = "Test fixture. Spell. If cast, gain 1 glory."
+    effect = { gain_glory(player, 1); }
+}
+
+card "Test Survey" {
+    ruleset = "harrowdeep"
+    kind = ploy
+    owner = universal
+    window = power_step
+    text = "Test fixture. Gain 1 glory if the fighter stands in your territory, 2 if in an enemy's, 10 more on an edge hex."
+    effect = {
+        let h = hex_of(this_fighter);
+        let t = territory_of(h);
+        if t == player { gain_glory(player, 1); } else if t != () { gain_glory(player, 2); }
+        if hex_has_type(h, "edge") { gain_glory(player, 10); }
+    }
+}
+"#;
+
+fn rules_with_fixtures() -> RulesetGame {
+    let dir = std::env::temp_dir().join(format!("gloam-harrowdeep-combat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("fixtures.gloam");
+    std::fs::write(&file, FIXTURES).expect("write the fixtures");
+    prepare(&[cards_dir(), file], "harrowdeep").expect("the data and the fixtures load")
+}
+
+type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
+
+/// The match's rules with an arrangement run right after the set-up: a scenario.
+struct Scenario {
+    rules: RulesetGame,
+    arrange: Arrange,
+}
+
+impl Rules for Scenario {
+    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
+        self.rules.start(ctx, setup)?;
+        (self.arrange)(ctx);
+        Ok(())
+    }
+
+    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+        self.rules.step(ctx, frame)
+    }
+}
+
+fn scenario(
+    rules: &RulesetGame,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    frames: Vec<Frame>,
+) -> Game<Scenario> {
+    let setup = rules.setup(7);
+    let scenario = Scenario {
+        rules: rules.clone(),
+        arrange: Box::new(arrange),
+    };
+    Game::start(scenario, setup, frames).expect("the scenario starts")
+}
+
+fn piece(state: &GameState, kind: &str) -> PieceId {
+    state
+        .pieces
+        .values()
+        .find(|p| p.kind == kind)
+        .unwrap_or_else(|| panic!("no fighter {kind}"))
+        .id
+}
+
+fn id(rules: &RulesetGame, kind: &str) -> PieceId {
+    let game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    piece(game.state(), kind)
+}
+
+fn place(ctx: &mut Ctx<'_>, kind: &str, hex: Hex) {
+    let id = piece(ctx.state(), kind);
+    ctx.place_piece(id, Some(Position::Hex(hex)), vec![], "deploy")
+        .expect("place");
+}
+
+/// A permanent modifier adding `amount` to a fighter's characteristic, as cards give them.
+fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) {
+    let fighter = piece(ctx.state(), kind);
+    ctx.add_modifier(ModifierSpec::new(
+        ModTarget::Piece(fighter),
+        characteristic,
+        ModOp::Add(amount),
+    ))
+    .expect("modifier");
+}
+
+fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
+    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
+        frame.with(*name, value.clone())
+    })
+}
+
+fn request(game: &Game<Scenario>) -> Option<Request> {
+    game.pending().first().map(|r| (*r).clone())
+}
+
+fn options(request: &Request) -> Vec<String> {
+    match &request.options {
+        Options::One { choices } => choices.iter().map(ToString::to_string).collect(),
+        other => panic!("not a single choice: {other:?}"),
+    }
+}
+
+fn hex_choices(request: &Request) -> Vec<Hex> {
+    match &request.options {
+        Options::One { choices } => choices
+            .iter()
+            .filter_map(|c| match c {
+                Choice::Hex(h) => Some(*h),
+                _ => None,
+            })
+            .collect(),
+        other => panic!("not a single choice: {other:?}"),
+    }
+}
+
+fn answer(game: &mut Game<Scenario>, player: PlayerId, choice: Choice) {
+    game.submit(player, Answer::One(choice))
+        .unwrap_or_else(|error| panic!("{error}"));
+    check_invariants(game.state()).expect("invariants");
+}
+
+fn option(text: &str) -> Choice {
+    Choice::Option(text.into())
+}
+
+/// Answers every pending request with "pass" or "keep the roll" while one of those is
+/// offered (reaction steps, re-rolls): the scenario's own choices are made by the test.
+fn settle(game: &mut Game<Scenario>) {
+    while let Some(asked) = request(game) {
+        let opts = match &asked.options {
+            Options::One { choices } => choices.clone(),
+            _ => return,
+        };
+        let passive = ["pass", "keep the roll"]
+            .into_iter()
+            .find(|p| opts.contains(&option(p)));
+        match passive {
+            Some(p) => answer(game, asked.player, option(p)),
+            None => return,
+        }
+    }
+}
+
+fn damage(state: &GameState, kind: &str) -> i64 {
+    state.pieces[&piece(state, kind)]
+        .counters
+        .get("damage")
+        .copied()
+        .unwrap_or(0)
+}
+
+fn game_counter(state: &GameState, name: &str) -> i64 {
+    state.counters.get(name).copied().unwrap_or(0)
+}
+
+fn hex_of(state: &GameState, kind: &str) -> Hex {
+    state.pieces[&piece(state, kind)]
+        .position
+        .and_then(Position::hex)
+        .expect("on the battlefield")
+}
+
+/// The two players taking part in a power step (3.24: `data` of the step).
+fn both() -> Value {
+    Value::List(vec![Value::Player(KREW), Value::Player(SEEKERS)])
+}
+
+fn faces(list: &[&str]) -> Value {
+    Value::List(list.iter().map(|f| Value::Str((*f).into())).collect())
+}
+
+fn rolls(attack: &[&str], defence: &[&str]) -> Value {
+    Value::List(vec![faces(attack), faces(defence)])
+}
+
+/// Hexes whose six neighbours are all battlefield hexes that are neither blocked nor lethal
+/// nor cover, and that are themselves such hexes: open ground, sorted.
+fn open_ground(rules: &RulesetGame) -> Vec<Hex> {
+    let battlefield = rules.battlefield();
+    let plain = |h: Hex| {
+        battlefield.contains(h)
+            && !battlefield.has_type(h, "blocked")
+            && !battlefield.has_type(h, "lethal")
+            && !battlefield.has_type(h, "cover")
+    };
+    let mut hexes: Vec<Hex> = battlefield
+        .hexes()
+        .filter(|&h| plain(h) && h.neighbors().into_iter().all(plain))
+        .collect();
+    hexes.sort();
+    hexes
+}
+
+/// A target hex on open ground whose neighbours are open ground too, with the attacker
+/// next to it: (target, attacker).
+fn duel_hexes(rules: &RulesetGame) -> (Hex, Hex) {
+    let ground = open_ground(rules);
+    ground
+        .iter()
+        .find_map(|t| {
+            t.neighbors()
+                .into_iter()
+                .find(|a| ground.contains(a))
+                .map(|a| (*t, a))
+        })
+        .expect("two neighbouring hexes of open ground")
+}
+
+/// The attack of Torka Tuffskul (Krew; Mansnappa: Range 2, 2 Smash dice, Damage 2)
+/// against Dhoraz Giant-fell (Seekers; Defence 2 Block, Wounds 5), with `rolls` given to
+/// combat step 4.
+fn result_frame(rules: &RulesetGame, rolled: Value) -> Frame {
+    frame(
+        "attack_result",
+        &[
+            ("player", Value::Player(KREW)),
+            ("fighter", Value::Piece(id(rules, "Torka Tuffskul"))),
+            ("target", Value::Piece(id(rules, "Dhoraz Giant-fell"))),
+            ("weapon", Value::Str("Mansnappa".into())),
+            ("rolls", rolled),
+        ],
+    )
+}
+
+/// Torka next to Dhoraz on open ground, everyone else off the battlefield.
+fn duel(rules: &RulesetGame) -> impl Fn(&mut Ctx<'_>) + use<> {
+    let (target, attacker) = duel_hexes(rules);
+    move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Dhoraz Giant-fell", target);
+        place(ctx, "Torka Tuffskul", attacker);
+    }
+}
+
+/// Runs combat step 4 with the given faces after `arrange`; returns the game, stopped at
+/// the first request that is not a pass (the drive back, if offered).
+fn step_four(
+    rules: &RulesetGame,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    attack: &[&str],
+    defence: &[&str],
+) -> Game<Scenario> {
+    let mut game = scenario(
+        rules,
+        arrange,
+        vec![result_frame(rules, rolls(attack, defence))],
+    );
+    settle(&mut game);
+    game
+}
+
+// ---------------------------------------------------------------------------------------
+// Combat step 4: determine success (3.9)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn more_attack_criticals_is_a_critical_hit_whatever_the_other_successes() {
+    // Harrowdeep, combat step 4 (002 L2340-2346; digest 3.9): the attacker rolled more
+    // criticals: a critical hit, even against more defence successes.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        duel(&rules),
+        &["critical", "fury"],
+        &["block", "block"],
+    );
+    // Mansnappa has Grievous: Damage 2, +1 on a critical hit (3.11).
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 3);
+    assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 3);
+    assert_eq!(request(&game).map(|r| r.prompt), Some(DRIVE_BACK.into()));
+}
+
+#[test]
+fn more_defence_criticals_is_a_miss_with_no_drive_back() {
+    // Harrowdeep, combat step 4 (002 L2347-2349; digest 3.9): the defender rolled more
+    // criticals: a miss, skip to step 8 (no drive back).
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        duel(&rules),
+        &["smash", "smash"],
+        &["critical", "dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 0);
+    assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 0);
+    assert!(request(&game).is_none());
+}
+
+#[test]
+fn more_successes_without_a_critical_is_a_hit() {
+    // Harrowdeep, combat step 4 (002 L2362-2366; digest 3.9): equal criticals (none), more
+    // successes: a hit; Dhoraz's Dodge is not his symbol, so it does not count.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        duel(&rules),
+        &["smash", "smash"],
+        &["block", "dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 2);
+    assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 2);
+}
+
+#[test]
+fn equal_criticals_and_more_successes_is_a_critical_hit() {
+    // Harrowdeep, combat step 4 (002 L2363-2365; digest H6): one critical each, and the
+    // attacker has more successes: a critical hit.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        duel(&rules),
+        &["critical", "smash"],
+        &["critical", "dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 3);
+}
+
+#[test]
+fn equal_successes_is_a_draw_that_deals_no_damage_but_may_drive_back() {
+    // Harrowdeep, combat step 4 (002 L2367-2371; digest 3.9): equal successes (at least
+    // one): a draw; the attack fails (no damage), then step 7 (drive back).
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        duel(&rules),
+        &["smash", "fury"],
+        &["block", "dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 1);
+    assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 0);
+    assert_eq!(request(&game).map(|r| r.prompt), Some(DRIVE_BACK.into()));
+}
+
+#[test]
+fn no_success_on_either_side_is_a_miss() {
+    // Harrowdeep, combat step 4 (002 L2372-2373; digest 3.9): no success: a miss.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        duel(&rules),
+        &["fury", "double_support"],
+        &["dodge", "dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 0);
+    assert!(request(&game).is_none());
+}
+
+/// Torka attacks Dhoraz, whose three hexes further from Torka hold his friends: trapped.
+fn trapped(rules: &RulesetGame, guard: bool) -> impl Fn(&mut Ctx<'_>) + use<> {
+    let (target, attacker) = duel_hexes(rules);
+    let behind: Vec<Hex> = target
+        .neighbors()
+        .into_iter()
+        .filter(|h| h.distance_to(attacker) > target.distance_to(attacker))
+        .collect();
+    assert_eq!(behind.len(), 3);
+    move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Dhoraz Giant-fell", target);
+        place(ctx, "Torka Tuffskul", attacker);
+        for (kind, hex) in ["Calthia Xandire", "Luxa Stormrider", "Taros"]
+            .iter()
+            .zip(&behind)
+        {
+            place(ctx, kind, *hex);
+        }
+        if guard {
+            let dhoraz = piece(ctx.state(), "Dhoraz Giant-fell");
+            ctx.set_tokens(Scope::Piece(dhoraz), "guard", 1)
+                .expect("guard");
+        }
+    }
+}
+
+#[test]
+fn a_trapped_target_turns_a_draw_into_a_hit_and_is_not_driven_back() {
+    // Harrowdeep, combat step 4a (002 L2350-2361; digest 3.9, H4, H5): no empty hex next to
+    // the target is further from the attacker; with at least one success the attack gains
+    // one; a trapped target is never driven back.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        trapped(&rules, false),
+        &["smash", "fury"],
+        &["block", "dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 2);
+    assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 2);
+    assert!(
+        request(&game).is_none(),
+        "no drive back for a trapped target"
+    );
+}
+
+#[test]
+fn a_trapped_target_gains_the_attacker_nothing_without_a_success() {
+    // Harrowdeep, combat step 4a (002 L2356-2358): the extra success needs at least one.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        trapped(&rules, false),
+        &["fury", "fury"],
+        &["dodge", "dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 0);
+}
+
+#[test]
+fn a_guarded_target_is_never_trapped_and_counts_block_and_dodge() {
+    // Harrowdeep, Guard (3.6; 002 L2598-2606) and digest H3: on Guard both Block and Dodge
+    // count, and a fighter that cannot be driven back cannot be trapped. Dhoraz (Great
+    // Hammer: 2 Smash dice, no Cleave or Ensnare) attacks Torka (Block), whose three hexes
+    // further from Dhoraz hold his friends.
+    let rules = rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let behind: Vec<Hex> = target
+        .neighbors()
+        .into_iter()
+        .filter(|h| h.distance_to(attacker) > target.distance_to(attacker))
+        .collect();
+    let (dhoraz, torka) = (
+        id(&rules, "Dhoraz Giant-fell"),
+        id(&rules, "Torka Tuffskul"),
+    );
+    for (guard, outcome) in [(true, 1), (false, 2)] {
+        let behind = behind.clone();
+        let arrange = move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Torka Tuffskul", target);
+            place(ctx, "Dhoraz Giant-fell", attacker);
+            for (kind, hex) in ["Gikkit", "Shank", "Krookgrin"].iter().zip(&behind) {
+                place(ctx, kind, *hex);
+            }
+            if guard {
+                ctx.set_tokens(Scope::Piece(torka), "guard", 1)
+                    .expect("guard");
+            }
+        };
+        let f = frame(
+            "attack_result",
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(dhoraz)),
+                ("target", Value::Piece(torka)),
+                ("weapon", Value::Str("Great Hammer".into())),
+                ("rolls", rolls(&["smash"], &["dodge"])),
+            ],
+        );
+        let mut game = scenario(&rules, arrange, vec![f]);
+        settle(&mut game);
+        // Guarded: 1 success against 1 (Dodge counts on Guard), not trapped: a draw, and no
+        // drive back. Unguarded: Dodge does not count and trapped adds 1: a hit.
+        assert_eq!(
+            game_counter(game.state(), "attack_outcome"),
+            outcome,
+            "guard {guard}"
+        );
+        assert!(request(&game).is_none(), "no drive back");
+        if !guard {
+            // The Great Hammer has Stagger: a successful attack staggers (3.11).
+            assert_eq!(game.state().pieces[&torka].tokens.get("stagger"), Some(&1));
+        }
+    }
+}
+
+#[test]
+fn ensnare_stops_dodge_counting_even_on_guard() {
+    // Harrowdeep, Ensnare (3.11; 002 L2530-2541) and precedence (3.25: "cannot" beats a
+    // permissive rule): Torka's Mansnappa has Ensnare, so Luxa's Dodge never counts.
+    let rules = rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let (luxa, torka) = (id(&rules, "Luxa Stormrider"), id(&rules, "Torka Tuffskul"));
+    for guard in [false, true] {
+        let arrange = move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Luxa Stormrider", target);
+            place(ctx, "Torka Tuffskul", attacker);
+            if guard {
+                ctx.set_tokens(Scope::Piece(luxa), "guard", 1)
+                    .expect("guard");
+            }
+        };
+        let f = frame(
+            "attack_result",
+            &[
+                ("player", Value::Player(KREW)),
+                ("fighter", Value::Piece(torka)),
+                ("target", Value::Piece(luxa)),
+                ("weapon", Value::Str("Mansnappa".into())),
+                ("rolls", rolls(&["smash"], &["dodge"])),
+            ],
+        );
+        let mut game = scenario(&rules, arrange, vec![f]);
+        settle(&mut game);
+        assert_eq!(
+            game_counter(game.state(), "attack_outcome"),
+            2,
+            "guard {guard}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Support (3.10), Cleave and Ensnare (3.11), cover (3.3)
+// ---------------------------------------------------------------------------------------
+
+/// Torka attacks Dhoraz with `attack_friends` Kruleboyz next to Dhoraz (not next to Torka)
+/// and `defence_friends` Truthseekers next to Torka (not next to Dhoraz).
+fn supported(
+    rules: &RulesetGame,
+    attack_friends: usize,
+    defence_friends: usize,
+) -> impl Fn(&mut Ctx<'_>) + use<> {
+    let (target, attacker) = duel_hexes(rules);
+    let near_target: Vec<Hex> = target
+        .neighbors()
+        .into_iter()
+        .filter(|h| !h.is_adjacent(attacker) && *h != attacker)
+        .collect();
+    let near_attacker: Vec<Hex> = attacker
+        .neighbors()
+        .into_iter()
+        .filter(|h| !h.is_adjacent(target) && *h != target && rules.battlefield().contains(*h))
+        .filter(|h| {
+            let b = rules.battlefield();
+            !b.has_type(*h, "blocked") && !b.has_type(*h, "lethal")
+        })
+        .collect();
+    assert!(near_target.len() >= attack_friends && near_attacker.len() >= defence_friends);
+    move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Dhoraz Giant-fell", target);
+        place(ctx, "Torka Tuffskul", attacker);
+        for (kind, hex) in ["Gikkit", "Shank"]
+            .iter()
+            .zip(&near_target)
+            .take(attack_friends)
+        {
+            place(ctx, kind, *hex);
+        }
+        for (kind, hex) in ["Luxa Stormrider", "Taros"]
+            .iter()
+            .zip(&near_attacker)
+            .take(defence_friends)
+        {
+            place(ctx, kind, *hex);
+        }
+    }
+}
+
+#[test]
+fn one_supporter_counts_single_support_symbols_as_successes() {
+    // Harrowdeep, support (3.10; 002 L2408-2430): one friendly fighter next to the target:
+    // the single-support symbol is a success for the attacker, the double one is not.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        supported(&rules, 1, 0),
+        &["single_support", "double_support"],
+        &["dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 2);
+    assert_eq!(game_counter(game.state(), "attack_supporters"), 1);
+    let game = step_four(
+        &rules,
+        supported(&rules, 1, 0),
+        &["double_support", "fury"],
+        &["dodge"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 0);
+}
+
+#[test]
+fn two_supporters_count_double_support_symbols_too() {
+    // Harrowdeep, support (3.10; 002 L2426-2429): two or more supporters: single and double
+    // support symbols are successes.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        supported(&rules, 2, 0),
+        &["double_support", "single_support"],
+        &["block"],
+    );
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 2);
+    assert_eq!(game_counter(game.state(), "attack_supporters"), 2);
+}
+
+#[test]
+fn the_defender_is_supported_at_the_same_time_as_the_attacker() {
+    // Harrowdeep, support (3.10; 002 L2408-2432): absolute and on both sides at once: the
+    // target's friends next to the attacker support the defence roll.
+    let rules = rules();
+    let game = step_four(
+        &rules,
+        supported(&rules, 1, 1),
+        &["single_support", "smash"],
+        &["single_support", "block"],
+    );
+    assert_eq!(
+        game_counter(game.state(), "attack_outcome"),
+        1,
+        "two successes each: a draw"
+    );
+    let game = step_four(
+        &rules,
+        supported(&rules, 1, 0),
+        &["single_support", "smash"],
+        &["single_support", "block"],
+    );
+    assert_eq!(
+        game_counter(game.state(), "attack_outcome"),
+        2,
+        "unsupported defence: a hit"
+    );
+}
+
+#[test]
+fn cleave_stops_block_and_ensnare_stops_dodge_counting() {
+    // Harrowdeep, Cleave and Ensnare (3.11; 002 L2530-2541): Calthia's Broadsword gains
+    // Cleave while she is inspired, so Dhoraz's Block does not count against it.
+    let rules = rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let calthia = id(&rules, "Calthia Xandire");
+    let torka = id(&rules, "Torka Tuffskul");
+    for (inspired, outcome) in [(true, 2), (false, 1)] {
+        let arrange = move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Torka Tuffskul", target);
+            place(ctx, "Calthia Xandire", attacker);
+            if inspired {
+                ctx.set_keyword(calthia, "inspired", true).expect("inspire");
+            }
+        };
+        let f = frame(
+            "attack_result",
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(calthia)),
+                ("target", Value::Piece(torka)),
+                ("weapon", Value::Str("Broadsword".into())),
+                ("rolls", rolls(&["smash"], &["block"])),
+            ],
+        );
+        let mut game = scenario(&rules, arrange, vec![f]);
+        settle(&mut game);
+        assert_eq!(
+            game_counter(game.state(), "attack_outcome"),
+            outcome,
+            "inspired {inspired}"
+        );
+    }
+}
+
+#[test]
+fn a_target_in_cover_counts_the_single_support_symbol() {
+    // Harrowdeep, cover (3.3; 002 L1684-1687, L3865-3867): a fighter in cover counts one more
+    // symbol as a defence success, read as the single-support symbol (the glyph is lost). A
+    // gloom hex token makes its hex a cover hex (002 L1918-1920).
+    let rules = rules();
+    let (target, _) = duel_hexes(&rules);
+    for gloom in [false, true] {
+        let duel = duel(&rules);
+        let arrange = move |ctx: &mut Ctx<'_>| {
+            duel(ctx);
+            if gloom {
+                ctx.set_hex_type(target, "feature", true);
+                ctx.set_hex_type(target, "gloom", true);
+            }
+        };
+        let game = step_four(&rules, arrange, &["smash"], &["single_support"]);
+        let expected = if gloom { 1 } else { 2 };
+        assert_eq!(
+            game_counter(game.state(), "attack_outcome"),
+            expected,
+            "gloom {gloom}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Damage, Grievous, Stagger, modifiers (3.9, 3.11, 3.25)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn attack_damage_modifiers_add_to_the_damage_and_stagger_staggers() {
+    // Harrowdeep, combat step 5 (002 L2374-2380) with the card modifier `attack_damage`
+    // (Easy Meat, Money Bags: digest 3.25 modifiers are cumulative).
+    let rules = rules();
+    let duel = duel(&rules);
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        duel(ctx);
+        modify(ctx, "Torka Tuffskul", "attack_damage", 1);
+    };
+    let game = step_four(&rules, arrange, &["smash", "fury"], &["dodge"]);
+    assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 3);
+    assert_eq!(
+        game.state().pieces[&piece(game.state(), "Dhoraz Giant-fell")]
+            .tokens
+            .get("stagger"),
+        None,
+        "Mansnappa has no Stagger"
+    );
+}
+
+#[test]
+fn grievous_adds_one_damage_on_a_critical_hit_only() {
+    // Harrowdeep, Grievous (3.11; 002 L2542): +1 Damage on a critical hit. Mannok's
+    // Tri-prodda and Lash has Grievous while he is inspired (Damage 2).
+    let rules = rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let mannok = id(&rules, "Mannok da Kunnin'");
+    let dhoraz = id(&rules, "Dhoraz Giant-fell");
+    for (attack, expected) in [(["critical", "fury"], 3), (["fury", "fury"], 2)] {
+        let arrange = move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Dhoraz Giant-fell", target);
+            place(ctx, "Mannok da Kunnin'", attacker);
+            ctx.set_keyword(mannok, "inspired", true).expect("inspire");
+        };
+        let f = frame(
+            "attack_result",
+            &[
+                ("player", Value::Player(KREW)),
+                ("fighter", Value::Piece(mannok)),
+                ("target", Value::Piece(dhoraz)),
+                ("weapon", Value::Str("Tri-prodda and Lash".into())),
+                ("rolls", rolls(&attack, &["dodge"])),
+            ],
+        );
+        let mut game = scenario(&rules, arrange, vec![f]);
+        settle(&mut game);
+        assert_eq!(
+            damage(game.state(), "Dhoraz Giant-fell"),
+            expected,
+            "{attack:?}"
+        );
+    }
+}
+
+/// The attack roll step of Torka against Dhoraz.
+fn roll_frame(rules: &RulesetGame) -> Frame {
+    frame(
+        "attack_roll",
+        &[
+            ("player", Value::Player(KREW)),
+            ("fighter", Value::Piece(id(rules, "Torka Tuffskul"))),
+            ("target", Value::Piece(id(rules, "Dhoraz Giant-fell"))),
+            ("weapon", Value::Str("Mansnappa".into())),
+        ],
+    )
+}
+
+fn attack_dice_rolled(game: &Game<Scenario>) -> Vec<usize> {
+    game.events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { dice, .. } if dice.iter().all(|d| d.die == "attack") => {
+                Some(dice.len())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_staggered_target_lets_the_attacker_re_roll_one_die() {
+    // Harrowdeep, Stagger (3.11; 002 L2558-2569, L4300-4305): against a staggered target the
+    // attacker may re-roll one attack die; without Stagger no re-roll is offered.
+    let rules = rules();
+    let duel = duel(&rules);
+    let staggered = move |ctx: &mut Ctx<'_>| {
+        duel(ctx);
+        let dhoraz = piece(ctx.state(), "Dhoraz Giant-fell");
+        ctx.set_tokens(Scope::Piece(dhoraz), "stagger", 1)
+            .expect("stagger");
+    };
+    let mut game = scenario(&rules, staggered, vec![roll_frame(&rules)]);
+    let asked = request(&game).expect("a re-roll is offered");
+    assert_eq!(asked.prompt, "Re-roll an attack die?");
+    let offered = options(&asked);
+    assert_eq!(offered.len(), 3, "two dice and keep: {offered:?}");
+    answer(&mut game, KREW, option(&offered[0]));
+    // One die re-rolled: no second re-roll, on to the defence roll.
+    assert!(request(&game).is_none_or(|r| r.prompt != "Re-roll an attack die?"));
+    assert_eq!(attack_dice_rolled(&game), vec![2, 1]);
+
+    let game = scenario(&rules, self::duel(&rules), vec![roll_frame(&rules)]);
+    assert!(request(&game).is_none_or(|r| r.prompt != "Re-roll an attack die?"));
+    assert_eq!(attack_dice_rolled(&game), vec![2]);
+}
+
+#[test]
+fn re_rolls_from_several_rules_each_take_a_different_die() {
+    // Harrowdeep, re-rolls (3.25; 002 L1878-1893; digest H27): Stagger and a card's re-roll
+    // (`attack_rerolls`, Called Strike, Swampspill) each re-roll one die, never the same die.
+    let rules = rules();
+    let duel = duel(&rules);
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        duel(ctx);
+        let dhoraz = piece(ctx.state(), "Dhoraz Giant-fell");
+        ctx.set_tokens(Scope::Piece(dhoraz), "stagger", 1)
+            .expect("stagger");
+        modify(ctx, "Torka Tuffskul", "attack_rerolls", 1);
+    };
+    let mut game = scenario(&rules, arrange, vec![roll_frame(&rules)]);
+    let first = options(&request(&game).expect("first re-roll"));
+    answer(&mut game, KREW, option(&first[1]));
+    let second = options(&request(&game).expect("second re-roll"));
+    assert_eq!(second.len(), 2, "one die left and keep: {second:?}");
+    assert!(second[0].starts_with("re-roll die 1"));
+    answer(&mut game, KREW, option(&second[0]));
+    assert_eq!(attack_dice_rolled(&game), vec![2, 1, 1]);
+}
+
+#[test]
+fn attack_dice_modifiers_never_leave_fewer_than_one_die() {
+    // Harrowdeep, modifiers (3.25; 002 L2887-2897): Blaze of Light and Visage of
+    // Destruction take dice away, never below 1.
+    let rules = rules();
+    let duel = duel(&rules);
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        duel(ctx);
+        modify(ctx, "Torka Tuffskul", "attack_dice", -5);
+    };
+    let game = scenario(&rules, arrange, vec![roll_frame(&rules)]);
+    assert_eq!(attack_dice_rolled(&game), vec![1]);
+    let duel = self::duel(&rules);
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        duel(ctx);
+        modify(ctx, "Torka Tuffskul", "attack_dice", 1);
+    };
+    let game = scenario(&rules, arrange, vec![roll_frame(&rules)]);
+    assert_eq!(attack_dice_rolled(&game), vec![3]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Outmanoeuvred, line of sight and range (3.8, 3.9)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_target_out_of_range_when_a_step_begins_outmanoeuvres_the_attack() {
+    // Harrowdeep, outmanoeuvred (3.9; 002 L2395-2396; digest H7): at the start of steps 2 to
+    // 5, a target no longer in range (or visible) makes the attack fail: no roll, no
+    // damage, straight to step 8.
+    let rules = rules();
+    let (target, _) = duel_hexes(&rules);
+    let far = open_ground(&rules)
+        .into_iter()
+        .find(|h| h.distance_to(target) >= 4)
+        .expect("a far hex");
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Dhoraz Giant-fell", target);
+        place(ctx, "Torka Tuffskul", far);
+    };
+    let game = scenario(&rules, arrange.clone(), vec![roll_frame(&rules)]);
+    assert!(attack_dice_rolled(&game).is_empty());
+    assert!(
+        game.events()
+            .iter()
+            .any(|e| matches!(e, Event::Marker { name, .. } if name == "after_attack"))
+    );
+    let game = step_four(&rules, arrange, &["critical", "critical"], &[]);
+    assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 0);
+}
+
+#[test]
+fn an_attack_action_offers_only_visible_enemies_in_range() {
+    // Harrowdeep, Attack action (3.6; 002 L2266-2281) and line of sight (3.8): the target
+    // must be within the weapon's Range and visible. Luxa's Stormcaller Bow has Range 4.
+    let rules = rules();
+    let luxa = id(&rules, "Luxa Stormrider");
+    let ground = open_ground(&rules);
+    let from = ground[0];
+    let near = *ground
+        .iter()
+        .find(|h| h.distance_to(from) == 3)
+        .expect("a hex 3 away");
+    let far = *ground
+        .iter()
+        .find(|h| h.distance_to(from) >= 6)
+        .expect("a hex 6 away");
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Luxa Stormrider", from);
+        place(ctx, "Shank", near);
+        place(ctx, "Gikkit", far);
+    };
+    let game = scenario(
+        &rules,
+        arrange,
+        vec![frame(
+            "attack_action",
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(luxa)),
+            ],
+        )],
+    );
+    let asked = request(&game).expect("a target is asked for");
+    let shank = id(&rules, "Shank");
+    match &asked.options {
+        Options::One { choices } => assert_eq!(choices, &vec![Choice::Piece(shank)]),
+        other => panic!("{other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Drive back and knockback (3.7)
+// ---------------------------------------------------------------------------------------
+
+fn drive_frame(rules: &RulesetGame) -> Frame {
+    frame(
+        "drive_back",
+        &[
+            ("player", Value::Player(KREW)),
+            ("fighter", Value::Piece(id(rules, "Torka Tuffskul"))),
+            ("target", Value::Piece(id(rules, "Dhoraz Giant-fell"))),
+            ("weapon", Value::Str("Mansnappa".into())),
+        ],
+    )
+}
+
+#[test]
+fn a_drive_back_pushes_the_target_one_hex_away() {
+    // Harrowdeep, driven back (3.7; 002 L2397-2406): optional; 1 hex further from the
+    // attacker.
+    let rules = rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let mut game = scenario(&rules, duel(&rules), vec![drive_frame(&rules)]);
+    answer(&mut game, KREW, option("drive back"));
+    if let Some(asked) = request(&game) {
+        if asked.prompt.starts_with("Where is") {
+            let to = hex_choices(&asked)[0];
+            answer(&mut game, KREW, Choice::Hex(to));
+        }
+    }
+    settle(&mut game);
+    let now = hex_of(game.state(), "Dhoraz Giant-fell");
+    assert_eq!(now.distance_to(target), 1);
+    assert_eq!(now.distance_to(attacker), 2);
+}
+
+/// A target hex with the attacker next to it and two open hexes in line beyond the
+/// target, away from the attacker: (target, attacker, first, second).
+fn in_line(rules: &RulesetGame) -> (Hex, Hex, Hex, Hex) {
+    let ground = open_ground(rules);
+    let battlefield = rules.battlefield();
+    let plain = |h: Hex| {
+        battlefield.contains(h)
+            && !battlefield.has_type(h, "blocked")
+            && !battlefield.has_type(h, "lethal")
+    };
+    for &t in &ground {
+        for a in t.neighbors() {
+            if !ground.contains(&a) {
+                continue;
+            }
+            let first = Hex::new(2 * t.q - a.q, 2 * t.r - a.r);
+            let second = Hex::new(3 * t.q - 2 * a.q, 3 * t.r - 2 * a.r);
+            if plain(first) && plain(second) {
+                return (t, a, first, second);
+            }
+        }
+    }
+    panic!("no three hexes in line");
+}
+
+#[test]
+fn knockback_pushes_further_in_the_same_direction() {
+    // Harrowdeep, Knockback (3.7; 002 L2573-2589): in the drive-back step, up to X more
+    // hexes in the same direction; Knockback from cards adds up (`attack_knockback`).
+    let rules = rules();
+    let (target, attacker, first, second) = in_line(&rules);
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Dhoraz Giant-fell", target);
+        place(ctx, "Torka Tuffskul", attacker);
+        modify(ctx, "Torka Tuffskul", "attack_knockback", 1);
+    };
+    let mut game = scenario(&rules, arrange, vec![drive_frame(&rules)]);
+    answer(&mut game, KREW, option("drive back"));
+    let asked = request(&game).expect("where the drive back goes");
+    assert!(hex_choices(&asked).contains(&first));
+    answer(&mut game, KREW, Choice::Hex(first));
+    let asked = request(&game).expect("the knockback");
+    assert_eq!(asked.prompt, "Knockback: how many hexes further?");
+    assert_eq!(options(&asked), ["knock back 0 more", "knock back 1 more"]);
+    answer(&mut game, KREW, option("knock back 1 more"));
+    settle(&mut game);
+    assert_eq!(hex_of(game.state(), "Dhoraz Giant-fell"), second);
+}
+
+#[test]
+fn no_knockback_without_the_keyword_or_a_modifier() {
+    // Harrowdeep, Knockback (3.7): only an attack with Knockback pushes further.
+    let rules = rules();
+    let (target, attacker, first, _) = in_line(&rules);
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Dhoraz Giant-fell", target);
+        place(ctx, "Torka Tuffskul", attacker);
+    };
+    let mut game = scenario(&rules, arrange, vec![drive_frame(&rules)]);
+    answer(&mut game, KREW, option("drive back"));
+    answer(&mut game, KREW, Choice::Hex(first));
+    settle(&mut game);
+    assert!(request(&game).is_none());
+    assert_eq!(hex_of(game.state(), "Dhoraz Giant-fell"), first);
+}
+
+// ---------------------------------------------------------------------------------------
+// Scything (3.6)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_scything_attack_strikes_each_adjacent_enemy_once_in_the_chosen_order() {
+    // Harrowdeep, Scything (3.6; 002 L2542-2556): one attack against each adjacent enemy,
+    // each against a different enemy, in any order, each a whole combat sequence.
+    let rules = rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let other = target
+        .neighbors()
+        .into_iter()
+        .find(|h| h.is_adjacent(attacker))
+        .expect("a second hex next to the attacker");
+    let (dhoraz, luxa, torka) = (
+        id(&rules, "Dhoraz Giant-fell"),
+        id(&rules, "Luxa Stormrider"),
+        id(&rules, "Torka Tuffskul"),
+    );
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Dhoraz Giant-fell", target);
+        place(ctx, "Luxa Stormrider", other);
+        place(ctx, "Torka Tuffskul", attacker);
+    };
+    let mut game = scenario(
+        &rules,
+        arrange,
+        vec![frame(
+            "scything",
+            &[
+                ("player", Value::Player(KREW)),
+                ("fighter", Value::Piece(torka)),
+                ("weapon", Value::Str("Mansnappa".into())),
+                (
+                    "data",
+                    Value::List(vec![Value::Piece(dhoraz), Value::Piece(luxa)]),
+                ),
+            ],
+        )],
+    );
+    let asked = request(&game).expect("the order");
+    assert_eq!(
+        asked.prompt,
+        "Which enemy does the Scything attack strike next?"
+    );
+    answer(&mut game, KREW, Choice::Piece(luxa));
+    // Play both attacks out, never driving back; two attacks end.
+    loop {
+        settle(&mut game);
+        match request(&game) {
+            Some(asked) if asked.prompt == DRIVE_BACK => {
+                answer(&mut game, KREW, option("do not drive back"))
+            }
+            _ => break,
+        }
+    }
+    let ends = game
+        .events()
+        .iter()
+        .filter(|e| matches!(e, Event::Marker { name, scope: Scope::Piece(p), .. } if name == "after_attack" && *p == torka))
+        .count();
+    assert_eq!(ends, 2);
+    assert!(game.pending().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// Spells (3.17)
+// ---------------------------------------------------------------------------------------
+
+fn card_named(state: &GameState, name: &str) -> gloam::core::CardId {
+    *state
+        .cards
+        .iter()
+        .find(|(_, c)| c.name == name)
+        .unwrap_or_else(|| panic!("no card {name}"))
+        .0
+}
+
+/// The casting result of `card` for Calthia with the given faces.
+fn cast(rules: &RulesetGame, card: &str, rolled: &[&str]) -> Game<Scenario> {
+    let hexes = open_ground(rules);
+    let calthia = id(rules, "Calthia Xandire");
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Calthia Xandire", hexes[0]);
+    };
+    let setup_game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let card = card_named(setup_game.state(), card);
+    let mut game = scenario(
+        rules,
+        arrange,
+        vec![frame(
+            "casting_result",
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(calthia)),
+                ("card", Value::Card(card)),
+                ("rolls", Value::List(vec![faces(rolled)])),
+            ],
+        )],
+    );
+    settle(&mut game);
+    game
+}
+
+fn glory(state: &GameState, player: PlayerId) -> i64 {
+    state.players[player.0 as usize]
+        .counters
+        .get("glory")
+        .copied()
+        .unwrap_or(0)
+}
+
+fn spells_cast(state: &GameState) -> i64 {
+    state.players[SEEKERS.0 as usize]
+        .counters
+        .get("spells_cast_this_phase")
+        .copied()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_spell_is_cast_when_its_casting_value_is_matched_and_criticals_are_wild() {
+    // Harrowdeep, magic (3.17; 002 L2657-2671; digest H13): every symbol of the casting
+    // value must be matched; each critical matches any symbol.
+    let rules = rules_with_fixtures();
+    let game = cast(&rules, "Test Twin Channel", &["channel", "channel"]);
+    assert_eq!(
+        (glory(game.state(), SEEKERS), spells_cast(game.state())),
+        (1, 1)
+    );
+    let game = cast(&rules, "Test Twin Channel", &["channel", "critical"]);
+    assert_eq!(
+        (glory(game.state(), SEEKERS), spells_cast(game.state())),
+        (1, 1)
+    );
+    let game = cast(&rules, "Test Twin Channel", &["channel", "focus"]);
+    assert_eq!(
+        (glory(game.state(), SEEKERS), spells_cast(game.state())),
+        (0, 0)
+    );
+}
+
+#[test]
+fn two_criticals_in_a_casting_roll_are_backlash() {
+    // Harrowdeep, backlash (3.17; 002 L2657-2665; digest H13): two or more criticals deal the
+    // wizard 1 damage; the spell is still cast if the wizard survives.
+    let rules = rules_with_fixtures();
+    let game = cast(&rules, "Test Twin Channel", &["critical", "critical"]);
+    assert_eq!(damage(game.state(), "Calthia Xandire"), 1);
+    assert_eq!(glory(game.state(), SEEKERS), 1);
+    let game = cast(&rules, "Test Twin Channel", &["critical", "channel"]);
+    assert_eq!(damage(game.state(), "Calthia Xandire"), 0);
+}
+
+#[test]
+fn a_wizard_taken_out_of_action_by_backlash_fails_the_spell_and_gives_a_bounty() {
+    // Harrowdeep, backlash (3.17; 002 L2662-2665; digest H13): if the backlash takes the
+    // wizard out of action the spell fails; the damage is the wizard's, and in two players
+    // the opponent gains the bounty (digest H1).
+    let rules = rules_with_fixtures();
+    let hexes = open_ground(&rules);
+    let calthia = id(&rules, "Calthia Xandire");
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Calthia Xandire", hexes[0]);
+        ctx.set_counter(Scope::Piece(calthia), "damage", 3)
+            .expect("damage");
+    };
+    let setup_game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let card = card_named(setup_game.state(), "Test Twin Channel");
+    let mut game = scenario(
+        &rules,
+        arrange,
+        vec![frame(
+            "casting_result",
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(calthia)),
+                ("card", Value::Card(card)),
+                ("rolls", Value::List(vec![faces(&["critical", "critical"])])),
+            ],
+        )],
+    );
+    settle(&mut game);
+    assert_eq!(glory(game.state(), SEEKERS), 0, "not cast");
+    assert_eq!(spells_cast(game.state()), 0);
+    assert!(
+        game.state().pieces[&calthia].position.is_none(),
+        "out of action"
+    );
+    assert_eq!(glory(game.state(), KREW), 1, "the bounty");
+}
+
+#[test]
+fn a_spell_is_offered_in_the_power_step_only_with_a_wizard_on_the_battlefield() {
+    // Harrowdeep, gambit spells (3.15, 3.17; 002 L2628-2632): playable only with a friendly
+    // wizard on the battlefield; the card is then attempted by that wizard.
+    let rules = rules();
+    let hexes = open_ground(&rules);
+    for with_wizard in [true, false] {
+        let spot = hexes[0];
+        let arrange = move |ctx: &mut Ctx<'_>| {
+            if with_wizard {
+                place(ctx, "Calthia Xandire", spot);
+            } else {
+                place(ctx, "Dhoraz Giant-fell", spot);
+            }
+            let card = card_named(ctx.state(), "Blaze of Light");
+            ctx.move_card(card, &gloam::core::ZoneId::new(SEEKERS, "power_hand"), 0)
+                .expect("to hand");
+        };
+        let mut game = scenario(
+            &rules,
+            arrange,
+            vec![frame(
+                "power_step",
+                &[
+                    ("player", Value::Player(SEEKERS)),
+                    ("count", Value::Int(0)),
+                    ("data", both()),
+                ],
+            )],
+        );
+        if !with_wizard {
+            assert!(
+                request(&game).is_none_or(
+                    |r| r.player != SEEKERS || !options(&r).contains(&"play a card".into())
+                ),
+                "no wizard, no spell"
+            );
+            continue;
+        }
+        let asked = request(&game).expect("the power step asks");
+        assert_eq!(options(&asked), ["play a card", "pass"]);
+        answer(&mut game, SEEKERS, option("play a card"));
+        let blaze = card_named(game.state(), "Blaze of Light");
+        answer(&mut game, SEEKERS, Choice::Card(blaze));
+        // The casting roll: one magic die (Calthia's wizard level is 1).
+        assert!(game.events().iter().any(|e| matches!(
+            e,
+            Event::Rolled { dice, .. } if dice.len() == 1 && dice[0].die == "magic"
+        )));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Feature tokens, set-up and delve (3.4, 3.14)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn feature_tokens_are_placed_gloom_side_up_away_from_forbidden_hexes() {
+    // Harrowdeep, set-up 3 (3.4; 002 L1928-1950): five numbered tokens, 3 placed by the
+    // first-board player and 2 by the other, alternating, never in a starting, blocked,
+    // lethal, cover or edge hex nor within 2 hexes of another token; then one double-gloom
+    // token each, which may be next to another token. All stay gloom side up (digest H18).
+    let rules = rules();
+    let mut game = scenario(
+        &rules,
+        |_: &mut Ctx<'_>| {},
+        vec![frame(
+            "feature_tokens",
+            &[("player", Value::Player(KREW)), ("count", Value::Int(0))],
+        )],
+    );
+    let battlefield = rules.battlefield().clone();
+    let mut placers = Vec::new();
+    let mut placed: Vec<Hex> = Vec::new();
+    for _ in 0..5 {
+        let asked = request(&game).expect("a token to place");
+        assert_eq!(asked.prompt, "Place a feature token (gloom side up)");
+        let offered = hex_choices(&asked);
+        for h in &offered {
+            for kind in ["starting", "blocked", "lethal", "cover"] {
+                assert!(!battlefield.has_type(*h, kind), "{h} is {kind}");
+            }
+            assert!(!battlefield.is_edge(*h), "{h} is an edge hex");
+            assert!(placed.iter().all(|t| t.distance_to(*h) > 2), "{h} too near");
+        }
+        placers.push(asked.player);
+        placed.push(offered[0]);
+        answer(&mut game, asked.player, Choice::Hex(offered[0]));
+    }
+    assert_eq!(placers, [KREW, SEEKERS, KREW, SEEKERS, KREW]);
+    // The double-gloom tokens: optional, one per player, first-board player first.
+    for p in [KREW, SEEKERS] {
+        let asked = request(&game).expect("a double-gloom token");
+        assert_eq!(asked.player, p);
+        answer(&mut game, p, option("add a double-gloom token"));
+        let asked = request(&game).expect("where");
+        let offered = hex_choices(&asked);
+        assert!(
+            offered
+                .iter()
+                .any(|h| placed.iter().any(|t| t.distance_to(*h) <= 2)),
+            "a double-gloom token may go near another"
+        );
+        assert!(offered.iter().all(|h| !placed.contains(h)));
+        placed.push(offered[0]);
+        answer(&mut game, p, Choice::Hex(offered[0]));
+    }
+    let state = game.state();
+    let has = |h: Hex, t: &str| state.hex_types.contains(&(h, t.to_string()));
+    for (i, h) in placed.iter().enumerate() {
+        assert!(
+            has(*h, "feature") && has(*h, "gloom") && !has(*h, "objective"),
+            "{h}"
+        );
+        assert_eq!(has(*h, "numbered"), i < 5, "{h}");
+    }
+    // Then set-up 4 draws the hands.
+    assert!(
+        state
+            .zones
+            .iter()
+            .any(|(z, zone)| z.name == "power_hand" && !zone.cards.is_empty())
+    );
+}
+
+#[test]
+fn delving_flips_a_token_under_a_friendly_fighter_once_per_power_step() {
+    // Harrowdeep, delve (3.14; 002 L2761-2765, L3916-3919; digest H19): in place of a power
+    // card, flip a feature token a friendly fighter stands on; a numbered token turns from
+    // gloom to objective (002 L1904-1909); each player delves each token once per power step.
+    let rules = rules();
+    let hexes = open_ground(&rules);
+    let spot = hexes[0];
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Shank", spot);
+        for t in ["feature", "numbered", "gloom"] {
+            ctx.set_hex_type(spot, t, true);
+        }
+    };
+    let mut game = scenario(
+        &rules,
+        arrange,
+        vec![frame(
+            "power_step",
+            &[
+                ("player", Value::Player(KREW)),
+                ("count", Value::Int(0)),
+                ("data", both()),
+            ],
+        )],
+    );
+    let asked = request(&game).expect("the power step");
+    assert_eq!(options(&asked), ["delve", "pass"]);
+    answer(&mut game, KREW, option("delve"));
+    answer(&mut game, KREW, Choice::Hex(spot));
+    let has = |g: &Game<Scenario>, t: &str| g.state().hex_types.contains(&(spot, t.to_string()));
+    assert!(
+        has(&game, "objective") && !has(&game, "gloom"),
+        "flipped to objective"
+    );
+    // The Truthseekers have nothing to play and pass; the Krew may not delve the same
+    // token again in this power step, so they pass too and the step ends.
+    assert!(game.pending().is_empty(), "{:?}", request(&game));
+    let flips = game
+        .events()
+        .iter()
+        .filter(|e| matches!(e, Event::HexTypeChanged { name, present: true, .. } if name == "objective"))
+        .count();
+    assert_eq!(flips, 1);
+}
+
+#[test]
+fn a_double_gloom_token_stays_gloom_when_delved() {
+    // Harrowdeep, feature tokens (3.14; 002 L1904-1909): a double-gloom token flipped stays a
+    // gloom hex token.
+    let rules = rules();
+    let spot = open_ground(&rules)[0];
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Shank", spot);
+        ctx.set_hex_type(spot, "feature", true);
+        ctx.set_hex_type(spot, "gloom", true);
+    };
+    let mut game = scenario(
+        &rules,
+        arrange,
+        vec![frame(
+            "power_step",
+            &[
+                ("player", Value::Player(KREW)),
+                ("count", Value::Int(0)),
+                ("data", both()),
+            ],
+        )],
+    );
+    answer(&mut game, KREW, option("delve"));
+    answer(&mut game, KREW, Choice::Hex(spot));
+    assert!(
+        game.state()
+            .hex_types
+            .contains(&(spot, "gloom".to_string()))
+    );
+    assert!(
+        !game
+            .state()
+            .hex_types
+            .contains(&(spot, "objective".to_string()))
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Territory and edge hexes (3.3)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn territory_and_edge_queries_read_the_battlefield() {
+    // Harrowdeep, territory and edge hexes (3.3; 002 L1689-1694, L1722-1726): your board is
+    // your territory, the others' are enemy territory; an edge hex has fewer than six
+    // neighbours.
+    let rules = rules_with_fixtures();
+    let battlefield = rules.battlefield().clone();
+    let shank = id(&rules, "Shank");
+    let own = battlefield
+        .hexes()
+        .find(|h| {
+            battlefield.territory(*h) == Some("player0")
+                && !battlefield.is_edge(*h)
+                && !battlefield.has_type(*h, "blocked")
+        })
+        .expect("an inner hex of seat 0");
+    let enemy_edge = battlefield
+        .hexes()
+        .find(|h| {
+            battlefield.territory(*h) == Some("player1")
+                && battlefield.is_edge(*h)
+                && !battlefield.has_type(*h, "blocked")
+        })
+        .expect("an edge hex of seat 1");
+    for (spot, expected) in [(own, 1), (enemy_edge, 12)] {
+        let arrange = move |ctx: &mut Ctx<'_>| place(ctx, "Shank", spot);
+        let setup_game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+        let card = card_named(setup_game.state(), "Test Survey");
+        let mut game = scenario(
+            &rules,
+            arrange,
+            vec![frame(
+                "card",
+                &[
+                    ("player", Value::Player(KREW)),
+                    ("card", Value::Card(card)),
+                    ("fighter", Value::Piece(shank)),
+                ],
+            )],
+        );
+        settle(&mut game);
+        assert_eq!(glory(game.state(), KREW), expected, "{spot}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Whole games
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn random_games_place_feature_tokens_and_keep_the_invariants() {
+    // Harrowdeep, set-up 3 (3.4): every game starts with 5 numbered and up to 2 double-gloom
+    // feature tokens; whole games with the combat, spell and delve steps run without error.
+    use gloam::agent::{Agent, RandomAgent};
+    let rules = rules();
+    for seed in 1..=4u64 {
+        let mut game = Game::start(
+            rules.clone(),
+            rules.setup(seed),
+            RulesetGame::first_frames(),
+        )
+        .expect("start");
+        let mut agents = [RandomAgent::new(seed), RandomAgent::new(seed + 100)];
+        let mut steps = 0;
+        while !game.is_over() && steps < 5000 {
+            let asked = request_of(&game).expect("a pending request");
+            let view = game.view(asked.player);
+            let choice = agents[asked.player.0 as usize].choose(&view, &asked);
+            game.submit(asked.player, choice).expect("legal");
+            check_invariants(game.state()).expect("invariants");
+            steps += 1;
+        }
+        assert!(game.is_over(), "seed {seed} ends");
+        let numbered = game
+            .state()
+            .hex_types
+            .iter()
+            .filter(|(_, t)| t == "numbered")
+            .count();
+        assert_eq!(numbered, 5, "seed {seed}");
+    }
+}
+
+fn request_of(game: &Game<RulesetGame>) -> Option<Request> {
+    game.pending().first().map(|r| (*r).clone())
+}

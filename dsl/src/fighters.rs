@@ -40,7 +40,7 @@ pub(crate) fn usable(side: Option<Side>, inspired: bool) -> bool {
 }
 
 /// The weapons the fighter can use now, in the profile's order.
-fn usable_weapons<'a>(
+pub(crate) fn usable_weapons<'a>(
     run: &'a RunState,
     function: &'static str,
     fighter: PieceId,
@@ -76,7 +76,7 @@ fn weapon<'a>(
 
 /// A weapon's `range`, `dice` or `damage`, plus what modifiers add to the fighter's
 /// characteristic `attack_<stat>`, if it has one.
-fn weapon_value(
+pub(crate) fn weapon_value(
     run: &RunState,
     function: &'static str,
     fighter: PieceId,

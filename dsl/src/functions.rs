@@ -32,6 +32,7 @@ pub(crate) fn register(engine: &mut Engine) {
     crate::fighters::register(engine);
     crate::flow::register(engine);
     crate::terrain::register(engine);
+    crate::combat::register(engine);
     register_lists(engine);
 }
 
@@ -588,7 +589,7 @@ fn register_queries(engine: &mut Engine) {
     );
 }
 
-fn characteristic(
+pub(crate) fn characteristic(
     run: &RunState,
     function: &'static str,
     fighter: PieceId,

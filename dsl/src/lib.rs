@@ -67,6 +67,7 @@
 mod abilities;
 mod cards;
 mod check;
+mod combat;
 mod diagnostic;
 mod fighters;
 mod flow;

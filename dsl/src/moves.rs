@@ -47,21 +47,7 @@ pub(crate) fn register(engine: &mut Engine) {
         "reachable_hexes",
         |ctx: Ncc, fighter: PieceId, budget: i64| -> Res<Array> {
             with_run(&ctx, "reachable_hexes", |run| {
-                if budget < 0 {
-                    return Err(Stop::failed(
-                        "reachable_hexes",
-                        format!("the budget must be 0 or more, not {budget}"),
-                    ));
-                }
-                let Some(start) = run.piece_hex("reachable_hexes", fighter)? else {
-                    return Ok(Array::new());
-                };
-                // No walk is longer than the battlefield has hexes.
-                let budget = u32::try_from(budget.min(run.world.battlefield.len() as i64))
-                    .unwrap_or(u32::MAX);
-                let grid = grid_for(run, fighter);
-                Ok(reachable(&grid, start, budget)
-                    .hexes()
+                Ok(reachable_hexes(run, "reachable_hexes", fighter, budget)?
                     .into_iter()
                     .map(Dynamic::from)
                     .collect())
@@ -132,6 +118,29 @@ pub(crate) fn register(engine: &mut Engine) {
 
 /// A grid over the battlefield where the pieces of `fighter`'s layer (but not `fighter`
 /// itself) occupy their hexes.
+/// The hexes `fighter` can walk to in at most `budget` steps, sorted; empty off the
+/// battlefield.
+pub(crate) fn reachable_hexes(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    budget: i64,
+) -> Result<Vec<Hex>, Stop> {
+    if budget < 0 {
+        return Err(Stop::failed(
+            function,
+            format!("the budget must be 0 or more, not {budget}"),
+        ));
+    }
+    let Some(start) = run.piece_hex(function, fighter)? else {
+        return Ok(Vec::new());
+    };
+    // No walk is longer than the battlefield has hexes.
+    let budget = u32::try_from(budget.min(run.world.battlefield.len() as i64)).unwrap_or(u32::MAX);
+    let grid = grid_for(run, fighter);
+    Ok(reachable(&grid, start, budget).hexes())
+}
+
 fn grid_for(run: &RunState, fighter: PieceId) -> PushGrid<'_> {
     let state = run.state();
     let layer = state.piece(fighter).map(|piece| piece.layer.as_str());

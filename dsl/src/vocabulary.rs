@@ -449,6 +449,27 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "attack_targets",
+        &[FIGHTER, p("weapon", "string")],
+        "list of fighters",
+        "the enemies of `fighter` (fighters of other players on the battlefield) within `weapon`'s range (`weapon_value(fighter, weapon, \"range\")`) and visible from `fighter`'s hex, in fighter order (empty off the battlefield)",
+    ),
+    doc(
+        Query,
+        "armed_weapons",
+        &[FIGHTER],
+        "list of strings",
+        "the weapons of `weapons(fighter)` that reach at least one of `attack_targets(fighter, weapon)`, in its profile's order",
+    ),
+    doc(
+        Query,
+        "charge_hexes",
+        &[FIGHTER],
+        "list of hexes",
+        "the hexes of `reachable_hexes(fighter, characteristic(fighter, \"move\"))` from which one of `fighter`'s usable weapons reaches an enemy in range and in sight, sorted",
+    ),
+    doc(
+        Query,
         "weapon_symbol",
         &[FIGHTER, p("weapon", "string")],
         "string",

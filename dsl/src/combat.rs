@@ -1,0 +1,147 @@
+//! The vocabulary's combat reach queries: which enemies a weapon reaches, which weapons
+//! reach an enemy, and where a charge can end.
+//!
+//! A flow could write each of these as nested `filter`/`some` closures over `weapons`,
+//! `enemy_fighters`, `distance`, `weapon_value` and `visible`; they are the hottest loops
+//! of a game (every reachable hex × weapon × enemy, each activation), so they are done
+//! here in Rust, with the same answers.
+
+use gloam_core::{Hex, PieceId, Position};
+use rhai::{Array, Dynamic, Engine, ImmutableString};
+
+use crate::fighters::{usable_weapons, weapon_value};
+use crate::functions::{Ncc, Res, characteristic};
+use crate::moves::reachable_hexes;
+use crate::runtime::{RunState, Stop, with_run};
+
+/// The hexes of the fighter's enemies on the battlefield (the pieces of other owners), in
+/// fighter order.
+fn enemy_hexes(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<Vec<(PieceId, Hex)>, Stop> {
+    let state = run.state();
+    let owner = state
+        .piece(fighter)
+        .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))?
+        .owner;
+    Ok(state
+        .pieces
+        .values()
+        .filter(|piece| piece.owner != owner)
+        .filter_map(|piece| match piece.position {
+            Some(Position::Hex(hex)) => Some((piece.id, hex)),
+            _ => None,
+        })
+        .collect())
+}
+
+/// Whether an enemy in `to` is within `range` of `from` and visible from it.
+fn reaches(run: &RunState, from: Hex, to: Hex, range: i64) -> bool {
+    i64::from(from.distance_to(to)) <= range && run.world.sight.visible(from, to).unwrap_or(false)
+}
+
+/// The enemies of `fighter` that `weapon` reaches from where the fighter stands.
+fn attack_targets(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    weapon: &str,
+) -> Result<Vec<PieceId>, Stop> {
+    let range = weapon_value(run, function, fighter, weapon, "range")?;
+    let Some(from) = run.piece_hex(function, fighter)? else {
+        return Ok(Vec::new());
+    };
+    Ok(enemy_hexes(run, function, fighter)?
+        .into_iter()
+        .filter(|&(_, to)| reaches(run, from, to, range))
+        .map(|(enemy, _)| enemy)
+        .collect())
+}
+
+/// The weapons `fighter` can use now that reach at least one enemy, in profile order.
+fn armed_weapons(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<Vec<ImmutableString>, Stop> {
+    let Some(from) = run.piece_hex(function, fighter)? else {
+        return Ok(Vec::new());
+    };
+    let enemies = enemy_hexes(run, function, fighter)?;
+    let mut armed = Vec::new();
+    for weapon in usable_weapons(run, function, fighter)? {
+        let range = weapon_value(run, function, fighter, &weapon.name, "range")?;
+        if enemies.iter().any(|&(_, to)| reaches(run, from, to, range)) {
+            armed.push(ImmutableString::from(weapon.name.as_str()));
+        }
+    }
+    Ok(armed)
+}
+
+/// The hexes `fighter` can walk to with its `move` characteristic from which one of its
+/// usable weapons reaches an enemy, sorted.
+fn charge_hexes(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<Vec<Hex>, Stop> {
+    let budget = characteristic(run, function, fighter, "move")?;
+    let hexes = reachable_hexes(run, function, fighter, budget)?;
+    if hexes.is_empty() {
+        return Ok(hexes);
+    }
+    // Some weapon reaches some enemy exactly when the longest range does (sight does not
+    // depend on the weapon).
+    let mut longest = None;
+    for weapon in usable_weapons(run, function, fighter)? {
+        let range = weapon_value(run, function, fighter, &weapon.name, "range")?;
+        longest = Some(longest.map_or(range, |best: i64| best.max(range)));
+    }
+    let Some(longest) = longest else {
+        return Ok(Vec::new());
+    };
+    let enemies = enemy_hexes(run, function, fighter)?;
+    Ok(hexes
+        .into_iter()
+        .filter(|&from| {
+            enemies
+                .iter()
+                .any(|&(_, to)| reaches(run, from, to, longest))
+        })
+        .collect())
+}
+
+pub(crate) fn register(engine: &mut Engine) {
+    engine.register_fn(
+        "attack_targets",
+        |ctx: Ncc, fighter: PieceId, weapon: ImmutableString| -> Res<Array> {
+            with_run(&ctx, "attack_targets", |run| {
+                Ok(attack_targets(run, "attack_targets", fighter, &weapon)?
+                    .into_iter()
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "armed_weapons",
+        |ctx: Ncc, fighter: PieceId| -> Res<Array> {
+            with_run(&ctx, "armed_weapons", |run| {
+                Ok(armed_weapons(run, "armed_weapons", fighter)?
+                    .into_iter()
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn("charge_hexes", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
+        with_run(&ctx, "charge_hexes", |run| {
+            Ok(charge_hexes(run, "charge_hexes", fighter)?
+                .into_iter()
+                .map(Dynamic::from)
+                .collect())
+        })
+    });
+}

@@ -13,7 +13,7 @@ use gloam::core::{
     Position, Request, RuleError, Rules, Scope, Setup, Value, Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, play_one, prepare, simulate};
+use gloam::sim::{check_invariants, play_one, prepare, prepare_for, simulate};
 
 /// Seat 0 of the default match.
 const REAVERS: PlayerId = PlayerId(0);
@@ -1392,6 +1392,165 @@ fn victory_on_tied_glory_goes_to_the_player_with_fighters_left() {
         let result = game.state().result.clone().expect("the game ended");
         assert_eq!(result.winners, expected, "{}", result.reason);
     }
+}
+
+#[test]
+fn objective_tokens_are_placed_in_turn_away_from_starting_hexes_and_from_each_other() {
+    // Shadespire, set-up 2 (000 L267, L307-311; digest 2.3): five tokens, placed in turn
+    // from the first-board player; not on a starting, blocked or edge hex, nor within 2
+    // hexes of another token (the last one may go on an edge hex).
+    let rules = rules();
+    let mut game = scenario(
+        &rules,
+        11,
+        |_ctx: &mut Ctx<'_>| {},
+        vec![frame(
+            "objective_tokens",
+            &[("player", Value::Player(REAVERS)), ("count", Value::Int(0))],
+        )],
+    );
+    let mut placers = Vec::new();
+    while let Some(asked) = game.pending().first().map(|r| (*r).clone()) {
+        if asked.prompt != "Place an objective token" {
+            break;
+        }
+        placers.push(asked.player);
+        let choice = match &asked.options {
+            Options::One { choices } => choices[choices.len() / 2].clone(),
+            other => panic!("{other:?}"),
+        };
+        answer(&mut game, asked.player, choice);
+    }
+    assert_eq!(placers, [REAVERS, CHAMPIONS, REAVERS, CHAMPIONS, REAVERS]);
+    let tokens: Vec<Hex> = game
+        .state()
+        .hex_types
+        .iter()
+        .filter(|(_, name)| name == "objective")
+        .map(|(hex, _)| *hex)
+        .collect();
+    assert_eq!(tokens.len(), 5);
+    let battlefield = rules.battlefield();
+    for (index, hex) in tokens.iter().enumerate() {
+        assert!(!battlefield.has_type(*hex, "starting"));
+        assert!(!battlefield.has_type(*hex, "blocked"));
+        for other in &tokens[index + 1..] {
+            assert!(hex.distance_to(*other) > 2, "{hex:?} {other:?}");
+        }
+    }
+    // Set-up 3 follows: the do-over.
+    assert_eq!(request(&game).prompt, "Do-over?");
+}
+
+#[test]
+fn victory_between_tied_warbands_with_fighters_left_goes_to_the_most_objective_tokens() {
+    // Shadespire, victory (000 L713; digest 2.15): tied on glory, both standing, the player
+    // controlling more objective tokens (a friendly fighter in the token's hex) wins.
+    let rules = rules();
+    let r = ring(&rules);
+    let (t, a) = (r.t, r.a);
+    let game = scenario(
+        &rules,
+        9,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Garrek Gorebeard", t);
+            place(ctx, "Severin Steelheart", a);
+            ctx.set_hex_type(a, "objective", true);
+            ctx.set_counter(Scope::Player(REAVERS), "glory", 2).unwrap();
+            ctx.set_counter(Scope::Player(CHAMPIONS), "glory", 2)
+                .unwrap();
+        },
+        vec![frame("victory", &[])],
+    );
+    let result = game.state().result.clone().expect("the game ended");
+    assert_eq!(result.winners, [CHAMPIONS], "{}", result.reason);
+}
+
+/// Seat 2 of a three-player match.
+const THIRD: PlayerId = PlayerId(2);
+
+#[test]
+fn with_three_players_round_two_runs_anticlockwise() {
+    // Shadespire, multiplayer (000 L831; digest 2.17): activations go clockwise, round 2
+    // anticlockwise, round 3 clockwise again.
+    let rules = prepare_for(&[cards_dir()], "shadespire", 3).expect("a three-player match");
+    for (round, next) in [(1, CHAMPIONS), (2, THIRD), (3, CHAMPIONS)] {
+        let mut game = scenario(
+            &rules,
+            12,
+            move |ctx: &mut Ctx<'_>| {
+                ctx.set_counter(Scope::Game, "round", round).unwrap();
+            },
+            vec![frame(
+                "turn",
+                &[("player", Value::Player(REAVERS)), ("count", Value::Int(0))],
+            )],
+        );
+        let asked = request(&game);
+        assert_eq!(
+            (asked.player, asked.prompt.as_str()),
+            (REAVERS, "Choose an action")
+        );
+        answer(&mut game, REAVERS, option("pass"));
+        let asked = request(&game);
+        assert_eq!(asked.prompt, "Choose an action");
+        assert_eq!(asked.player, next, "round {round}");
+    }
+}
+
+#[test]
+fn with_three_players_only_the_warband_that_took_a_fighter_out_gains_glory() {
+    // Shadespire, multiplayer (000 L809; digest 2.9, A6): only the player whose warband took
+    // the fighter out of action gains the glory, never for their own fighter; in two players
+    // the other player gains it whoever dealt the damage.
+    let rules = prepare_for(&[cards_dir()], "shadespire", 3).expect("a three-player match");
+    let r = ring(&rules);
+    let (t, a) = (r.t, r.a);
+    for by_enemy in [true, false] {
+        let game = scenario(
+            &rules,
+            13,
+            move |ctx: &mut Ctx<'_>| {
+                place(ctx, "Severin Steelheart", t);
+                place(ctx, "Garrek Gorebeard", a);
+                let severin = piece(ctx.state(), "Severin Steelheart");
+                ctx.set_counter(Scope::Piece(severin), "damage", 4).unwrap();
+            },
+            vec![if by_enemy {
+                frame(
+                    "out_of_action",
+                    &[
+                        ("player", Value::Player(REAVERS)),
+                        ("fighter", Value::Piece(id(&rules, "Garrek Gorebeard"))),
+                    ],
+                )
+            } else {
+                frame("out_of_action", &[("player", Value::Player(CHAMPIONS))])
+            }],
+        );
+        let state = game.state();
+        assert_eq!(hex_of(state, "Severin Steelheart"), None);
+        assert_eq!(glory(state, REAVERS), i64::from(by_enemy));
+        assert_eq!(glory(state, CHAMPIONS), 0);
+        assert_eq!(glory(state, THIRD), 0);
+    }
+    // Two players: Blood Offering's self-inflicted fall still gives the other player 1.
+    let rules = self::rules();
+    let game = scenario(
+        &rules,
+        13,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Targor", t);
+            let targor = piece(ctx.state(), "Targor");
+            ctx.set_counter(Scope::Piece(targor), "damage", 2).unwrap();
+        },
+        vec![frame(
+            "out_of_action",
+            &[("player", Value::Player(REAVERS))],
+        )],
+    );
+    assert_eq!(glory(game.state(), CHAMPIONS), 1);
+    assert_eq!(glory(game.state(), REAVERS), 0);
 }
 
 // ---------------------------------------------------------------------------------------

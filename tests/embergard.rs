@@ -25,6 +25,7 @@ const CALTHIA: &str = "Calthia Xandire (Embergard)";
 const DHORAZ: &str = "Dhoraz Giant-fell (Embergard)";
 const LUXA: &str = "Luxa Stormrider (Embergard)";
 const TAROS: &str = "Taros (Embergard)";
+const MANNOK: &str = "Mannok da Kunnin' (Embergard)";
 const TORKA: &str = "Torka Tuffskul (Embergard)";
 const KROOKGRIN: &str = "Krookgrin (Embergard)";
 const GIKKIT: &str = "Gikkit (Embergard)";
@@ -564,6 +565,54 @@ fn entering_a_stagger_hex_staggers_a_walker_but_not_a_flyer() {
         answer_all(&mut game, &[]);
         assert_eq!(position(game.state(), kind), Some(stagger));
         assert_eq!(tokens(game.state(), kind, "stagger"), expected, "{kind}");
+    }
+}
+
+#[test]
+fn a_flyer_moves_through_occupied_hexes_but_a_walker_cannot() {
+    // Embergard, Flying (001 L385; digest 4.14): a flying fighter may move through
+    // occupied hexes (not blocked ones) and must end in an empty one.
+    let rules = rules();
+    let centre = open_centre(&rules, &[]);
+    let ring = centre.neighbors();
+    for (kind, escapes) in [(TAROS, true), (CALTHIA, false)] {
+        let game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place(ctx, kind, centre);
+                for (other, hex) in [MANNOK, TORKA, KROOKGRIN, GIKKIT, SHANK, LUXA]
+                    .iter()
+                    .zip(ring)
+                {
+                    place(ctx, other, hex);
+                }
+            },
+            vec![frame(
+                "move_action",
+                &[
+                    ("player", Value::Player(SEEKERS)),
+                    ("fighter", Value::Piece(piece(&bare_state(), kind))),
+                ],
+            )],
+        );
+        if escapes {
+            let asked = request(&game);
+            let hexes: Vec<Hex> = match &asked.options {
+                Options::One { choices } => choices
+                    .iter()
+                    .filter_map(|c| match c {
+                        Choice::Hex(h) => Some(*h),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            assert!(!hexes.is_empty());
+            assert!(hexes.iter().all(|h| h.distance_to(centre) >= 2));
+        } else {
+            assert!(game.pending().is_empty(), "a walker hemmed in cannot move");
+            assert_eq!(position(game.state(), kind), Some(centre));
+        }
     }
 }
 

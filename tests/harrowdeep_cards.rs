@@ -1,0 +1,3089 @@
+//! One scenario per Harrowdeep card and per fighter ability with an effect (issue 4, point 2:
+//! "each card has a scenario test that shows it doing what its text says"). Printed texts:
+//! seed 002 (each test cites its lines) and shared/rules/underworlds-cards.md.
+//!
+//! Each scenario starts a match of the shipped data (seat 0 Da Kunnin' Krew, seat 1 Xandire's
+//! Truthseekers), arranges the battlefield, hands and counters through the kernel's `Ctx`,
+//! then runs the real flow where it exists (power step, reaction step, window with its surge
+//! scoring, end phase) and asserts what the printed text says, plus at least one case where
+//! the card's condition is not met.
+//!
+//! Where the flow does not yet offer the card (spells are not cast in the power step, no
+//! fighter action runs `fighter_action` cards, combat steps 1-3 open no window), the card's
+//! effect runs through the driver's `card` pseudo-step (the one `play_card` queues), and its
+//! condition through a test-only probe card; what is still missing is marked `// pending:`.
+//!
+//! [`CARD_TESTS`] and [`ABILITY_TESTS`] name the test of every card and ability of the
+//! ruleset; `every_card_and_ability_has_a_scenario_test` fails when one is added without a
+//! test.
+
+use std::path::PathBuf;
+
+use gloam::core::{
+    Answer, CardId, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId,
+    PlayerId, Position, Request, RuleError, Rules, Scope, Setup, Value, Visibility, ZoneId,
+};
+use gloam::engine::RulesetGame;
+use gloam::load::{load, read_paths};
+use gloam::sim::{check_invariants, prepare};
+
+/// Seat 0 of the default match.
+const KREW: PlayerId = PlayerId(0);
+/// Seat 1 of the default match.
+const SEEKERS: PlayerId = PlayerId(1);
+
+/// Every card of the Harrowdeep ruleset and the test that shows it at work.
+const CARD_TESTS: &[(&str, &str)] = &[
+    // cards_universal.gloam
+    (
+        "Competent Conjuror",
+        "competent_conjuror_more_spells_than_wizards_scores",
+    ),
+    (
+        "Fallen Titan",
+        "fallen_titan_enemy_out_with_more_wounds_than_every_survivor_scores",
+    ),
+    (
+        "Fearless Seekers",
+        "fearless_seekers_two_fighters_on_features_in_enemy_territory_score",
+    ),
+    (
+        "Elimination Order",
+        "elimination_order_lone_leader_or_assassin_kill_scores_in_the_window",
+    ),
+    ("True Grit", "true_grit_leader_with_two_wounds_scores"),
+    (
+        "Easy Come, Easy Go",
+        "easy_come_easy_go_empty_power_hand_scores",
+    ),
+    (
+        "Path of Order",
+        "path_of_order_two_objectives_held_and_two_enemies_out_scores",
+    ),
+    (
+        "Audacious Move",
+        "audacious_move_gives_friendly_fighters_two_move_until_the_activation_ends",
+    ),
+    (
+        "Penumbral Falls",
+        "penumbral_falls_persists_and_damages_fighters_in_edge_hexes",
+    ),
+    (
+        "Shattering Blow",
+        "shattering_blow_breaks_an_upgrade_after_a_successful_range_1_attack",
+    ),
+    (
+        "Quintok's Query",
+        "quintoks_query_takes_the_top_objective_and_discards_one",
+    ),
+    (
+        "Arcane Bulwark",
+        "arcane_bulwark_guards_friendly_fighters_within_two_hexes",
+    ),
+    (
+        "Dark Insight",
+        "dark_insight_in_cover_draws_or_buries_the_top_objective",
+    ),
+    (
+        "Phantom Fathomer",
+        "phantom_fathomer_attacks_an_adjacent_enemy_with_a_die_per_upgrade",
+    ),
+    (
+        "Visage of Destruction",
+        "visage_of_destruction_costs_nothing_and_takes_a_die_from_adjacent_attackers",
+    ),
+    (
+        "Fatal Scheme",
+        "fatal_scheme_spends_a_glory_to_draw_two_and_discard_two_once_a_round",
+    ),
+    // cards_truthseekers.gloam
+    (
+        "Banish the Dark",
+        "banish_the_dark_charger_with_no_enemy_next_to_it_scores",
+    ),
+    (
+        "Bearing Sigmar's Light",
+        "bearing_sigmars_light_objective_held_outside_own_territory_scores",
+    ),
+    (
+        "Blaze of Glory",
+        "blaze_of_glory_second_reaction_of_the_phase_scores",
+    ),
+    (
+        "Brave the Darkness",
+        "brave_the_darkness_every_survivor_with_a_charge_token_scores",
+    ),
+    (
+        "Advance as One",
+        "advance_as_one_pushes_every_friendly_fighter_one_hex_closer",
+    ),
+    (
+        "Called Strike",
+        "called_strike_gives_a_reroll_until_the_next_activation_ends",
+    ),
+    (
+        "Blaze of Light",
+        "blaze_of_light_adds_a_die_to_friends_and_takes_one_from_enemies",
+    ),
+    (
+        "Tempered Sigmarite",
+        "tempered_sigmarite_gives_its_fighter_a_defence_reroll",
+    ),
+    (
+        "Unfaltering Stride",
+        "unfaltering_stride_pushes_its_fighter_after_its_activation",
+    ),
+    // cards_kunnin_krew.gloam
+    (
+        "Born Survivors",
+        "born_survivors_no_more_losses_than_the_round_scores",
+    ),
+    (
+        "Good Lootin'",
+        "good_lootin_scores_three_in_the_third_end_phase_only",
+    ),
+    (
+        "Gristle for the Mill",
+        "gristle_for_the_mill_short_range_kill_of_a_big_enemy_scores",
+    ),
+    (
+        "Krule Tricks",
+        "krule_tricks_kill_with_exactly_one_damage_scores",
+    ),
+    (
+        "Creeping Doubt",
+        "creeping_doubt_pushes_a_friend_closer_and_staggers_the_enemy_next_to_it",
+    ),
+    (
+        "Easy Meat",
+        "easy_meat_gives_one_damage_until_the_next_activation_ends",
+    ),
+    (
+        "Grotpile",
+        "grotpile_pushes_two_minions_next_to_the_same_enemy",
+    ),
+    (
+        "Swampspill",
+        "swampspill_gives_one_fighter_a_reroll_until_the_phase_ends",
+    ),
+    (
+        "Titan of Krulety",
+        "titan_of_krulety_costs_nothing_and_pushes_its_fighter_after_its_action",
+    ),
+];
+
+/// Every fighter ability (and rule printed on a fighter card) and the test that shows it.
+const ABILITY_TESTS: &[(&str, &str, &str)] = &[
+    (
+        "Calthia Xandire",
+        "Blazing Purity",
+        "blazing_purity_heals_a_friend_when_calthia_is_taken_out",
+    ),
+    (
+        "Dhoraz Giant-fell",
+        "Blazing Force",
+        "blazing_force_pushes_a_fighter_when_dhoraz_is_taken_out",
+    ),
+    (
+        "Luxa Stormrider",
+        "Blazing Reprisal",
+        "blazing_reprisal_makes_a_long_range_attack_when_luxa_is_taken_out",
+    ),
+    (
+        "Taros",
+        "Companion rule",
+        "taros_companion_rule_luxa_supports_him_from_two_hexes",
+    ),
+    (
+        "Taros",
+        "Companion reaction",
+        "taros_companion_reaction_follows_luxas_move",
+    ),
+    (
+        "Mannok da Kunnin'",
+        "Kunnin' Kommand",
+        "kunnin_kommand_lets_an_adjacent_friend_move",
+    ),
+    (
+        "Torka Tuffskul",
+        "Grapple",
+        "grapple_torka_supports_from_two_hexes_of_the_target",
+    ),
+    (
+        "Krookgrin",
+        "Money Bags",
+        "money_bags_spends_a_glory_for_a_minions_attack_with_one_more_die",
+    ),
+    (
+        "Gikkit",
+        "Pain in the Knee",
+        "pain_in_the_knee_a_grot_counts_as_two_supporters",
+    ),
+    (
+        "Shank",
+        "Pain in the Knee",
+        "pain_in_the_knee_a_grot_counts_as_two_supporters",
+    ),
+];
+
+// ---------------------------------------------------------------------------------------
+// The harness
+// ---------------------------------------------------------------------------------------
+
+fn cards_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
+}
+
+/// A test-only card: run as a `card` frame, it marks `holds NAME` for each card in its
+/// owner's power hand, each upgrade on `this_fighter` and, when the frame binds a `target`
+/// (ability conditions read the event's fighters), each ability of `this_fighter` whose
+/// condition holds now (with the frame's `target` and `attacker` bound). It is how
+/// these tests read conditions the flow does not check yet.
+const PROBE: &str = r#"
+card "Test Probe" {
+    ruleset = "harrowdeep"
+    kind = ploy
+    owner = universal
+    window = card_resolved
+    text = "Test fixture: marks which conditions hold."
+    effect = {
+        for c in cards_in(player, "power_hand") {
+            if condition_holds(c, this_fighter, target, attacker) { mark("holds " + card_name(c)); }
+        }
+        if this_fighter != () {
+            for c in equipped(this_fighter) {
+                if condition_holds(c, this_fighter, target, attacker) { mark("holds " + card_name(c)); }
+            }
+            if target != () {
+                for a in abilities(this_fighter) {
+                    if ability_condition_holds(this_fighter, a, target, attacker) { mark("holds " + a); }
+                }
+            }
+        }
+    }
+}
+"#;
+
+/// The shipped data plus the probe.
+fn rules() -> RulesetGame {
+    let dir = std::env::temp_dir().join(format!("gloam-harrowdeep-cards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("probe.gloam");
+    std::fs::write(&file, PROBE).expect("write the probe");
+    prepare(&[cards_dir(), file], "harrowdeep").expect("the data and the probe load")
+}
+
+type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
+
+/// The match's rules with an arrangement run right after the set-up.
+struct Scenario {
+    rules: RulesetGame,
+    arrange: Arrange,
+}
+
+impl Rules for Scenario {
+    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
+        self.rules.start(ctx, setup)?;
+        // The decks hold every card the warband may take; the scenarios build hands and
+        // decks themselves, so the shuffled decks are emptied into the discard piles.
+        for seat in [KREW, SEEKERS] {
+            for deck in ["objective", "power"] {
+                let from = ZoneId::new(seat, format!("{deck}_deck"));
+                let to = ZoneId::new(seat, format!("{deck}_discard"));
+                for card in ctx.state().zone_cards(&from).to_vec() {
+                    let end = ctx.state().zone_cards(&to).len();
+                    ctx.move_card(card, &to, end)?;
+                }
+            }
+        }
+        (self.arrange)(ctx);
+        Ok(())
+    }
+
+    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+        self.rules.step(ctx, frame)
+    }
+}
+
+/// Starts `frames` of the flow after `arrange`.
+fn scenario(
+    rules: &RulesetGame,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    frames: Vec<Frame>,
+) -> Game<Scenario> {
+    let scenario = Scenario {
+        rules: rules.clone(),
+        arrange: Box::new(arrange),
+    };
+    let mut game = Game::start(scenario, rules.setup(7), frames).expect("the scenario starts");
+    game.set_max_steps(10_000);
+    check_invariants(game.state()).expect("invariants");
+    game
+}
+
+fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
+    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
+        frame.with(*name, value.clone())
+    })
+}
+
+fn piece(state: &GameState, kind: &str) -> PieceId {
+    state
+        .pieces
+        .values()
+        .find(|p| p.kind == kind)
+        .unwrap_or_else(|| panic!("no fighter {kind}"))
+        .id
+}
+
+/// The id of a fighter (the set-up creates them in the same order every time).
+fn id(rules: &RulesetGame, kind: &str) -> PieceId {
+    let game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    piece(game.state(), kind)
+}
+
+fn fighter(rules: &RulesetGame, kind: &str) -> Value {
+    Value::Piece(id(rules, kind))
+}
+
+/// Hexes to stand on: neither blocked nor lethal nor cover, in a fixed order.
+fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
+    let battlefield = rules.battlefield();
+    let mut hexes: Vec<Hex> = battlefield
+        .hexes()
+        .filter(|&h| {
+            !["blocked", "lethal", "cover"]
+                .iter()
+                .any(|t| battlefield.has_type(h, t))
+        })
+        .collect();
+    hexes.sort();
+    hexes
+}
+
+/// The first open hex, not in `taken`, for which `fits` holds.
+fn pick(rules: &RulesetGame, taken: &[Hex], fits: impl Fn(Hex) -> bool) -> Hex {
+    open_hexes(rules)
+        .into_iter()
+        .find(|h| !taken.contains(h) && fits(*h))
+        .expect("the battlefield has such a hex")
+}
+
+/// Whether every hex next to `hex` is open (pushes and moves around it are free).
+fn roomy(rules: &RulesetGame, hex: Hex) -> bool {
+    let open = open_hexes(rules);
+    hex.range(1).iter().all(|h| open.contains(h))
+}
+
+/// An open hex at least `apart` from every hex of `taken`.
+fn away(rules: &RulesetGame, taken: &[Hex], apart: u32) -> Hex {
+    pick(rules, taken, |h| {
+        taken.iter().all(|t| h.distance_to(*t) >= apart)
+    })
+}
+
+/// Places fighters: `(kind, hex)`.
+fn place_all(ctx: &mut Ctx<'_>, placed: &[(&str, Hex)]) {
+    for (kind, hex) in placed {
+        let id = piece(ctx.state(), kind);
+        ctx.place_piece(id, Some(Position::Hex(*hex)), vec![], "deploy")
+            .expect("place");
+    }
+}
+
+/// `kinds`, each at least 2 hexes (never next to each other) from the others and from `taken`, in order.
+fn scatter(rules: &RulesetGame, kinds: &[&'static str], taken: &[Hex]) -> Vec<(&'static str, Hex)> {
+    let mut used = taken.to_vec();
+    let mut placed = Vec::new();
+    for kind in kinds {
+        let hex = away(rules, &used, 2);
+        used.push(hex);
+        placed.push((*kind, hex));
+    }
+    placed
+}
+
+fn set(ctx: &mut Ctx<'_>, scope: Scope, counter: &str, value: i64) {
+    ctx.set_counter(scope, counter, value).expect("counter");
+}
+
+fn damage(ctx: &mut Ctx<'_>, kind: &str, amount: i64) {
+    let id = piece(ctx.state(), kind);
+    set(ctx, Scope::Piece(id), "damage", amount);
+}
+
+fn token(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
+    let id = piece(ctx.state(), kind);
+    ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
+}
+
+fn card(ctx: &mut Ctx<'_>, name: &str, player: PlayerId, zone: &str) -> CardId {
+    ctx.create_card(name, player, &ZoneId::new(player, zone))
+        .expect("card")
+}
+
+/// Puts the upgrade `name` on the fighter `kind` (as `equip` does).
+fn upgrade(ctx: &mut Ctx<'_>, name: &str, kind: &str) -> CardId {
+    let bearer = piece(ctx.state(), kind);
+    let owner = ctx.state().pieces[&bearer].owner;
+    let zone = ZoneId::on_piece(owner, "equipped", bearer);
+    if !ctx.state().zones.contains_key(&zone) {
+        ctx.create_zone(zone.clone(), Visibility::Public)
+            .expect("zone");
+    }
+    ctx.create_card(name, owner, &zone).expect("card")
+}
+
+fn request(game: &Game<Scenario>) -> Request {
+    game.pending()
+        .first()
+        .map(|r| (*r).clone())
+        .unwrap_or_else(|| panic!("a request is pending"))
+}
+
+fn choices(request: &Request) -> Vec<Choice> {
+    match &request.options {
+        Options::One { choices } => choices.clone(),
+        other => panic!("not a single choice: {other:?}"),
+    }
+}
+
+fn answer(game: &mut Game<Scenario>, choice: Choice) {
+    let player = request(game).player;
+    game.submit(player, Answer::One(choice))
+        .unwrap_or_else(|error| panic!("{error}"));
+    check_invariants(game.state()).expect("invariants");
+}
+
+/// Answers the pending request, checking who is asked and what.
+fn expect(game: &mut Game<Scenario>, player: PlayerId, prompt: &str, choice: Choice) {
+    let asked = request(game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (player, prompt),
+        "{:?}",
+        asked.options
+    );
+    assert!(
+        choices(&asked).contains(&choice),
+        "{choice:?} is not offered: {:?}",
+        asked.options
+    );
+    answer(game, choice);
+}
+
+fn option(text: &str) -> Choice {
+    Choice::Option(text.into())
+}
+
+/// The card choice of the pending request whose card is named `name`.
+fn card_choice(game: &Game<Scenario>, name: &str) -> Choice {
+    choices(&request(game))
+        .into_iter()
+        .find(|c| matches!(c, Choice::Card(id) if game.state().cards[id].name == name))
+        .unwrap_or_else(|| panic!("{name} is not offered"))
+}
+
+/// Plays `name` from `player`'s hand in the power step the game is at.
+fn play_in_power_step(game: &mut Game<Scenario>, player: PlayerId, name: &str) {
+    expect(game, player, "Power step", option("play a card"));
+    let card = card_choice(game, name);
+    expect(game, player, "Which card?", card);
+}
+
+/// The number of dice of each attack roll of the game so far.
+fn attack_rolls(game: &Game<Scenario>) -> Vec<usize> {
+    game.events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { purpose, dice, .. } if purpose.contains("attack_roll") => {
+                Some(dice.len())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A surge step (3.20): surge objectives revealed at their window are scored.
+fn surge_step(player: PlayerId) -> Frame {
+    frame("surge_step", &[("player", Value::Player(player))])
+}
+
+/// A power step opened by `player`, with both players taking part (as the flow's `turn`
+/// step queues it, 3.14).
+fn power_step(player: PlayerId) -> Frame {
+    let other = PlayerId(1 - player.0);
+    frame(
+        "power_step",
+        &[
+            ("player", Value::Player(player)),
+            ("count", Value::Int(0)),
+            (
+                "data",
+                Value::List(vec![Value::Player(player), Value::Player(other)]),
+            ),
+        ],
+    )
+}
+
+fn names_in(state: &GameState, player: PlayerId, zone: &str) -> Vec<String> {
+    state
+        .zone_cards(&ZoneId::new(player, zone))
+        .iter()
+        .map(|c| state.cards[c].name.clone())
+        .collect()
+}
+
+fn glory(state: &GameState, player: PlayerId) -> i64 {
+    state.players[player.0 as usize]
+        .counters
+        .get("glory")
+        .copied()
+        .unwrap_or(0)
+}
+
+fn counter_of(state: &GameState, kind: &str, counter: &str) -> i64 {
+    state.pieces[&piece(state, kind)]
+        .counters
+        .get(counter)
+        .copied()
+        .unwrap_or(0)
+}
+
+fn stat(state: &GameState, kind: &str, name: &str) -> i64 {
+    state
+        .characteristic(piece(state, kind), name)
+        .unwrap_or_else(|| panic!("{kind} has no {name}"))
+}
+
+fn has_token(state: &GameState, kind: &str, token: &str) -> bool {
+    state.pieces[&piece(state, kind)]
+        .tokens
+        .get(token)
+        .is_some_and(|n| *n > 0)
+}
+
+fn hex_of(state: &GameState, kind: &str) -> Option<Hex> {
+    state.pieces[&piece(state, kind)]
+        .position
+        .and_then(Position::hex)
+}
+
+/// Whether `name` was scored by `player` (moved to their `scored` zone).
+fn scored(state: &GameState, player: PlayerId, name: &str) -> bool {
+    names_in(state, player, "scored").iter().any(|n| n == name)
+}
+
+/// A window of the flow opening: surge objectives waiting for it are checked, then a
+/// reaction step follows.
+fn window(player: PlayerId, name: &str, target: Option<Value>, fighter: Option<Value>) -> Frame {
+    let mut frame = frame(
+        "window",
+        &[
+            ("player", Value::Player(player)),
+            ("data", Value::Str(name.into())),
+        ],
+    );
+    if let Some(target) = target {
+        frame = frame.with("target", target);
+    }
+    if let Some(fighter) = fighter {
+        frame = frame.with("fighter", fighter);
+    }
+    frame
+}
+
+/// Runs the probe for `player` with `this_fighter`, `target` and `attacker` and returns the
+/// names whose condition holds.
+fn conditions_holding(
+    rules: &RulesetGame,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    player: PlayerId,
+    vars: &[(&str, Value)],
+) -> Vec<String> {
+    let probe_arrange = std::rc::Rc::new(move |ctx: &mut Ctx<'_>| {
+        arrange(ctx);
+        card(ctx, "Test Probe", player, "scored");
+    });
+    // The probe is the last card created: find its id in a dry run.
+    let dry = {
+        let probe_arrange = probe_arrange.clone();
+        scenario(rules, move |ctx: &mut Ctx<'_>| probe_arrange(ctx), vec![])
+    };
+    let probe = *dry
+        .state()
+        .zone_cards(&ZoneId::new(player, "scored"))
+        .last()
+        .expect("the probe");
+    let mut frame = frame(
+        "card",
+        &[
+            ("card", Value::Card(probe)),
+            ("player", Value::Player(player)),
+        ],
+    );
+    for (name, value) in vars {
+        frame = frame.with(*name, value.clone());
+    }
+    let game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| probe_arrange(ctx),
+        vec![frame],
+    );
+    assert!(game.pending().is_empty(), "the probe asks nothing");
+    game.events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Marker { name, .. } => name.strip_prefix("holds ").map(str::to_owned),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Resolves the effect of the card `name` through the driver's `card` pseudo-step: what the
+/// flow's `play_card` queues once the card is played or its window opens. The card is made
+/// in `player`'s power discard, or, for an upgrade (`on` = its bearer), on that fighter, which
+/// is then `this_fighter`.
+fn resolve(
+    rules: &RulesetGame,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    player: PlayerId,
+    name: &'static str,
+    on: Option<&'static str>,
+    vars: &[(&str, Value)],
+    after: Vec<Frame>,
+) -> Game<Scenario> {
+    let with_card = move |ctx: &mut Ctx<'_>| {
+        arrange(ctx);
+        match on {
+            Some(kind) => {
+                upgrade(ctx, name, kind);
+            }
+            None => {
+                card(ctx, name, player, "power_discard");
+            }
+        }
+    };
+    let with_card = std::rc::Rc::new(with_card);
+    let dry = {
+        let with_card = with_card.clone();
+        scenario(rules, move |ctx: &mut Ctx<'_>| with_card(ctx), vec![])
+    };
+    let card_id = *dry
+        .state()
+        .cards
+        .iter()
+        .filter(|(_, c)| c.name == name)
+        .map(|(id, _)| id)
+        .max()
+        .expect("the card");
+    let mut frame = frame(
+        "card",
+        &[
+            ("card", Value::Card(card_id)),
+            ("player", Value::Player(player)),
+        ],
+    );
+    if let Some(kind) = on {
+        frame = frame.with("fighter", Value::Piece(piece(dry.state(), kind)));
+    }
+    for (name, value) in vars {
+        frame = frame.with(*name, value.clone());
+    }
+    let mut frames = vec![frame];
+    frames.extend(after);
+    scenario(rules, move |ctx: &mut Ctx<'_>| with_card(ctx), frames)
+}
+
+// ---------------------------------------------------------------------------------------
+// The table of tests
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn every_card_and_ability_has_a_scenario_test() {
+    let (sources, problems) = read_paths(&[cards_dir()]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let (loaded, problems) = load(&sources, &gloam_dsl::Host::new());
+    assert!(problems.is_empty(), "{problems:?}");
+    let library = &loaded.library;
+    let source = include_str!("harrowdeep_cards.rs");
+    let has_test = |test: &str| source.contains(&format!("fn {test}()"));
+    let mut cards: Vec<&str> = library
+        .cards()
+        .iter()
+        .filter(|c| c.ruleset == "harrowdeep")
+        .map(|c| c.name.as_str())
+        .collect();
+    cards.sort_unstable();
+    let mut listed: Vec<&str> = CARD_TESTS.iter().map(|(card, _)| *card).collect();
+    listed.sort_unstable();
+    assert_eq!(
+        cards, listed,
+        "every Harrowdeep card, and only those, is listed"
+    );
+    assert_eq!(cards.len(), 34, "the seed's 34 cards");
+    for (card, test) in CARD_TESTS {
+        assert!(has_test(test), "the test `{test}` of {card} is missing");
+    }
+    let mut abilities: Vec<(String, String)> = library
+        .warbands()
+        .iter()
+        .filter(|w| w.ruleset == "harrowdeep")
+        .flat_map(|w| &w.fighters)
+        .flat_map(|f| f.abilities.iter().map(|a| (f.name.clone(), a.name.clone())))
+        .collect();
+    abilities.sort();
+    let mut listed: Vec<(String, String)> = ABILITY_TESTS
+        .iter()
+        .map(|(f, a, _)| ((*f).to_owned(), (*a).to_owned()))
+        .collect();
+    listed.sort();
+    assert_eq!(
+        abilities, listed,
+        "every fighter ability, and only those, is listed"
+    );
+    for (_, ability, test) in ABILITY_TESTS {
+        assert!(has_test(test), "the test `{test}` of {ability} is missing");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared arrangements
+// ---------------------------------------------------------------------------------------
+
+const EVERYONE: [&str; 9] = [
+    "Calthia Xandire",
+    "Dhoraz Giant-fell",
+    "Luxa Stormrider",
+    "Taros",
+    "Mannok da Kunnin'",
+    "Torka Tuffskul",
+    "Krookgrin",
+    "Gikkit",
+    "Shank",
+];
+
+/// Every fighter but `missing` (never deployed: out of action), none next to another.
+fn everyone_but(rules: &RulesetGame, missing: &[&str]) -> Vec<(&'static str, Hex)> {
+    let kinds: Vec<&'static str> = EVERYONE
+        .iter()
+        .copied()
+        .filter(|k| !missing.contains(k))
+        .collect();
+    scatter(rules, &kinds, &[])
+}
+
+/// Runs the end phase with `name` in `player`'s objective hand after `arrange`.
+fn end_phase_with(
+    rules: &RulesetGame,
+    player: PlayerId,
+    name: &'static str,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            arrange(ctx);
+            card(ctx, name, player, "objective_hand");
+            // The scoring player took the first turn: their end-phase sequence, which
+            // begins with scoring, runs first (3.21).
+            set(ctx, Scope::Game, "first_seat", i64::from(player.0));
+        },
+        vec![frame("end_phase", &[])],
+    )
+}
+
+/// Whether `name` is scored in an end phase after `arrange`, checking the glory it brings.
+fn scores_in_end_phase(
+    rules: &RulesetGame,
+    player: PlayerId,
+    name: &'static str,
+    worth: i64,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> bool {
+    let game = end_phase_with(rules, player, name, arrange);
+    let state = game.state();
+    let done = scored(state, player, name);
+    assert_eq!(glory(state, player), if done { worth } else { 0 }, "{name}");
+    if !done {
+        assert!(names_in(state, player, "objective_hand").contains(&name.to_owned()));
+    }
+    done
+}
+
+// ---------------------------------------------------------------------------------------
+// Objectives
+// ---------------------------------------------------------------------------------------
+
+/// Competent Conjuror (seed 002 L938-951): end phase, more spells cast in the phase than
+/// the warband has wizards; out-of-action wizards count.
+#[test]
+fn competent_conjuror_more_spells_than_wizards_scores() {
+    let rules = rules();
+    // Calthia is the Truthseekers' one wizard (out of action in the last case: she counts).
+    for (missing, spells, wins) in [
+        (&[][..], 2, true),
+        (&[][..], 1, false),
+        (&["Calthia Xandire"][..], 1, false),
+        (&["Calthia Xandire"][..], 2, true),
+    ] {
+        let placed = everyone_but(&rules, missing);
+        let won = scores_in_end_phase(&rules, SEEKERS, "Competent Conjuror", 1, move |ctx| {
+            place_all(ctx, &placed);
+            set(
+                ctx,
+                Scope::Player(SEEKERS),
+                "spells_cast_this_phase",
+                spells,
+            );
+        });
+        assert_eq!(won, wins, "{missing:?}, {spells} spells");
+    }
+    // pending: the spell flow keeping `spells_cast_this_phase` (set by hand here).
+}
+
+/// Fallen Titan (seed 002 L953-963): end phase, an enemy out of action whose Wounds is
+/// higher than every friendly fighter still on the battlefield.
+#[test]
+fn fallen_titan_enemy_out_with_more_wounds_than_every_survivor_scores() {
+    let rules = rules();
+    // Dhoraz (Wounds 5) is out; the Krew's largest survivor is Mannok (4)...
+    let placed = everyone_but(&rules, &["Dhoraz Giant-fell", "Torka Tuffskul"]);
+    assert!(scores_in_end_phase(
+        &rules,
+        KREW,
+        "Fallen Titan",
+        1,
+        move |ctx| place_all(ctx, &placed)
+    ));
+    // ...but with Torka (5) standing, Dhoraz is not higher.
+    let placed = everyone_but(&rules, &["Dhoraz Giant-fell"]);
+    assert!(!scores_in_end_phase(
+        &rules,
+        KREW,
+        "Fallen Titan",
+        1,
+        move |ctx| place_all(ctx, &placed)
+    ));
+    // No enemy out: nothing to score.
+    let placed = everyone_but(&rules, &["Torka Tuffskul"]);
+    assert!(!scores_in_end_phase(
+        &rules,
+        KREW,
+        "Fallen Titan",
+        1,
+        move |ctx| place_all(ctx, &placed)
+    ));
+}
+
+/// Hexes of `territory` ("player0" is the Krew's board) that are open.
+fn territory_hexes(rules: &RulesetGame, territory: &str) -> Vec<Hex> {
+    open_hexes(rules)
+        .into_iter()
+        .filter(|h| rules.battlefield().territory(*h) == Some(territory))
+        .collect()
+}
+
+/// Fearless Seekers (seed 002 L965-981): end phase, two or more friendly fighters on
+/// feature tokens in enemy territory.
+#[test]
+fn fearless_seekers_two_fighters_on_features_in_enemy_territory_score() {
+    let rules = rules();
+    let krew_land = territory_hexes(&rules, "player0");
+    let first = krew_land[0];
+    let second = *krew_land
+        .iter()
+        .find(|h| h.distance_to(first) >= 2)
+        .expect("two hexes");
+    let others = scatter(
+        &rules,
+        &[
+            "Dhoraz Giant-fell",
+            "Taros",
+            "Mannok da Kunnin'",
+            "Torka Tuffskul",
+            "Shank",
+        ],
+        &[first, second],
+    );
+    let arrange = move |features: usize| {
+        let others = others.clone();
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &others);
+            place_all(
+                ctx,
+                &[("Calthia Xandire", first), ("Luxa Stormrider", second)],
+            );
+            for (hex, kind) in [(first, "Calthia Xandire"), (second, "Luxa Stormrider")]
+                .into_iter()
+                .take(features)
+            {
+                ctx.set_hex_type(hex, "feature", true);
+                ctx.set_hex_type(hex, "gloom", true);
+                let _ = kind;
+            }
+            for kind in ["Calthia Xandire", "Luxa Stormrider"] {
+                let id = piece(ctx.state(), kind);
+                set(ctx, Scope::Piece(id), "territory", 2);
+            }
+        }
+    };
+    // One feature token under a Truthseeker in enemy territory is not enough.
+    assert!(!scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Fearless Seekers",
+        2,
+        arrange(1)
+    ));
+    assert!(!scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Fearless Seekers",
+        2,
+        arrange(0)
+    ));
+    // pending: feature tokens in play (hex types given in play) and the `territory`
+    // counter kept by the flow; then two fighters on features score 2 glory:
+    // assert!(scores_in_end_phase(&rules, SEEKERS, "Fearless Seekers", 2, arrange(2)));
+}
+
+/// Elimination Order (seed 002 L1033-1052): surge (hybrid), after a friendly assassin's
+/// Attack action takes its target out of action, or after a friendly Attack action takes
+/// the enemy leader out while no other enemy fighter is out of action.
+#[test]
+fn elimination_order_lone_leader_or_assassin_kill_scores_in_the_window() {
+    let rules = rules();
+    let run = |missing: &'static [&'static str], target: &str, attacker: &str, assassin: bool| {
+        let placed = everyone_but(&rules, missing);
+        let attacker_kind = attacker.to_owned();
+        scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                card(ctx, "Elimination Order", SEEKERS, "objective_hand");
+                card(ctx, "True Grit", SEEKERS, "objective_deck");
+                set(ctx, Scope::Game, "attack_outcome", 2);
+                set(ctx, Scope::Game, "attack_range", 1);
+                if assassin {
+                    let id = piece(ctx.state(), &attacker_kind);
+                    ctx.set_keyword(id, "assassin", true).expect("keyword");
+                }
+            },
+            vec![
+                window(
+                    SEEKERS,
+                    "after_attack",
+                    Some(fighter(&rules, target)),
+                    Some(fighter(&rules, attacker)),
+                ),
+                surge_step(SEEKERS),
+            ],
+        )
+    };
+    // Mannok, the Krew's leader, is the only Kruleboy out: scored at once, with a
+    // replacement objective drawn (surge, digest 3.20).
+    let game = run(
+        &["Mannok da Kunnin'"],
+        "Mannok da Kunnin'",
+        "Calthia Xandire",
+        false,
+    );
+    assert!(scored(game.state(), SEEKERS, "Elimination Order"));
+    assert_eq!(glory(game.state(), SEEKERS), 1);
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "objective_hand"),
+        ["True Grit"]
+    );
+    // Another Kruleboy is out too: the leader is not alone.
+    let game = run(
+        &["Mannok da Kunnin'", "Shank"],
+        "Mannok da Kunnin'",
+        "Calthia Xandire",
+        false,
+    );
+    assert!(!scored(game.state(), SEEKERS, "Elimination Order"));
+    // A minion taken out by a non-assassin does not count...
+    let game = run(&["Gikkit", "Shank"], "Shank", "Luxa Stormrider", false);
+    assert!(!scored(game.state(), SEEKERS, "Elimination Order"));
+    // ...by an assassin it does, whoever else is out.
+    let game = run(&["Gikkit", "Shank"], "Shank", "Luxa Stormrider", true);
+    assert!(scored(game.state(), SEEKERS, "Elimination Order"));
+    // The target still stands: nothing.
+    let game = run(&[], "Mannok da Kunnin'", "Calthia Xandire", true);
+    assert!(!scored(game.state(), SEEKERS, "Elimination Order"));
+}
+
+/// True Grit (seed 002 L1054-1063): end phase, your leader has two or more wound counters.
+#[test]
+fn true_grit_leader_with_two_wounds_scores() {
+    let rules = rules();
+    for (wounds, wins) in [(2, true), (3, true), (1, false)] {
+        let placed = everyone_but(&rules, &[]);
+        let won = scores_in_end_phase(&rules, SEEKERS, "True Grit", 1, move |ctx| {
+            place_all(ctx, &placed);
+            damage(ctx, "Calthia Xandire", wounds);
+            damage(ctx, "Dhoraz Giant-fell", 3);
+        });
+        assert_eq!(won, wins, "leader with {wounds} damage");
+    }
+}
+
+/// Easy Come, Easy Go (seed 002 L1065-1076): end phase, you hold no power cards.
+#[test]
+fn easy_come_easy_go_empty_power_hand_scores() {
+    let rules = rules();
+    let placed = everyone_but(&rules, &[]);
+    let again = placed.clone();
+    assert!(scores_in_end_phase(
+        &rules,
+        KREW,
+        "Easy Come, Easy Go",
+        1,
+        move |ctx| place_all(ctx, &placed)
+    ));
+    assert!(!scores_in_end_phase(
+        &rules,
+        KREW,
+        "Easy Come, Easy Go",
+        1,
+        move |ctx| {
+            place_all(ctx, &again);
+            card(ctx, "Grotpile", KREW, "power_hand");
+        }
+    ));
+}
+
+/// Path of Order (seed 002 L3496-3514): dual, end phase, your warband holds two or more
+/// objectives and two or more enemy fighters are out of action.
+#[test]
+fn path_of_order_two_objectives_held_and_two_enemies_out_scores() {
+    let rules = rules();
+    let arrange = |objectives: usize, missing: &'static [&'static str]| {
+        let placed = everyone_but(&rules, missing);
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            for kind in ["Calthia Xandire", "Dhoraz Giant-fell"]
+                .into_iter()
+                .take(objectives)
+            {
+                let hex = hex_of(ctx.state(), kind).expect("placed");
+                ctx.set_hex_type(hex, "feature", true);
+                ctx.set_hex_type(hex, "objective", true);
+            }
+        }
+    };
+    assert!(!scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Path of Order",
+        2,
+        arrange(0, &["Gikkit", "Shank"])
+    ));
+    assert!(!scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Path of Order",
+        2,
+        arrange(2, &["Shank"])
+    ));
+    // pending: objectives held (feature tokens in play, read by `hex_has_type`); then:
+    // assert!(scores_in_end_phase(&rules, SEEKERS, "Path of Order", 2, arrange(2, &["Gikkit", "Shank"])));
+}
+
+/// Banish the Dark (seed 002 L643-662): dual, end phase, friendly fighters made Charge
+/// actions this phase and one of them has no enemy next to it.
+#[test]
+fn banish_the_dark_charger_with_no_enemy_next_to_it_scores() {
+    let rules = rules();
+    let placed = everyone_but(&rules, &[]);
+    let lone = placed.clone();
+    assert!(scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Banish the Dark",
+        1,
+        move |ctx| {
+            place_all(ctx, &lone);
+            token(ctx, "Luxa Stormrider", "charge");
+        }
+    ));
+    // No charge this phase: nothing.
+    let quiet = placed.clone();
+    assert!(!scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Banish the Dark",
+        1,
+        move |ctx| place_all(ctx, &quiet)
+    ));
+    // The only charger stands next to an enemy.
+    let luxa = placed
+        .iter()
+        .find(|(k, _)| *k == "Luxa Stormrider")
+        .expect("Luxa")
+        .1;
+    let taken: Vec<Hex> = placed.iter().map(|(_, h)| *h).collect();
+    let next = pick(&rules, &taken, |h| h.distance_to(luxa) == 1);
+    let mut engaged: Vec<(&'static str, Hex)> = placed
+        .iter()
+        .copied()
+        .filter(|(k, _)| *k != "Shank")
+        .collect();
+    engaged.push(("Shank", next));
+    assert!(!scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Banish the Dark",
+        1,
+        move |ctx| {
+            place_all(ctx, &engaged);
+            token(ctx, "Luxa Stormrider", "charge");
+        }
+    ));
+}
+
+/// Bearing Sigmar's Light (seed 002 L664-678): end phase, a friendly fighter holds an
+/// objective outside your territory.
+#[test]
+fn bearing_sigmars_light_objective_held_outside_own_territory_scores() {
+    let rules = rules();
+    let krew_land = territory_hexes(&rules, "player0");
+    let own_land = territory_hexes(&rules, "player1");
+    let arrange = |hex: Hex, territory: i64, objective: bool| {
+        let others = scatter(
+            &rules,
+            &["Dhoraz Giant-fell", "Mannok da Kunnin'", "Shank"],
+            &[hex],
+        );
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &others);
+            place_all(ctx, &[("Luxa Stormrider", hex)]);
+            if objective {
+                ctx.set_hex_type(hex, "feature", true);
+                ctx.set_hex_type(hex, "objective", true);
+            }
+            let luxa = piece(ctx.state(), "Luxa Stormrider");
+            set(ctx, Scope::Piece(luxa), "territory", territory);
+        }
+    };
+    // On an objective in her own territory, or in enemy territory with no objective: no.
+    assert!(!scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Bearing Sigmar's Light",
+        1,
+        arrange(own_land[0], 1, true)
+    ));
+    assert!(!scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Bearing Sigmar's Light",
+        1,
+        arrange(krew_land[0], 2, false)
+    ));
+    // pending: objectives in play (`hex_has_type` reading feature tokens) and the
+    // `territory` counter kept by the flow; then holding one in enemy territory scores:
+    // assert!(scores_in_end_phase(&rules, SEEKERS, "Bearing Sigmar's Light", 1, arrange(krew_land[0], 2, true)));
+}
+
+/// Born Survivors (seed 002 L802-817): end phase, no more friendly fighters out of action
+/// than the number of the round.
+#[test]
+fn born_survivors_no_more_losses_than_the_round_scores() {
+    let rules = rules();
+    for (round, missing, wins) in [
+        (1, &["Shank"][..], true),
+        (1, &["Shank", "Gikkit"][..], false),
+        (2, &["Shank", "Gikkit"][..], true),
+        (1, &[][..], true),
+    ] {
+        let placed = everyone_but(&rules, missing);
+        let won = scores_in_end_phase(&rules, KREW, "Born Survivors", 1, move |ctx| {
+            place_all(ctx, &placed);
+            set(ctx, Scope::Game, "round", round);
+        });
+        assert_eq!(won, wins, "round {round}, {missing:?} out");
+    }
+}
+
+/// Good Lootin' (seed 002 L819-834): third end phase only, at least as many enemy fighters
+/// as friendly fighters out of action; 3 glory.
+#[test]
+fn good_lootin_scores_three_in_the_third_end_phase_only() {
+    let rules = rules();
+    for (round, missing, wins) in [
+        (3, &["Shank", "Taros"][..], true),
+        (3, &[][..], true),
+        (2, &["Shank", "Taros"][..], false),
+        (3, &["Shank", "Gikkit", "Taros"][..], false),
+    ] {
+        let placed = everyone_but(&rules, missing);
+        let won = scores_in_end_phase(&rules, KREW, "Good Lootin'", 3, move |ctx| {
+            place_all(ctx, &placed);
+            set(ctx, Scope::Game, "round", round);
+        });
+        assert_eq!(won, wins, "round {round}, {missing:?} out");
+    }
+}
+
+/// Gristle for the Mill (seed 002 L836-851): surge, after a friendly Range 1 or 2 Attack
+/// action takes out of action an enemy whose Wounds is 3 or more.
+#[test]
+fn gristle_for_the_mill_short_range_kill_of_a_big_enemy_scores() {
+    let rules = rules();
+    let run = |victim: &'static str, range: i64| {
+        let placed = everyone_but(&rules, &[victim]);
+        scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                card(ctx, "Gristle for the Mill", KREW, "objective_hand");
+                set(ctx, Scope::Game, "attack_outcome", 2);
+                set(ctx, Scope::Game, "attack_range", range);
+            },
+            vec![
+                window(
+                    KREW,
+                    "after_attack",
+                    Some(fighter(&rules, victim)),
+                    Some(fighter(&rules, "Torka Tuffskul")),
+                ),
+                surge_step(KREW),
+            ],
+        )
+    };
+    let game = run("Calthia Xandire", 2);
+    assert!(scored(game.state(), KREW, "Gristle for the Mill"));
+    assert_eq!(glory(game.state(), KREW), 1);
+    // Taros has Wounds 2; a Range 3 attack is too far.
+    assert!(!scored(
+        run("Taros", 2).state(),
+        KREW,
+        "Gristle for the Mill"
+    ));
+    assert!(!scored(
+        run("Calthia Xandire", 3).state(),
+        KREW,
+        "Gristle for the Mill"
+    ));
+}
+
+/// Krule Tricks (seed 002 L853-869): surge, after your warband takes an enemy fighter out
+/// of action with exactly 1 damage. The out-of-action check of the flow opens the window.
+#[test]
+fn krule_tricks_kill_with_exactly_one_damage_scores() {
+    let rules = rules();
+    let run = |amount: i64, seat: i64| {
+        let placed = everyone_but(&rules, &[]);
+        scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                card(ctx, "Krule Tricks", KREW, "objective_hand");
+                damage(ctx, "Luxa Stormrider", 4);
+                set(ctx, Scope::Game, "damage_amount", amount);
+                set(ctx, Scope::Game, "damage_seat", seat);
+            },
+            vec![
+                frame(
+                    "out_of_action",
+                    &[
+                        ("player", Value::Player(KREW)),
+                        ("fighter", fighter(&rules, "Gikkit")),
+                    ],
+                ),
+                surge_step(KREW),
+            ],
+        )
+    };
+    let game = run(1, 1);
+    assert_eq!(
+        hex_of(game.state(), "Luxa Stormrider"),
+        None,
+        "taken out of action"
+    );
+    assert!(scored(game.state(), KREW, "Krule Tricks"));
+    // Her bounty and the objective.
+    assert_eq!(glory(game.state(), KREW), 2);
+    // 2 damage, or damage no warband dealt (a lethal hex, seat 0): nothing.
+    assert!(!scored(run(2, 1).state(), KREW, "Krule Tricks"));
+    assert!(!scored(run(1, 0).state(), KREW, "Krule Tricks"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Surge objectives scored through the flow's own steps
+// ---------------------------------------------------------------------------------------
+
+/// Brave the Darkness (seed 002 L693-708): surge, right after an activation, if every
+/// friendly fighter still on the battlefield has a Charge token.
+#[test]
+fn brave_the_darkness_every_survivor_with_a_charge_token_scores() {
+    let rules = rules();
+    let run = |chargers: &'static [&'static str]| {
+        // Dhoraz is out of action: only the three others must have charged.
+        let placed = everyone_but(&rules, &["Dhoraz Giant-fell"]);
+        let mut game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                card(ctx, "Brave the Darkness", SEEKERS, "objective_hand");
+                for kind in chargers {
+                    token(ctx, kind, "charge");
+                }
+                set(ctx, Scope::Game, "turn_seat", 1);
+            },
+            vec![
+                frame("activation", &[("player", Value::Player(SEEKERS))]),
+                surge_step(SEEKERS),
+            ],
+        );
+        // The activation step: the player action "pass" (every fighter may have charged).
+        expect(&mut game, SEEKERS, "Choose an action", option("pass"));
+        game
+    };
+    let game = run(&["Calthia Xandire", "Luxa Stormrider", "Taros"]);
+    assert!(scored(game.state(), SEEKERS, "Brave the Darkness"));
+    assert_eq!(glory(game.state(), SEEKERS), 1);
+    let game = run(&["Calthia Xandire", "Luxa Stormrider"]);
+    assert!(!scored(game.state(), SEEKERS, "Brave the Darkness"));
+}
+
+/// Unfaltering Stride on Calthia, and the test's count of reactions so far this phase.
+fn stride_reaction(rules: &RulesetGame, before: i64) -> Game<Scenario> {
+    let placed = everyone_but(rules, &[]);
+    let mut game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Unfaltering Stride", "Calthia Xandire");
+            card(ctx, "Blaze of Glory", SEEKERS, "objective_hand");
+            set(ctx, Scope::Game, "turn_seat", 1);
+            set(ctx, Scope::Game, "reactions_this_phase", before);
+        },
+        vec![
+            frame("activation", &[("player", Value::Player(SEEKERS))]),
+            surge_step(SEEKERS),
+        ],
+    );
+    let calthia = piece(game.state(), "Calthia Xandire");
+    expect(&mut game, SEEKERS, "Choose an action", option("guard"));
+    expect(
+        &mut game,
+        SEEKERS,
+        "Which fighter goes on guard?",
+        Choice::Piece(calthia),
+    );
+    expect(
+        &mut game,
+        SEEKERS,
+        "Reaction step: react or pass?",
+        option("use an upgrade's reaction"),
+    );
+    let stride = card_choice(&game, "Unfaltering Stride");
+    expect(&mut game, SEEKERS, "Which upgrade's reaction?", stride);
+    let to = choices(&request(&game))[0].clone();
+    expect(&mut game, SEEKERS, "Where is it pushed?", to);
+    game
+}
+
+/// Blaze of Glory (seed 002 L680-691): surge, right after a reaction is resolved, if it is
+/// the second or a later reaction of the phase (digest H31: anyone's reactions count).
+#[test]
+fn blaze_of_glory_second_reaction_of_the_phase_scores() {
+    let rules = rules();
+    // One reaction earlier in the phase (the other player's, say): this one is the second.
+    let game = stride_reaction(&rules, 1);
+    assert_eq!(game.state().counter("reactions_this_phase"), 2);
+    assert!(scored(game.state(), SEEKERS, "Blaze of Glory"));
+    assert_eq!(glory(game.state(), SEEKERS), 1);
+    // The first reaction of the phase: nothing.
+    let game = stride_reaction(&rules, 0);
+    assert_eq!(game.state().counter("reactions_this_phase"), 1);
+    assert!(!scored(game.state(), SEEKERS, "Blaze of Glory"));
+}
+
+/// Unfaltering Stride (seed 002 L3188-3203): reaction, after this fighter's activation,
+/// push it 1 hex.
+#[test]
+fn unfaltering_stride_pushes_its_fighter_after_its_activation() {
+    let rules = rules();
+    let before = everyone_but(&rules, &[])
+        .iter()
+        .find(|(k, _)| *k == "Calthia Xandire")
+        .expect("Calthia")
+        .1;
+    let game = stride_reaction(&rules, 0);
+    let after = hex_of(game.state(), "Calthia Xandire").expect("she stands");
+    assert_eq!(before.distance_to(after), 1, "pushed 1 hex");
+    assert!(game.pending().is_empty());
+    // Another fighter's activation: the reaction is not offered.
+    let placed = everyone_but(&rules, &[]);
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Unfaltering Stride", "Calthia Xandire");
+            set(ctx, Scope::Game, "turn_seat", 1);
+        },
+        vec![frame("activation", &[("player", Value::Player(SEEKERS))])],
+    );
+    let luxa = piece(game.state(), "Luxa Stormrider");
+    expect(&mut game, SEEKERS, "Choose an action", option("guard"));
+    expect(
+        &mut game,
+        SEEKERS,
+        "Which fighter goes on guard?",
+        Choice::Piece(luxa),
+    );
+    assert!(game.pending().is_empty(), "{:?}", game.pending());
+}
+
+// ---------------------------------------------------------------------------------------
+// Ploys played in the power step
+// ---------------------------------------------------------------------------------------
+
+/// A power step for `player` with `names` in their power hand, after `arrange`.
+fn power_step_with(
+    rules: &RulesetGame,
+    player: PlayerId,
+    names: &'static [&'static str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    after: Vec<Frame>,
+) -> Game<Scenario> {
+    let mut frames = vec![power_step(player)];
+    frames.extend(after);
+    scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            arrange(ctx);
+            for name in names {
+                card(ctx, name, player, "power_hand");
+            }
+        },
+        frames,
+    )
+}
+
+fn after_activation() -> Frame {
+    window(SEEKERS, "after_activation", None, None)
+}
+
+/// Plays a ploy whose effect is a modifier on friendly fighters until the next activation
+/// step ends; returns (during, after) games.
+fn next_activation_ploy(
+    rules: &RulesetGame,
+    player: PlayerId,
+    name: &'static str,
+) -> [Game<Scenario>; 2] {
+    let names: &'static [&'static str] = match name {
+        "Audacious Move" => &["Audacious Move"],
+        "Called Strike" => &["Called Strike"],
+        _ => &["Easy Meat"],
+    };
+    [vec![], vec![after_activation()]].map(|after| {
+        let placed = everyone_but(rules, &[]);
+        let mut game = power_step_with(
+            rules,
+            player,
+            names,
+            move |ctx| place_all(ctx, &placed),
+            after,
+        );
+        play_in_power_step(&mut game, player, name);
+        assert!(game.pending().is_empty(), "{:?}", game.pending());
+        assert!(names_in(game.state(), player, "power_discard").contains(&name.to_owned()));
+        assert!(names_in(game.state(), player, "power_hand").is_empty());
+        game
+    })
+}
+
+/// Audacious Move (seed 002 L983-995): in the next activation step, friendly fighters have
+/// +2 Move (except in a Charge action).
+#[test]
+fn audacious_move_gives_friendly_fighters_two_move_until_the_activation_ends() {
+    let rules = rules();
+    let [during, after] = next_activation_ploy(&rules, SEEKERS, "Audacious Move");
+    assert_eq!(stat(during.state(), "Luxa Stormrider", "move"), 6);
+    assert_eq!(stat(during.state(), "Dhoraz Giant-fell", "move"), 5);
+    assert_eq!(
+        stat(during.state(), "Shank", "move"),
+        4,
+        "enemies unchanged"
+    );
+    assert_eq!(
+        stat(after.state(), "Luxa Stormrider", "move"),
+        4,
+        "ends with the step"
+    );
+    // pending: "except when they make a Charge action" (the flow adds it to a Charge's Move).
+}
+
+/// Called Strike (seed 002 L740-753): in the next activation step, the first friendly
+/// Attack action may re-roll one attack die.
+#[test]
+fn called_strike_gives_a_reroll_until_the_next_activation_ends() {
+    let rules = rules();
+    let [during, after] = next_activation_ploy(&rules, SEEKERS, "Called Strike");
+    assert_eq!(stat(during.state(), "Calthia Xandire", "attack_rerolls"), 1);
+    assert_eq!(
+        stat(during.state(), "Mannok da Kunnin'", "attack_rerolls"),
+        0
+    );
+    assert_eq!(stat(after.state(), "Calthia Xandire", "attack_rerolls"), 0);
+    // pending: "the first Attack action" only, and the re-roll offered by the combat flow.
+}
+
+/// Easy Meat (seed 002 L888-899): in the next activation step, the first Range 1 or 2
+/// Attack action deals 1 extra damage if the attacker is supported.
+#[test]
+fn easy_meat_gives_one_damage_until_the_next_activation_ends() {
+    let rules = rules();
+    let [during, after] = next_activation_ploy(&rules, KREW, "Easy Meat");
+    assert_eq!(stat(during.state(), "Gikkit", "attack_damage"), 1);
+    assert_eq!(stat(during.state(), "Calthia Xandire", "attack_damage"), 0);
+    assert_eq!(stat(after.state(), "Gikkit", "attack_damage"), 0);
+    // pending: only the first Range 1-2 Attack action, and only if supported.
+}
+
+/// Swampspill (seed 002 L2711-2725): choose a friendly fighter; until the end of the
+/// phase it may re-roll one die in the attack rolls of its Range 1 and 2 Attack actions.
+#[test]
+fn swampspill_gives_one_fighter_a_reroll_until_the_phase_ends() {
+    let rules = rules();
+    let run = |after: Vec<Frame>| {
+        let placed = everyone_but(&rules, &[]);
+        let mut game = power_step_with(
+            &rules,
+            KREW,
+            &["Swampspill"],
+            move |ctx| place_all(ctx, &placed),
+            after,
+        );
+        play_in_power_step(&mut game, KREW, "Swampspill");
+        let torka = piece(game.state(), "Torka Tuffskul");
+        expect(
+            &mut game,
+            KREW,
+            "Choose a friendly fighter",
+            Choice::Piece(torka),
+        );
+        assert!(game.pending().is_empty());
+        game
+    };
+    let game = run(vec![after_activation()]);
+    assert_eq!(
+        stat(game.state(), "Torka Tuffskul", "attack_rerolls"),
+        1,
+        "lasts past the activation"
+    );
+    assert_eq!(
+        stat(game.state(), "Gikkit", "attack_rerolls"),
+        0,
+        "only the chosen fighter"
+    );
+    let game = run(vec![window(KREW, "action_phase_end", None, None)]);
+    assert_eq!(
+        stat(game.state(), "Torka Tuffskul", "attack_rerolls"),
+        0,
+        "ends with the phase"
+    );
+    // pending: Range 1 and 2 Attack actions only (as written, every attack roll).
+}
+
+/// Advance as One (seed 002 L710-722): push every friendly fighter 1 hex towards the
+/// nearest enemy fighter.
+#[test]
+fn advance_as_one_pushes_every_friendly_fighter_one_hex_closer() {
+    let rules = rules();
+    let shank = pick(&rules, &[], |h| roomy(&rules, h));
+    let calthia = pick(&rules, &[shank], |h| {
+        h.distance_to(shank) == 3 && roomy(&rules, h)
+    });
+    let luxa = pick(&rules, &[shank, calthia], |h| {
+        h.distance_to(shank) == 4 && h.distance_to(calthia) >= 3 && roomy(&rules, h)
+    });
+    let placed = vec![
+        ("Shank", shank),
+        ("Calthia Xandire", calthia),
+        ("Luxa Stormrider", luxa),
+    ];
+    let mut game = power_step_with(
+        &rules,
+        SEEKERS,
+        &["Advance as One"],
+        move |ctx| place_all(ctx, &placed),
+        vec![],
+    );
+    play_in_power_step(&mut game, SEEKERS, "Advance as One");
+    for kind in ["Calthia Xandire", "Luxa Stormrider"] {
+        let id = piece(game.state(), kind);
+        expect(
+            &mut game,
+            SEEKERS,
+            "Which friendly fighter is pushed next?",
+            Choice::Piece(id),
+        );
+        let ends = choices(&request(&game));
+        assert!(!ends.is_empty());
+        for end in &ends {
+            let Choice::Hex(h) = end else {
+                panic!("{end:?}")
+            };
+            assert_eq!(
+                h.distance_to(hex_of(game.state(), kind).expect("stands")),
+                1
+            );
+        }
+        expect(&mut game, SEEKERS, "Where is it pushed?", ends[0].clone());
+    }
+    assert!(game.pending().is_empty());
+    let state = game.state();
+    assert_eq!(
+        hex_of(state, "Calthia Xandire")
+            .expect("stands")
+            .distance_to(shank),
+        2
+    );
+    assert_eq!(
+        hex_of(state, "Luxa Stormrider")
+            .expect("stands")
+            .distance_to(shank),
+        3
+    );
+    // No friendly fighter can get closer (Calthia is next to the only enemy): not playable.
+    let next = pick(&rules, &[shank], |h| h.distance_to(shank) == 1);
+    let placed = vec![("Shank", shank), ("Calthia Xandire", next)];
+    let game = power_step_with(
+        &rules,
+        SEEKERS,
+        &["Advance as One"],
+        move |ctx| place_all(ctx, &placed),
+        vec![],
+    );
+    assert!(
+        game.pending().is_empty(),
+        "nothing to play: both players pass"
+    );
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "power_hand"),
+        ["Advance as One"]
+    );
+}
+
+/// Creeping Doubt (seed 002 L871-885): choose an enemy, push a friendly fighter 1 hex
+/// closer to it; if they are then next to each other, the enemy is staggered.
+#[test]
+fn creeping_doubt_pushes_a_friend_closer_and_staggers_the_enemy_next_to_it() {
+    let rules = rules();
+    let luxa = away(&rules, &[], 0);
+    for distance in [2, 3] {
+        let shank = pick(&rules, &[luxa], |h| h.distance_to(luxa) == distance);
+        let placed = vec![("Luxa Stormrider", luxa), ("Shank", shank)];
+        let mut game = power_step_with(
+            &rules,
+            KREW,
+            &["Creeping Doubt"],
+            move |ctx| {
+                place_all(ctx, &placed);
+                token(ctx, "Luxa Stormrider", "guard");
+            },
+            vec![],
+        );
+        play_in_power_step(&mut game, KREW, "Creeping Doubt");
+        let (luxa_id, shank_id) = (
+            piece(game.state(), "Luxa Stormrider"),
+            piece(game.state(), "Shank"),
+        );
+        expect(
+            &mut game,
+            KREW,
+            "Choose an enemy fighter",
+            Choice::Piece(luxa_id),
+        );
+        expect(
+            &mut game,
+            KREW,
+            "Which friendly fighter is pushed?",
+            Choice::Piece(shank_id),
+        );
+        let ends = choices(&request(&game));
+        for end in &ends {
+            let Choice::Hex(h) = end else {
+                panic!("{end:?}")
+            };
+            assert_eq!(h.distance_to(luxa), distance - 1, "only hexes closer");
+        }
+        expect(&mut game, KREW, "Where is it pushed?", ends[0].clone());
+        assert!(game.pending().is_empty());
+        let state = game.state();
+        let next_to = distance == 2;
+        assert_eq!(has_token(state, "Luxa Stormrider", "stagger"), next_to);
+        // Staggering takes her Guard (digest 3.11).
+        assert_eq!(has_token(state, "Luxa Stormrider", "guard"), !next_to);
+    }
+    // Already next to each other: no push brings them closer, so not playable.
+    let shank = pick(&rules, &[luxa], |h| h.distance_to(luxa) == 1);
+    let placed = vec![("Luxa Stormrider", luxa), ("Shank", shank)];
+    let game = power_step_with(
+        &rules,
+        KREW,
+        &["Creeping Doubt"],
+        move |ctx| place_all(ctx, &placed),
+        vec![],
+    );
+    assert!(game.pending().is_empty());
+    assert_eq!(
+        names_in(game.state(), KREW, "power_hand"),
+        ["Creeping Doubt"]
+    );
+}
+
+/// Grotpile (seed 002 L902-917): push a friendly minion up to 3 hexes to end next to an
+/// enemy; then you may push a second minion up to 3 hexes next to an enemy next to the
+/// first.
+#[test]
+fn grotpile_pushes_two_minions_next_to_the_same_enemy() {
+    let rules = rules();
+    let calthia = pick(&rules, &[], |h| roomy(&rules, h));
+    let gikkit = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 3);
+    let shank = pick(&rules, &[calthia, gikkit], |h| {
+        h.distance_to(calthia) == 4 && h.distance_to(gikkit) >= 2
+    });
+    let placed = vec![
+        ("Calthia Xandire", calthia),
+        ("Gikkit", gikkit),
+        ("Shank", shank),
+    ];
+    let mut game = power_step_with(
+        &rules,
+        KREW,
+        &["Grotpile"],
+        move |ctx| place_all(ctx, &placed),
+        vec![],
+    );
+    play_in_power_step(&mut game, KREW, "Grotpile");
+    let (gikkit_id, shank_id) = (piece(game.state(), "Gikkit"), piece(game.state(), "Shank"));
+    expect(
+        &mut game,
+        KREW,
+        "Which minion is pushed first?",
+        Choice::Piece(gikkit_id),
+    );
+    let ends = choices(&request(&game));
+    for end in &ends {
+        let Choice::Hex(h) = end else {
+            panic!("{end:?}")
+        };
+        assert_eq!(h.distance_to(calthia), 1, "ends next to the enemy");
+        assert!(h.distance_to(gikkit) <= 3, "up to 3 hexes");
+    }
+    expect(&mut game, KREW, "Where does it end?", ends[0].clone());
+    expect(
+        &mut game,
+        KREW,
+        "Push a second minion?",
+        option("push a second minion"),
+    );
+    expect(
+        &mut game,
+        KREW,
+        "Which minion is pushed second?",
+        Choice::Piece(shank_id),
+    );
+    let ends = choices(&request(&game));
+    expect(&mut game, KREW, "Where does it end?", ends[0].clone());
+    assert!(game.pending().is_empty());
+    let state = game.state();
+    for kind in ["Gikkit", "Shank"] {
+        assert_eq!(
+            hex_of(state, kind).expect("stands").distance_to(calthia),
+            1,
+            "{kind}"
+        );
+    }
+    // No minion within reach of an enemy (Torka is no minion): not playable.
+    let far = pick(&rules, &[calthia], |h| h.distance_to(calthia) >= 6);
+    let placed = vec![
+        ("Calthia Xandire", calthia),
+        ("Shank", far),
+        ("Torka Tuffskul", gikkit),
+    ];
+    let game = power_step_with(
+        &rules,
+        KREW,
+        &["Grotpile"],
+        move |ctx| place_all(ctx, &placed),
+        vec![],
+    );
+    assert!(game.pending().is_empty());
+    assert_eq!(names_in(game.state(), KREW, "power_hand"), ["Grotpile"]);
+}
+
+/// Penumbral Falls (seed 002 L1555-1571): Waypoint; at the end of each action phase every
+/// fighter in an edge hex suffers 1 damage; lasts until another Waypoint is played.
+#[test]
+fn penumbral_falls_persists_and_damages_fighters_in_edge_hexes() {
+    let rules = rules();
+    let battlefield = rules.battlefield();
+    let edge = pick(&rules, &[], |h| battlefield.is_edge(h));
+    let inner = pick(&rules, &[edge], |h| {
+        !battlefield.is_edge(h) && h.distance_to(edge) >= 2
+    });
+    let placed = vec![("Shank", edge), ("Calthia Xandire", inner)];
+    let game = resolve(
+        &rules,
+        move |ctx| place_all(ctx, &placed),
+        SEEKERS,
+        "Penumbral Falls",
+        None,
+        &[],
+        vec![],
+    );
+    assert!(game.pending().is_empty());
+    assert_eq!(
+        counter_of(game.state(), "Calthia Xandire", "damage"),
+        0,
+        "not in an edge hex"
+    );
+    // pending: edge hexes read by `hex_has_type(h, "edge")`, then:
+    // assert_eq!(counter_of(game.state(), "Shank", "damage"), 1);
+    // pending: a persisting Waypoint played in the power step and run at each
+    // `action_phase_end` until another Waypoint is played (the power step offers only cards
+    // whose window is `power_step`).
+}
+
+/// Shattering Blow (seed 002 L1093-1101): reaction after a friendly fighter's successful
+/// Range 1 Attack action: pick one of the target's upgrades; it is broken (digest H28: the
+/// card's Range 1 wins).
+#[test]
+fn shattering_blow_breaks_an_upgrade_after_a_successful_range_1_attack() {
+    let rules = rules();
+    let run = |outcome: i64, range: i64, attacker: &'static str| {
+        let calthia = away(&rules, &[], 0);
+        let gikkit = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 1);
+        let mut placed = scatter(
+            &rules,
+            &["Luxa Stormrider", "Torka Tuffskul"],
+            &[calthia, gikkit],
+        );
+        placed.extend([("Calthia Xandire", calthia), ("Gikkit", gikkit)]);
+        scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                upgrade(ctx, "Tempered Sigmarite", "Calthia Xandire");
+                card(ctx, "Shattering Blow", KREW, "power_hand");
+                set(ctx, Scope::Game, "attack_outcome", outcome);
+                set(ctx, Scope::Game, "attack_range", range);
+                set(ctx, Scope::Game, "turn_seat", 0);
+            },
+            vec![window(
+                KREW,
+                "after_attack",
+                Some(fighter(&rules, "Calthia Xandire")),
+                Some(fighter(&rules, attacker)),
+            )],
+        )
+    };
+    let mut game = run(2, 1, "Gikkit");
+    expect(
+        &mut game,
+        KREW,
+        "Reaction step: react or pass?",
+        option("play a reaction card"),
+    );
+    let blow = card_choice(&game, "Shattering Blow");
+    expect(&mut game, KREW, "Which reaction card?", blow);
+    let sigmarite = card_choice(&game, "Tempered Sigmarite");
+    expect(&mut game, KREW, "Which upgrade breaks?", sigmarite);
+    assert!(game.pending().is_empty());
+    let state = game.state();
+    let calthia = piece(state, "Calthia Xandire");
+    assert!(
+        state
+            .zone_cards(&ZoneId::on_piece(SEEKERS, "equipped", calthia))
+            .is_empty()
+    );
+    assert!(names_in(state, SEEKERS, "power_discard").contains(&"Tempered Sigmarite".to_owned()));
+    assert!(names_in(state, KREW, "power_discard").contains(&"Shattering Blow".to_owned()));
+    // A draw, a Range 2 Attack action, or an enemy's Attack action: not offered.
+    for (outcome, range, attacker) in [
+        (1, 1, "Gikkit"),
+        (2, 2, "Torka Tuffskul"),
+        (3, 1, "Luxa Stormrider"),
+    ] {
+        let game = run(outcome, range, attacker);
+        assert!(
+            game.pending().is_empty(),
+            "{outcome} {range} {attacker}: {:?}",
+            game.pending()
+        );
+        assert_eq!(
+            names_in(game.state(), KREW, "power_hand"),
+            ["Shattering Blow"]
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Spells (resolved as `play_card` would once cast)
+// ---------------------------------------------------------------------------------------
+
+/// Quintok's Query (seed 002 L998-1011): spell; look at the top objective card; you may
+/// take it into your hand, then discard an objective card.
+#[test]
+fn quintoks_query_takes_the_top_objective_and_discards_one() {
+    let rules = rules();
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        card(ctx, "True Grit", SEEKERS, "objective_deck");
+        card(ctx, "Banish the Dark", SEEKERS, "objective_deck");
+        card(ctx, "Blaze of Glory", SEEKERS, "objective_hand");
+    };
+    let calthia = fighter(&rules, "Calthia Xandire");
+    for take in [true, false] {
+        let mut game = resolve(
+            &rules,
+            arrange,
+            SEEKERS,
+            "Quintok's Query",
+            None,
+            &[("fighter", calthia.clone())],
+            vec![],
+        );
+        let asked = request(&game);
+        assert_eq!(
+            asked.prompt, "Take True Grit into your hand?",
+            "the top card is named to its owner"
+        );
+        if take {
+            answer(&mut game, option("take it"));
+            let old = card_choice(&game, "Blaze of Glory");
+            expect(&mut game, SEEKERS, "Discard which objective card?", old);
+            assert_eq!(
+                names_in(game.state(), SEEKERS, "objective_hand"),
+                ["True Grit"]
+            );
+            assert!(
+                names_in(game.state(), SEEKERS, "objective_discard")
+                    .contains(&"Blaze of Glory".to_owned())
+            );
+        } else {
+            answer(&mut game, option("leave it"));
+            assert_eq!(
+                names_in(game.state(), SEEKERS, "objective_hand"),
+                ["Blaze of Glory"]
+            );
+            assert_eq!(
+                names_in(game.state(), SEEKERS, "objective_deck"),
+                ["True Grit", "Banish the Dark"]
+            );
+        }
+        assert!(game.pending().is_empty());
+    }
+    // With an empty objective deck there is nothing to look at: its condition fails.
+    let holding = conditions_holding(
+        &rules,
+        |ctx: &mut Ctx<'_>| {
+            card(ctx, "Quintok's Query", SEEKERS, "power_hand");
+        },
+        SEEKERS,
+        &[],
+    );
+    assert!(!holding.contains(&"Quintok's Query".to_owned()));
+    let holding = conditions_holding(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            arrange(ctx);
+            card(ctx, "Quintok's Query", SEEKERS, "power_hand");
+        },
+        SEEKERS,
+        &[],
+    );
+    assert!(holding.contains(&"Quintok's Query".to_owned()));
+    // pending: casting in the power step (casting roll, 1 channel; digest 3.17).
+}
+
+/// Arcane Bulwark (seed 002 L1078-1090): spell; each friendly fighter within 2 hexes of
+/// the caster, the caster included, gains a Guard token (which removes Stagger, 3.6).
+#[test]
+fn arcane_bulwark_guards_friendly_fighters_within_two_hexes() {
+    let rules = rules();
+    let calthia = away(&rules, &[], 0);
+    let dhoraz = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 2);
+    let shank = pick(&rules, &[calthia, dhoraz], |h| h.distance_to(calthia) == 1);
+    let luxa = pick(&rules, &[calthia, dhoraz, shank], |h| {
+        h.distance_to(calthia) == 3 && h.distance_to(dhoraz) >= 2 && h.distance_to(shank) >= 2
+    });
+    let placed = vec![
+        ("Calthia Xandire", calthia),
+        ("Dhoraz Giant-fell", dhoraz),
+        ("Shank", shank),
+        ("Luxa Stormrider", luxa),
+    ];
+    let caster = fighter(&rules, "Calthia Xandire");
+    let game = resolve(
+        &rules,
+        move |ctx| {
+            place_all(ctx, &placed);
+            token(ctx, "Dhoraz Giant-fell", "stagger");
+        },
+        SEEKERS,
+        "Arcane Bulwark",
+        None,
+        &[("fighter", caster)],
+        vec![],
+    );
+    assert!(game.pending().is_empty());
+    let state = game.state();
+    assert!(has_token(state, "Calthia Xandire", "guard"), "the caster");
+    assert!(
+        has_token(state, "Dhoraz Giant-fell", "guard"),
+        "2 hexes away"
+    );
+    assert!(
+        !has_token(state, "Dhoraz Giant-fell", "stagger"),
+        "Guard removes Stagger"
+    );
+    assert!(
+        !has_token(state, "Luxa Stormrider", "guard"),
+        "3 hexes away"
+    );
+    assert!(!has_token(state, "Shank", "guard"), "an enemy");
+    // pending: casting in the power step (casting roll, 1 focus; digest 3.17).
+}
+
+/// Blaze of Light (seed 002 L725-738): spell (Calthia); during the next activation step
+/// friendly Attack actions roll 1 more die and enemy ones 1 fewer (never fewer than 1).
+#[test]
+fn blaze_of_light_adds_a_die_to_friends_and_takes_one_from_enemies() {
+    let rules = rules();
+    let caster = fighter(&rules, "Calthia Xandire");
+    for (after, friend, enemy) in [(vec![], 1, -1), (vec![after_activation()], 0, 0)] {
+        let placed = everyone_but(&rules, &[]);
+        let game = resolve(
+            &rules,
+            move |ctx| place_all(ctx, &placed),
+            SEEKERS,
+            "Blaze of Light",
+            None,
+            &[("fighter", caster.clone())],
+            after,
+        );
+        assert!(game.pending().is_empty());
+        let state = game.state();
+        assert_eq!(stat(state, "Luxa Stormrider", "attack_dice"), friend);
+        assert_eq!(stat(state, "Gikkit", "attack_dice"), enemy);
+    }
+    // Only Calthia may cast it (restriction), checked when the deck is built.
+    let (sources, _) = read_paths(&[cards_dir()]);
+    let (loaded, _) = load(&sources, &gloam_dsl::Host::new());
+    let blaze = loaded
+        .library
+        .cards()
+        .iter()
+        .find(|c| c.name == "Blaze of Light")
+        .expect("card");
+    assert_eq!(blaze.restrictions.len(), 1);
+    // pending: casting in the power step (1 channel), and the combat flow reading
+    // `attack_dice` with at least 1 die.
+}
+
+// ---------------------------------------------------------------------------------------
+// Upgrades
+// ---------------------------------------------------------------------------------------
+
+/// End phase step 3 (3.16) for `player` with the upgrade `name` in hand and `glory` glory,
+/// after `arrange`: plays it on `bearer` and returns the game, or `None` when the step
+/// offers no upgrade. The fighters the step offers for it are checked against `allowed`
+/// when given.
+///
+/// The power step would be the other moment to play an upgrade; it offers only cards whose
+/// window is `power_step`, which no upgrade of the seed has (pending: see the report).
+fn play_upgrade(
+    rules: &RulesetGame,
+    player: PlayerId,
+    name: &'static str,
+    glory: i64,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    bearer: &str,
+    allowed: Option<&[&str]>,
+) -> Option<Game<Scenario>> {
+    let mut game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            arrange(ctx);
+            set(ctx, Scope::Player(player), "glory", glory);
+            card(ctx, name, player, "power_hand");
+        },
+        vec![frame(
+            "end_upgrades",
+            &[("player", Value::Player(player)), ("count", Value::Int(0))],
+        )],
+    );
+    let asked = game.pending().first().map(|r| r.prompt.clone());
+    if asked.as_deref() != Some("End phase: play an upgrade?") {
+        return None;
+    }
+    expect(
+        &mut game,
+        player,
+        "End phase: play an upgrade?",
+        option("play an upgrade"),
+    );
+    let card = card_choice(&game, name);
+    expect(&mut game, player, "Which upgrade?", card);
+    if let Some(allowed) = allowed {
+        let mut offered: Vec<String> = choices(&request(&game))
+            .iter()
+            .map(|c| match c {
+                Choice::Piece(id) => game.state().pieces[id].kind.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        offered.sort();
+        let mut allowed: Vec<String> = allowed.iter().map(|k| (*k).to_owned()).collect();
+        allowed.sort();
+        assert_eq!(offered, allowed, "the fighters who may take {name}");
+    }
+    let id = piece(game.state(), bearer);
+    expect(
+        &mut game,
+        player,
+        "Which fighter takes the upgrade?",
+        Choice::Piece(id),
+    );
+    let zone = ZoneId::on_piece(player, "equipped", id);
+    assert_eq!(
+        game.state()
+            .zone_cards(&zone)
+            .iter()
+            .map(|c| game.state().cards[c].name.as_str())
+            .collect::<Vec<_>>(),
+        [name]
+    );
+    Some(game)
+}
+
+fn glory_spent(state: &GameState, player: PlayerId) -> i64 {
+    state.players[player.0 as usize]
+        .counters
+        .get("glory_spent")
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Tempered Sigmarite (seed 002 L756-769): upgrade (1 glory; Calthia, Dhoraz or Luxa);
+/// this fighter may re-roll one die of each defence roll.
+#[test]
+fn tempered_sigmarite_gives_its_fighter_a_defence_reroll() {
+    let rules = rules();
+    // Played with 1 unspent glory, which is spent; only Calthia, Dhoraz and Luxa may take it.
+    let placed = everyone_but(&rules, &[]);
+    let game = play_upgrade(
+        &rules,
+        SEEKERS,
+        "Tempered Sigmarite",
+        1,
+        move |ctx| place_all(ctx, &placed),
+        "Calthia Xandire",
+        Some(&["Calthia Xandire", "Dhoraz Giant-fell", "Luxa Stormrider"]),
+    )
+    .expect("offered");
+    assert_eq!(glory_spent(game.state(), SEEKERS), 1);
+    // No unspent glory: not offered.
+    let placed = everyone_but(&rules, &[]);
+    let none = play_upgrade(
+        &rules,
+        SEEKERS,
+        "Tempered Sigmarite",
+        0,
+        move |ctx| place_all(ctx, &placed),
+        "Calthia Xandire",
+        None,
+    );
+    assert!(none.is_none());
+    // Its ability: when its fighter is the target, one defence re-roll for that attack.
+    let placed = everyone_but(&rules, &[]);
+    let target = fighter(&rules, "Calthia Xandire");
+    let game = resolve(
+        &rules,
+        move |ctx| place_all(ctx, &placed),
+        SEEKERS,
+        "Tempered Sigmarite",
+        Some("Calthia Xandire"),
+        &[("target", target)],
+        vec![],
+    );
+    assert_eq!(stat(game.state(), "Calthia Xandire", "defence_rerolls"), 1);
+    let placed = everyone_but(&rules, &[]);
+    let holding = conditions_holding(
+        &rules,
+        move |ctx| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Tempered Sigmarite", "Calthia Xandire");
+        },
+        SEEKERS,
+        &[
+            ("fighter", fighter(&rules, "Calthia Xandire")),
+            ("target", fighter(&rules, "Luxa Stormrider")),
+        ],
+    );
+    assert!(
+        !holding.contains(&"Tempered Sigmarite".to_owned()),
+        "another fighter's defence"
+    );
+    // pending: the combat flow opening `after_defence_roll` and offering the re-roll; the
+    // power step honouring the fighter restriction (Taros may not take it).
+}
+
+/// Dark Insight (seed 002 L1013-1031): upgrade; while in a cover hex, this fighter has an
+/// action: look at the top objective card, then draw it and discard an objective card, or
+/// put it at the bottom of the deck.
+#[test]
+fn dark_insight_in_cover_draws_or_buries_the_top_objective() {
+    let rules = rules();
+    let battlefield = rules.battlefield();
+    let cover = battlefield.hexes_of_type("cover")[0];
+    let open = away(&rules, &[cover], 2);
+    let arrange = move |hex: Hex| {
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &[("Luxa Stormrider", hex)]);
+            card(ctx, "True Grit", SEEKERS, "objective_deck");
+            card(ctx, "Banish the Dark", SEEKERS, "objective_deck");
+            card(ctx, "Blaze of Glory", SEEKERS, "objective_hand");
+        }
+    };
+    let luxa = fighter(&rules, "Luxa Stormrider");
+    let holding = |hex: Hex| {
+        let arrange = arrange(hex);
+        conditions_holding(
+            &rules,
+            move |ctx| {
+                arrange(ctx);
+                upgrade(ctx, "Dark Insight", "Luxa Stormrider");
+            },
+            SEEKERS,
+            &[("fighter", luxa.clone())],
+        )
+    };
+    assert!(
+        holding(cover).contains(&"Dark Insight".to_owned()),
+        "in cover"
+    );
+    assert!(
+        !holding(open).contains(&"Dark Insight".to_owned()),
+        "out of cover"
+    );
+    // The action: draw it (then discard one), or put it at the bottom.
+    let mut game = resolve(
+        &rules,
+        arrange(cover),
+        SEEKERS,
+        "Dark Insight",
+        Some("Luxa Stormrider"),
+        &[],
+        vec![],
+    );
+    expect(
+        &mut game,
+        SEEKERS,
+        "What happens to True Grit?",
+        option("draw it"),
+    );
+    let old = card_choice(&game, "Blaze of Glory");
+    expect(&mut game, SEEKERS, "Discard which objective card?", old);
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "objective_hand"),
+        ["True Grit"]
+    );
+    let mut game = resolve(
+        &rules,
+        arrange(cover),
+        SEEKERS,
+        "Dark Insight",
+        Some("Luxa Stormrider"),
+        &[],
+        vec![],
+    );
+    expect(
+        &mut game,
+        SEEKERS,
+        "What happens to True Grit?",
+        option("put it at the bottom"),
+    );
+    assert!(game.pending().is_empty());
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "objective_deck"),
+        ["Banish the Dark", "True Grit"]
+    );
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "objective_hand"),
+        ["Blaze of Glory"]
+    );
+    // pending: fighter actions of upgrades offered in the activation step; a gloom feature
+    // token as cover.
+}
+
+/// Phantom Fathomer (seed 002 L2155-2173): Attack action upgrade; Range 1, 1 Smash die,
+/// Damage 2, Grievous; 1 more die for each upgrade its target has.
+#[test]
+fn phantom_fathomer_attacks_an_adjacent_enemy_with_a_die_per_upgrade() {
+    let rules = rules();
+    let calthia = away(&rules, &[], 0);
+    let shank = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 1);
+    let far = pick(&rules, &[calthia], |h| h.distance_to(calthia) >= 3);
+    let arrange = move |enemy: Hex| {
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &[("Calthia Xandire", calthia), ("Shank", enemy)]);
+            upgrade(ctx, "Titan of Krulety", "Shank");
+            upgrade(ctx, "Fatal Scheme", "Shank");
+        }
+    };
+    let bearer = fighter(&rules, "Calthia Xandire");
+    for (enemy, holds) in [(shank, true), (far, false)] {
+        let arrange = arrange(enemy);
+        let holding = conditions_holding(
+            &rules,
+            move |ctx| {
+                arrange(ctx);
+                upgrade(ctx, "Phantom Fathomer", "Calthia Xandire");
+            },
+            SEEKERS,
+            &[("fighter", bearer.clone())],
+        );
+        assert_eq!(
+            holding.contains(&"Phantom Fathomer".to_owned()),
+            holds,
+            "enemy next to her: {holds}"
+        );
+    }
+    let mut game = resolve(
+        &rules,
+        arrange(shank),
+        SEEKERS,
+        "Phantom Fathomer",
+        Some("Calthia Xandire"),
+        &[],
+        vec![],
+    );
+    let victim = piece(game.state(), "Shank");
+    expect(
+        &mut game,
+        SEEKERS,
+        "Which enemy does Phantom Fathomer attack?",
+        Choice::Piece(victim),
+    );
+    // Two upgrades on Shank: two more dice for this attack. The combat flow rolls them
+    // (with her Broadsword's 3 for now), and the modifier ends with the attack.
+    assert_eq!(attack_rolls(&game), [3 + 2]);
+    assert_eq!(stat(game.state(), "Calthia Xandire", "attack_dice"), 0);
+    // pending: the Attack action's own profile (Range 1, 1 Smash, Damage 2, Grievous): the
+    // `attack_action` step does not read `card` yet and attacks with her weapons.
+}
+
+/// Visage of Destruction (seed 002 L1451-1464): Illusion upgrade (no glory); this fighter
+/// is a hunter; adjacent enemies roll 1 fewer die (never fewer than 1) attacking it.
+#[test]
+fn visage_of_destruction_costs_nothing_and_takes_a_die_from_adjacent_attackers() {
+    let rules = rules();
+    // Played with no glory at all (Illusion: costs nothing).
+    let placed = everyone_but(&rules, &[]);
+    let game = play_upgrade(
+        &rules,
+        KREW,
+        "Visage of Destruction",
+        0,
+        move |ctx| place_all(ctx, &placed),
+        "Torka Tuffskul",
+        None,
+    )
+    .expect("offered with no glory");
+    assert_eq!(glory_spent(game.state(), KREW), 0);
+    // Attacked by an adjacent enemy: that attacker rolls 1 fewer die for this attack.
+    let torka_hex = away(&rules, &[], 0);
+    let next = pick(&rules, &[torka_hex], |h| h.distance_to(torka_hex) == 1);
+    let far = pick(&rules, &[torka_hex, next], |h| {
+        h.distance_to(torka_hex) == 3
+    });
+    let placed = vec![
+        ("Torka Tuffskul", torka_hex),
+        ("Dhoraz Giant-fell", next),
+        ("Luxa Stormrider", far),
+    ];
+    let target = fighter(&rules, "Torka Tuffskul");
+    for (attacker, holds) in [("Dhoraz Giant-fell", true), ("Luxa Stormrider", false)] {
+        let placed = placed.clone();
+        let holding = conditions_holding(
+            &rules,
+            move |ctx| {
+                place_all(ctx, &placed);
+                upgrade(ctx, "Visage of Destruction", "Torka Tuffskul");
+            },
+            KREW,
+            &[
+                ("fighter", target.clone()),
+                ("target", target.clone()),
+                ("attacker", fighter(&rules, attacker)),
+            ],
+        );
+        assert_eq!(
+            holding.contains(&"Visage of Destruction".to_owned()),
+            holds,
+            "{attacker}"
+        );
+    }
+    let attacker = fighter(&rules, "Dhoraz Giant-fell");
+    for (after, dice) in [
+        (vec![], -1),
+        (vec![window(SEEKERS, "after_attack", None, None)], 0),
+    ] {
+        let placed = placed.clone();
+        let game = resolve(
+            &rules,
+            move |ctx| place_all(ctx, &placed),
+            KREW,
+            "Visage of Destruction",
+            Some("Torka Tuffskul"),
+            &[("target", target.clone()), ("attacker", attacker.clone())],
+            after,
+        );
+        assert_eq!(stat(game.state(), "Dhoraz Giant-fell", "attack_dice"), dice);
+    }
+    // pending: combat step 1 opening `attack_declared` for automatic upgrades; "this
+    // fighter is a hunter"; Illusion breaking (end of the action phase, chosen by a
+    // gambit, dealt damage).
+}
+
+/// Fatal Scheme (seed 002 L1103-1121): upgrade (Death); action, once per round: spend 1
+/// glory to draw two power cards, then discard two power cards.
+#[test]
+fn fatal_scheme_spends_a_glory_to_draw_two_and_discard_two_once_a_round() {
+    let rules = rules();
+    let placed = everyone_but(&rules, &[]);
+    let arrange = move |glory: i64, spent: i64, used_round: i64| {
+        let placed = placed.clone();
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            set(ctx, Scope::Game, "round", 1);
+            set(ctx, Scope::Player(KREW), "glory", glory);
+            set(ctx, Scope::Player(KREW), "glory_spent", spent);
+            let mannok = piece(ctx.state(), "Mannok da Kunnin'");
+            set(ctx, Scope::Piece(mannok), "fatal_scheme_round", used_round);
+            for name in ["Grotpile", "Easy Meat", "Swampspill"] {
+                card(ctx, name, KREW, "power_deck");
+            }
+            card(ctx, "Creeping Doubt", KREW, "power_hand");
+        }
+    };
+    let mannok = fighter(&rules, "Mannok da Kunnin'");
+    for (glory, spent, used, holds) in [(1, 0, 0, true), (1, 1, 0, false), (2, 0, 1, false)] {
+        let arrange = arrange(glory, spent, used);
+        let holding = conditions_holding(
+            &rules,
+            move |ctx| {
+                arrange(ctx);
+                upgrade(ctx, "Fatal Scheme", "Mannok da Kunnin'");
+            },
+            KREW,
+            &[("fighter", mannok.clone())],
+        );
+        assert_eq!(
+            holding.contains(&"Fatal Scheme".to_owned()),
+            holds,
+            "glory {glory}, spent {spent}, used in round {used}"
+        );
+    }
+    let mut game = resolve(
+        &rules,
+        arrange(1, 0, 0),
+        KREW,
+        "Fatal Scheme",
+        Some("Mannok da Kunnin'"),
+        &[],
+        vec![],
+    );
+    // The two drawn cards join the hand before the first discard is asked.
+    let offered: Vec<String> = choices(&request(&game))
+        .iter()
+        .map(|c| match c {
+            Choice::Card(id) => game.state().cards[id].name.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        offered,
+        ["Creeping Doubt", "Grotpile", "Easy Meat"],
+        "two drawn"
+    );
+    for name in ["Creeping Doubt", "Easy Meat"] {
+        let gone = card_choice(&game, name);
+        expect(&mut game, KREW, "Discard which power card?", gone);
+    }
+    assert!(game.pending().is_empty());
+    let state = game.state();
+    assert_eq!(names_in(state, KREW, "power_hand"), ["Grotpile"]);
+    assert_eq!(
+        state.players[0].counters.get("glory_spent").copied(),
+        Some(1)
+    );
+    assert_eq!(
+        counter_of(state, "Mannok da Kunnin'", "fatal_scheme_round"),
+        1
+    );
+    // pending: fighter actions of upgrades offered in the activation step.
+}
+
+/// Titan of Krulety (seed 002 L920-936): Illusion upgrade (no glory); reaction after this
+/// fighter's action (not a Scything Attack action): push it 1 hex.
+#[test]
+fn titan_of_krulety_costs_nothing_and_pushes_its_fighter_after_its_action() {
+    let rules = rules();
+    // Played with no glory at all (Illusion: costs nothing).
+    let placed = everyone_but(&rules, &[]);
+    let game = play_upgrade(
+        &rules,
+        KREW,
+        "Titan of Krulety",
+        0,
+        move |ctx| place_all(ctx, &placed),
+        "Shank",
+        None,
+    )
+    .expect("offered with no glory");
+    assert_eq!(glory_spent(game.state(), KREW), 0);
+    let placed = everyone_but(&rules, &[]);
+    let shank_hex = placed.iter().find(|(k, _)| *k == "Shank").expect("Shank").1;
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Titan of Krulety", "Shank");
+            set(ctx, Scope::Game, "turn_seat", 0);
+        },
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    let shank = piece(game.state(), "Shank");
+    // Shank's action (Guard), then his reaction.
+    expect(&mut game, KREW, "Choose an action", option("guard"));
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter goes on guard?",
+        Choice::Piece(shank),
+    );
+    expect(
+        &mut game,
+        KREW,
+        "Reaction step: react or pass?",
+        option("use an upgrade's reaction"),
+    );
+    let titan = card_choice(&game, "Titan of Krulety");
+    expect(&mut game, KREW, "Which upgrade's reaction?", titan);
+    let to = choices(&request(&game))[0].clone();
+    expect(&mut game, KREW, "Where is it pushed?", to);
+    assert!(game.pending().is_empty());
+    assert_eq!(
+        hex_of(game.state(), "Shank")
+            .expect("stands")
+            .distance_to(shank_hex),
+        1
+    );
+    // Another fighter's action: not offered.
+    let placed = everyone_but(&rules, &[]);
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Titan of Krulety", "Shank");
+            set(ctx, Scope::Game, "turn_seat", 0);
+        },
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    let gikkit = piece(game.state(), "Gikkit");
+    expect(&mut game, KREW, "Choose an action", option("guard"));
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter goes on guard?",
+        Choice::Piece(gikkit),
+    );
+    assert!(game.pending().is_empty());
+    // pending: Illusion breaking; no reaction after a Scything Attack action.
+}
+
+// ---------------------------------------------------------------------------------------
+// Fighters' abilities
+// ---------------------------------------------------------------------------------------
+
+/// `kind` is dealt 1 damage by a lethal hex (the flow's `lethal_hexes` step), opening the
+/// damage reaction step before the out-of-action check.
+fn lethal_damage(rules: &RulesetGame, kind: &str) -> Frame {
+    let lethal = rules.battlefield().hexes_of_type("lethal")[0];
+    frame(
+        "lethal_hexes",
+        &[
+            ("player", Value::Player(KREW)),
+            ("fighter", fighter(rules, kind)),
+            ("data", Value::List(vec![Value::Hex(lethal)])),
+        ],
+    )
+}
+
+/// Uses the one fighter reaction on offer for `player`, made by `kind`.
+fn use_fighter_reaction(game: &mut Game<Scenario>, player: PlayerId, kind: &str) {
+    expect(
+        game,
+        player,
+        "Reaction step: react or pass?",
+        option("use a fighter's reaction"),
+    );
+    let id = piece(game.state(), kind);
+    expect(game, player, "Which fighter reacts?", Choice::Piece(id));
+}
+
+/// Blazing Purity (Calthia Xandire, seed 002 L1205-1243): reaction when damage dealt to
+/// her is enough to take her out of action: Heal (2) another friendly fighter (digest H11).
+#[test]
+fn blazing_purity_heals_a_friend_when_calthia_is_taken_out() {
+    let rules = rules();
+    for (before, offered) in [(3, true), (2, false)] {
+        let placed = everyone_but(&rules, &[]);
+        let mut game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                damage(ctx, "Calthia Xandire", before);
+                damage(ctx, "Dhoraz Giant-fell", 3);
+            },
+            vec![lethal_damage(&rules, "Calthia Xandire")],
+        );
+        if !offered {
+            assert!(
+                game.pending().is_empty(),
+                "not enough damage to take her out"
+            );
+            assert_eq!(counter_of(game.state(), "Dhoraz Giant-fell", "damage"), 3);
+            continue;
+        }
+        use_fighter_reaction(&mut game, SEEKERS, "Calthia Xandire");
+        let dhoraz = piece(game.state(), "Dhoraz Giant-fell");
+        expect(
+            &mut game,
+            SEEKERS,
+            "Which friendly fighter does Blazing Purity heal?",
+            Choice::Piece(dhoraz),
+        );
+        assert!(game.pending().is_empty());
+        let state = game.state();
+        assert_eq!(
+            counter_of(state, "Dhoraz Giant-fell", "damage"),
+            1,
+            "healed 2"
+        );
+        assert_eq!(
+            hex_of(state, "Calthia Xandire"),
+            None,
+            "she is still taken out"
+        );
+    }
+}
+
+/// Blazing Force (Dhoraz Giant-fell, seed 002 L580-610): reaction when damage dealt to him
+/// is enough to take him out of action: push a fighter within 2 hexes of him up to 2 hexes.
+#[test]
+fn blazing_force_pushes_a_fighter_when_dhoraz_is_taken_out() {
+    let rules = rules();
+    let dhoraz = away(&rules, &[], 0);
+    let shank = pick(&rules, &[dhoraz], |h| h.distance_to(dhoraz) == 2);
+    let placed = vec![
+        ("Dhoraz Giant-fell", dhoraz),
+        ("Shank", shank),
+        ("Calthia Xandire", away(&rules, &[dhoraz, shank], 4)),
+    ];
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            damage(ctx, "Dhoraz Giant-fell", 4);
+        },
+        vec![lethal_damage(&rules, "Dhoraz Giant-fell")],
+    );
+    use_fighter_reaction(&mut game, SEEKERS, "Dhoraz Giant-fell");
+    let asked = request(&game);
+    assert_eq!(asked.prompt, "Which fighter does Blazing Force push?");
+    let shank_id = piece(game.state(), "Shank");
+    let calthia_id = piece(game.state(), "Calthia Xandire");
+    assert!(
+        !choices(&asked).contains(&Choice::Piece(calthia_id)),
+        "4 hexes away"
+    );
+    answer(&mut game, Choice::Piece(shank_id));
+    let ends = choices(&request(&game));
+    let far = ends
+        .iter()
+        .find(|c| matches!(c, Choice::Hex(h) if h.distance_to(shank) == 2))
+        .expect("2 hexes away")
+        .clone();
+    for end in &ends {
+        let Choice::Hex(h) = end else {
+            panic!("{end:?}")
+        };
+        assert!((1..=2).contains(&h.distance_to(shank)), "up to 2 hexes");
+    }
+    expect(
+        &mut game,
+        SEEKERS,
+        "Where does it end its push?",
+        far.clone(),
+    );
+    assert!(game.pending().is_empty());
+    assert_eq!(hex_of(game.state(), "Shank").map(Choice::Hex), Some(far));
+    assert_eq!(hex_of(game.state(), "Dhoraz Giant-fell"), None);
+}
+
+/// Blazing Reprisal (Luxa Stormrider, seed 002 L611-623): reaction when damage dealt to
+/// her is enough to take her out of action: she makes an Attack action of Range 3 or more.
+#[test]
+fn blazing_reprisal_makes_a_long_range_attack_when_luxa_is_taken_out() {
+    let rules = rules();
+    let luxa = away(&rules, &[], 0);
+    let gikkit = pick(&rules, &[luxa], |h| h.distance_to(luxa) == 3);
+    let placed = vec![("Luxa Stormrider", luxa), ("Gikkit", gikkit)];
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            damage(ctx, "Luxa Stormrider", 3);
+        },
+        vec![lethal_damage(&rules, "Luxa Stormrider")],
+    );
+    use_fighter_reaction(&mut game, SEEKERS, "Luxa Stormrider");
+    // Her Stormcaller Bow (Range 4) reaches Gikkit: the Attack action asks for its target
+    // while she still stands (before the out-of-action check).
+    let asked = request(&game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (SEEKERS, "Which enemy?")
+    );
+    assert!(hex_of(game.state(), "Luxa Stormrider").is_some());
+    // Damage that does not take her out: no reaction.
+    let placed = vec![("Luxa Stormrider", luxa)];
+    let game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            damage(ctx, "Luxa Stormrider", 2);
+        },
+        vec![lethal_damage(&rules, "Luxa Stormrider")],
+    );
+    assert!(game.pending().is_empty(), "not enough damage: no reaction");
+}
+
+/// Taros's unnamed reaction (seed 002 L545-579): after a friendly Stormrider's Move
+/// action, push Taros up to 3 hexes; he must end within 2 hexes of her.
+#[test]
+fn taros_companion_reaction_follows_luxas_move() {
+    let rules = rules();
+    let luxa = away(&rules, &[], 0);
+    let taros = pick(&rules, &[luxa], |h| h.distance_to(luxa) == 4);
+    let placed = vec![
+        ("Luxa Stormrider", luxa),
+        ("Taros", taros),
+        ("Shank", away(&rules, &[luxa, taros], 4)),
+    ];
+    let luxa_id = fighter(&rules, "Luxa Stormrider");
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            set(ctx, Scope::Game, "turn_seat", 1);
+        },
+        vec![frame(
+            "move_action",
+            &[("player", Value::Player(SEEKERS)), ("fighter", luxa_id)],
+        )],
+    );
+    // She moves 1 hex towards him.
+    let to = choices(&request(&game))
+        .into_iter()
+        .find(|c| matches!(c, Choice::Hex(h) if h.distance_to(luxa) == 1 && h.distance_to(taros) == 3))
+        .expect("a hex towards Taros");
+    expect(&mut game, SEEKERS, "Where does it move?", to.clone());
+    let Choice::Hex(her) = to else { unreachable!() };
+    use_fighter_reaction(&mut game, SEEKERS, "Taros");
+    let ends = choices(&request(&game));
+    for end in &ends {
+        let Choice::Hex(h) = end else {
+            panic!("{end:?}")
+        };
+        assert!(
+            h.distance_to(her) <= 2 && h.distance_to(taros) <= 3,
+            "{h:?}"
+        );
+    }
+    expect(
+        &mut game,
+        SEEKERS,
+        "Where does Taros end his push?",
+        ends[0].clone(),
+    );
+    assert!(game.pending().is_empty());
+    assert!(
+        hex_of(game.state(), "Taros")
+            .expect("stands")
+            .distance_to(her)
+            <= 2
+    );
+    // An enemy's move: no reaction.
+    let shank_id = fighter(&rules, "Shank");
+    let placed = vec![
+        ("Luxa Stormrider", luxa),
+        ("Taros", taros),
+        ("Shank", away(&rules, &[luxa, taros], 4)),
+    ];
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| place_all(ctx, &placed),
+        vec![frame(
+            "move_action",
+            &[("player", Value::Player(KREW)), ("fighter", shank_id)],
+        )],
+    );
+    let to = choices(&request(&game))[0].clone();
+    answer(&mut game, to);
+    assert!(game.pending().is_empty());
+}
+
+/// Kunnin' Kommand (Mannok da Kunnin', seed 002 L782-803): reaction after a friendly
+/// fighter's Move action: another friendly fighter next to Mannok makes a Move action.
+#[test]
+fn kunnin_kommand_lets_an_adjacent_friend_move() {
+    let rules = rules();
+    let mannok = away(&rules, &[], 0);
+    let gikkit = pick(&rules, &[mannok], |h| h.distance_to(mannok) == 1);
+    let shank = away(&rules, &[mannok, gikkit], 4);
+    let run = |gikkit_at: Hex| {
+        let placed = vec![
+            ("Mannok da Kunnin'", mannok),
+            ("Gikkit", gikkit_at),
+            ("Shank", shank),
+            (
+                "Calthia Xandire",
+                away(&rules, &[mannok, gikkit_at, shank], 4),
+            ),
+        ];
+        let mut game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                set(ctx, Scope::Game, "turn_seat", 1);
+            },
+            vec![frame(
+                "move_action",
+                &[
+                    ("player", Value::Player(KREW)),
+                    ("fighter", fighter(&rules, "Shank")),
+                ],
+            )],
+        );
+        let to = choices(&request(&game))
+            .into_iter()
+            .find(|c| matches!(c, Choice::Hex(h) if h.distance_to(mannok) >= 3))
+            .expect("a hex away from Mannok");
+        expect(&mut game, KREW, "Where does it move?", to);
+        game
+    };
+    let mut game = run(gikkit);
+    use_fighter_reaction(&mut game, KREW, "Mannok da Kunnin'");
+    let gikkit_id = piece(game.state(), "Gikkit");
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter makes a Move action?",
+        Choice::Piece(gikkit_id),
+    );
+    let to = choices(&request(&game))
+        .into_iter()
+        .find(|c| matches!(c, Choice::Hex(h) if h.distance_to(gikkit) >= 2))
+        .expect("a hex 2 or more away");
+    expect(&mut game, KREW, "Where does it move?", to.clone());
+    assert_eq!(hex_of(game.state(), "Gikkit").map(Choice::Hex), Some(to));
+    assert!(has_token(game.state(), "Gikkit", "move"));
+    // No friend next to Mannok: no reaction.
+    let far = away(&rules, &[mannok, shank], 3);
+    let game = run(far);
+    assert!(game.pending().is_empty(), "{:?}", game.pending());
+}
+
+/// Money Bags (Krookgrin, seed 002 L490-524): action: pick a friendly minion and spend 1
+/// glory; that minion makes an Attack action with +1 Dice.
+#[test]
+fn money_bags_spends_a_glory_for_a_minions_attack_with_one_more_die() {
+    let rules = rules();
+    let krookgrin = fighter(&rules, "Krookgrin");
+    let gikkit = away(&rules, &[], 0);
+    let calthia = pick(&rules, &[gikkit], |h| h.distance_to(gikkit) == 1);
+    let spot = away(&rules, &[gikkit, calthia], 3);
+    let arrange = move |glory: i64| {
+        move |ctx: &mut Ctx<'_>| {
+            place_all(
+                ctx,
+                &[
+                    ("Krookgrin", spot),
+                    ("Gikkit", gikkit),
+                    ("Calthia Xandire", calthia),
+                ],
+            );
+            set(ctx, Scope::Player(KREW), "glory", glory);
+        }
+    };
+    for (glory, holds) in [(1, true), (0, false)] {
+        // Money Bags reads no event: any fighter serves as the probe's `target`.
+        let holding = conditions_holding(
+            &rules,
+            arrange(glory),
+            KREW,
+            &[
+                ("fighter", krookgrin.clone()),
+                ("target", krookgrin.clone()),
+            ],
+        );
+        assert_eq!(
+            holding.contains(&"Money Bags".to_owned()),
+            holds,
+            "{glory} glory"
+        );
+    }
+    let mut game = scenario(
+        &rules,
+        arrange(1),
+        vec![frame(
+            "ability",
+            &[
+                ("player", Value::Player(KREW)),
+                ("fighter", krookgrin.clone()),
+                ("name", Value::Str("Money Bags".into())),
+            ],
+        )],
+    );
+    let gikkit_id = piece(game.state(), "Gikkit");
+    expect(
+        &mut game,
+        KREW,
+        "Which minion attacks?",
+        Choice::Piece(gikkit_id),
+    );
+    let state = game.state();
+    assert_eq!(
+        state.players[0].counters.get("glory_spent").copied(),
+        Some(1)
+    );
+    assert_eq!(stat(state, "Gikkit", "attack_dice"), 1);
+    // The minion's Attack action follows.
+    assert_eq!(request(&game).prompt, "Which enemy?");
+    // pending: fighter actions offered in the activation step.
+}
+
+/// The game counter `attack_supporters` set by the flow's combat sequence when `attacker`
+/// attacks `target` with `weapon`, fighters standing as `placed`.
+fn supporters(
+    rules: &RulesetGame,
+    placed: Vec<(&'static str, Hex)>,
+    attacker: &str,
+    target: &str,
+    weapon: &str,
+) -> i64 {
+    let player = if EVERYONE[..4].contains(&attacker) {
+        SEEKERS
+    } else {
+        KREW
+    };
+    let game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| place_all(ctx, &placed),
+        vec![frame(
+            "attack",
+            &[
+                ("player", Value::Player(player)),
+                ("fighter", fighter(rules, attacker)),
+                ("target", fighter(rules, target)),
+                ("data", Value::Str(weapon.into())),
+            ],
+        )],
+    );
+    game.state().counter("attack_supporters")
+}
+
+/// Taros's unnamed rule (seed 002 L545-579): while a friendly Stormrider is within 2 hexes
+/// of him, she is a supporting fighter for him, even when not next to his target.
+#[test]
+fn taros_companion_rule_luxa_supports_him_from_two_hexes() {
+    let rules = rules();
+    let gikkit = away(&rules, &[], 0);
+    let taros = pick(&rules, &[gikkit], |h| h.distance_to(gikkit) == 1);
+    let next_to = pick(&rules, &[gikkit, taros], |h| h.distance_to(gikkit) == 1);
+    let placed = vec![
+        ("Gikkit", gikkit),
+        ("Taros", taros),
+        ("Luxa Stormrider", next_to),
+    ];
+    // Next to the target, she supports as anyone does.
+    assert_eq!(supporters(&rules, placed, "Taros", "Gikkit", "Beak"), 1);
+    // pending: support counted from 2 hexes of Taros (the combat flow counts only fighters
+    // next to the target); then, with Luxa 2 hexes from Taros and 3 from Gikkit:
+    // assert_eq!(supporters(&rules, placed, "Taros", "Gikkit", "Beak"), 1);
+}
+
+/// Grapple (Torka Tuffskul, seed 002 L772-781): when another friendly fighter attacks and
+/// Torka is within 2 hexes of the target, he is a supporting fighter.
+#[test]
+fn grapple_torka_supports_from_two_hexes_of_the_target() {
+    let rules = rules();
+    let calthia = away(&rules, &[], 0);
+    let gikkit = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 1);
+    let far = pick(&rules, &[calthia, gikkit], |h| h.distance_to(calthia) >= 4);
+    let placed = vec![
+        ("Calthia Xandire", calthia),
+        ("Gikkit", gikkit),
+        ("Torka Tuffskul", far),
+    ];
+    // Torka far away: no support.
+    assert_eq!(
+        supporters(&rules, placed, "Gikkit", "Calthia Xandire", "Krule Irons"),
+        0
+    );
+    // pending: Torka's support from 2 hexes of the target (the combat flow counts only
+    // fighters next to it); then, with Torka 2 hexes from Calthia:
+    // assert_eq!(supporters(&rules, placed, "Gikkit", "Calthia Xandire", "Krule Irons"), 1);
+}
+
+/// Pain in the Knee (Gikkit and Shank, seed 002 L464-544): when this fighter supports, he
+/// counts as two supporting fighters.
+#[test]
+fn pain_in_the_knee_a_grot_counts_as_two_supporters() {
+    let rules = rules();
+    let calthia = away(&rules, &[], 0);
+    let krookgrin = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 1);
+    let shank = pick(&rules, &[calthia, krookgrin], |h| {
+        h.distance_to(calthia) == 1
+    });
+    let placed = vec![
+        ("Calthia Xandire", calthia),
+        ("Krookgrin", krookgrin),
+        ("Shank", shank),
+    ];
+    // Shank next to the target supports Krookgrin's attack.
+    assert!(
+        supporters(
+            &rules,
+            placed,
+            "Krookgrin",
+            "Calthia Xandire",
+            "Krule Dagger"
+        ) >= 1
+    );
+    // pending: a grot counting as two supporting fighters (double support faces succeed
+    // with one grot supporting); then the count is 2:
+    // assert_eq!(supporters(&rules, placed, "Krookgrin", "Calthia Xandire", "Krule Dagger"), 2);
+}

@@ -30,5 +30,6 @@ pub mod narrate;
 pub mod rules_diff;
 pub mod save;
 pub mod sim;
+pub mod text;
 pub mod trial;
 pub mod world;

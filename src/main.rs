@@ -30,6 +30,8 @@ enum Command {
     Try(cli::try_card::TryArgs),
     /// Rulesets: list them, or show what one changes against another.
     Rules(cli::rules::RulesArgs),
+    /// Card text against behaviour: check texts, render canonical text.
+    Text(cli::text::TextArgs),
     /// Geometry queries for board designers (JSON on stdin, JSON on stdout).
     Geom(cli::geom::GeomArgs),
 }
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Check(check) => cli::check::run(&check),
         Command::Demo(demo) => cli::demo::run(&demo).map(|()| true),
         Command::Geom(geom) => cli::geom::run(&geom).map(|()| true),
+        Command::Text(text) => cli::text::run(&text),
         Command::Try(trial) => cli::try_card::run(&trial),
         Command::Sim(sim) => cli::sim::run(&sim),
         Command::Play(play) => cli::play::run(&play),

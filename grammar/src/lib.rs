@@ -161,6 +161,7 @@ mod scan;
 mod schema;
 mod suggest;
 mod syntax;
+pub mod text;
 mod xref;
 
 pub use ast::{Document, Element, Entry, Field, Item, List, Pair, Script, Span, Spanned, Value};

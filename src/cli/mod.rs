@@ -7,6 +7,7 @@ pub(crate) mod play;
 pub(crate) mod replay;
 pub(crate) mod rules;
 pub(crate) mod sim;
+pub(crate) mod text;
 pub(crate) mod try_card;
 
 /// Writes `text` to stdout. A closed pipe (`gloam demo | head`) is not an error: the reader

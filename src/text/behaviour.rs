@@ -1,0 +1,488 @@
+//! What a card does, read from its data: fields, and the effect calls and condition tests
+//! of its scripts, each with its place in the card file.
+
+use std::ops::Range;
+
+use gloam_grammar::CardDef;
+use gloam_grammar::text::{Deck, EffectKind, PushDirection, Roll, Side, Stat};
+
+use super::script::ScriptScan;
+
+/// One thing a card's effect script does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataEffect {
+    /// What it does (the same vocabulary as printed text).
+    pub kind: EffectKind,
+    /// Its number, when it is a literal.
+    pub amount: Option<i64>,
+    /// Whose fighters it is done to.
+    pub side: Side,
+    /// `modify(.., equipped(x).len(), ..)`: counts per upgrade.
+    pub per: Option<String>,
+    /// The duration event of a modifier (`after_activation`).
+    pub until: Option<String>,
+    /// Whether it is done to each fighter of a list (a loop) rather than one chosen.
+    pub each: bool,
+    /// The byte span of the call in the card file.
+    pub span: Range<usize>,
+}
+
+/// A number a condition tests, normalised to `at least`, `at most` or `exactly`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataNumber {
+    /// The number, after normalising (`x > 1` is `at least 2`).
+    pub value: i64,
+    /// `>=`, `<=` or `==`.
+    pub relation: &'static str,
+    /// The byte span of the literal in the card file.
+    pub span: Range<usize>,
+}
+
+impl DataNumber {
+    /// Whether printed text must say this number: `at least 2` and more, any `exactly`,
+    /// any `at most`. `at least 1` (there is one) is what `a`/`one or more` says without a
+    /// digit, so it is not demanded.
+    pub fn must_be_said(&self) -> bool {
+        match self.relation {
+            ">=" => self.value >= 2,
+            _ => true,
+        }
+    }
+}
+
+/// A name a script tests, with where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataName {
+    /// The name (`leader`, `charge`, `cover`).
+    pub name: String,
+    /// The byte span of the literal in the card file.
+    pub span: Range<usize>,
+    /// Whether it is in the condition script (rather than the effect's).
+    pub in_condition: bool,
+}
+
+/// What a card does, as far as its text can say it.
+#[derive(Clone, Debug, Default)]
+pub struct Behaviour {
+    /// The card's kind (`objective`, `ploy`, `spell`, `upgrade`).
+    pub kind: String,
+    /// The timing window.
+    pub window: Option<String>,
+    /// When it is scored.
+    pub score: Option<String>,
+    /// Its keywords.
+    pub keywords: Vec<String>,
+    /// The fighters it is restricted to.
+    pub restrictions: Vec<String>,
+    /// Its glory cost (upgrades).
+    pub cost: Option<i64>,
+    /// Whether it persists.
+    pub persist: bool,
+    /// The effect calls.
+    pub effects: Vec<DataEffect>,
+    /// Numbers the scripts test.
+    pub numbers: Vec<DataNumber>,
+    /// Every integer literal of the condition script (and the values numbers normalise to),
+    /// for finding a number the text gives.
+    pub literals: Vec<i64>,
+    /// Attack ranges the condition allows (`counter("attack_range") <= 2` is 1 and 2).
+    pub ranges: Option<(Vec<i64>, Range<usize>)>,
+    /// `distance(..) <= N` tests.
+    pub withins: Vec<(i64, Range<usize>)>,
+    /// Fighter keywords tested (`has_keyword(f, "leader")`).
+    pub fighter_keywords: Vec<DataName>,
+    /// Tokens tested or given.
+    pub tokens: Vec<DataName>,
+    /// Hex types tested.
+    pub hex_types: Vec<DataName>,
+    /// Where `adjacent(..)` is tested.
+    pub adjacent: Option<Range<usize>>,
+    /// Where the attack's success is tested.
+    pub successful: Option<Range<usize>>,
+    /// Where a once-per-round test is.
+    pub once_per_round: Option<Range<usize>>,
+}
+
+/// Modifier characteristics, as the Harrowdeep data names them, to the text's terms.
+fn modifier_kind(characteristic: &str) -> Option<EffectKind> {
+    Some(match characteristic {
+        "move" => EffectKind::Modify(Stat::Move),
+        "attack_dice" | "dice" => EffectKind::Modify(Stat::Dice),
+        "attack_damage" | "damage" => EffectKind::Modify(Stat::Damage),
+        "defence" => EffectKind::Modify(Stat::Defence),
+        "wounds" => EffectKind::Modify(Stat::Wounds),
+        "attack_rerolls" => EffectKind::Reroll(Roll::Attack),
+        "defence_rerolls" => EffectKind::Reroll(Roll::Defence),
+        _ => return None,
+    })
+}
+
+fn deck_of_zone(zone: &str) -> Deck {
+    if zone.starts_with("power") {
+        Deck::Power
+    } else if zone.starts_with("objective") {
+        Deck::Objective
+    } else {
+        Deck::Any
+    }
+}
+
+/// The side of the fighters an expression names: the first of `friendly_fighters()`,
+/// `enemy_fighters()`, `fighters()`, `this_fighter`, `attacker` in it or in what its names
+/// are bound to.
+fn side_of(scan: &ScriptScan, range: &Range<usize>, attacker_is_enemy: bool) -> Side {
+    for index in scan.chain(range) {
+        match scan.text(index) {
+            "friendly_fighters" => return Side::Friendly,
+            "enemy_fighters" => return Side::Enemy,
+            "fighters" if scan.is_call(index) => return Side::Any,
+            "this_fighter" => return Side::This,
+            "attacker" => {
+                return if attacker_is_enemy {
+                    Side::Enemy
+                } else {
+                    Side::Unknown
+                };
+            }
+            "target" => return Side::Unknown,
+            _ => {}
+        }
+    }
+    Side::Unknown
+}
+
+/// Reads what `card` does.
+pub fn behaviour(card: &CardDef) -> Behaviour {
+    let mut found = Behaviour {
+        kind: card.kind.clone(),
+        window: card.window.clone(),
+        score: card.score.clone(),
+        keywords: card.keywords.clone(),
+        restrictions: card
+            .restrictions
+            .iter()
+            .map(|r| match r {
+                gloam_grammar::Restriction::Fighter(name)
+                | gloam_grammar::Restriction::Keyword(name) => name.clone(),
+            })
+            .collect(),
+        cost: card.cost,
+        persist: card.persist,
+        ..Behaviour::default()
+    };
+    let condition_scan = card.condition.as_ref().map(|script| {
+        let range = script.text_range();
+        ScriptScan::new(&script.text, range.start)
+    });
+    let effect_scan = card.effect.as_ref().map(|script| {
+        let range = script.text_range();
+        ScriptScan::new(&script.text, range.start)
+    });
+    // An upgrade that answers Attack actions against its own fighter
+    // (`target == this_fighter`): the attacker is an enemy.
+    let attacker_is_enemy = card.condition.as_ref().is_some_and(|c| {
+        let compact: String = c.text.chars().filter(|c| !c.is_whitespace()).collect();
+        compact.contains("target==this_fighter")
+    });
+    for (scan, in_condition) in [(&condition_scan, true), (&effect_scan, false)] {
+        let Some(scan) = scan else { continue };
+        read_tests(scan, in_condition, &mut found);
+    }
+    if let Some(scan) = &effect_scan {
+        read_effects(scan, attacker_is_enemy, &mut found);
+    }
+    found
+}
+
+fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
+    for call in scan.calls() {
+        let name = scan.name(&call).to_owned();
+        let literal = |k: usize| {
+            call.args
+                .get(k)
+                .and_then(|a| scan.string(a).map(|s| (s, a)))
+        };
+        match name.as_str() {
+            "has_keyword" => {
+                if let Some((keyword, at)) = literal(1)
+                    && keyword != "beast"
+                {
+                    found.fighter_keywords.push(DataName {
+                        name: keyword.to_owned(),
+                        span: scan.span(at),
+                        in_condition,
+                    });
+                }
+            }
+            "has_token" => {
+                if let Some((token, at)) = literal(1) {
+                    found.tokens.push(DataName {
+                        name: token.to_owned(),
+                        span: scan.span(at),
+                        in_condition,
+                    });
+                }
+            }
+            "hex_has_type" => {
+                if let Some((hex_type, at)) = literal(1)
+                    && hex_type != "lethal"
+                {
+                    found.hex_types.push(DataName {
+                        name: hex_type.to_owned(),
+                        span: scan.span(at),
+                        in_condition,
+                    });
+                }
+            }
+            "adjacent" if found.adjacent.is_none() => {
+                found.adjacent = Some(scan.call_span(&call));
+            }
+            _ => {}
+        }
+    }
+    if !in_condition {
+        for comparison in scan.comparisons() {
+            if scan.mentions(&comparison.operand, "distance") && comparison.op == "<=" {
+                let span = scan.span(&(comparison.at..comparison.at + 1));
+                found.withins.push((comparison.value, span));
+            }
+        }
+        return;
+    }
+    for index in 0..scan.toks.len() {
+        if scan.text(index) == "!=" && scan.text(index + 1) == "round" {
+            found.once_per_round = Some(scan.span(&(index + 1..index + 2)));
+        }
+    }
+    for (value, _) in scan.literals() {
+        found.literals.push(value);
+    }
+    for comparison in scan.comparisons() {
+        let span = scan.span(&(comparison.at..comparison.at + 1));
+        let operand = &comparison.operand;
+        if scan.mentions(operand, "round") && comparison.op == "!=" {
+            found.once_per_round = Some(span);
+            continue;
+        }
+        let counter_name = operand
+            .clone()
+            .find_map(|index| {
+                let text = scan.text(index);
+                (scan.string(&(index..index + 1)).is_some()).then(|| text.to_owned())
+            })
+            .unwrap_or_default();
+        if scan.mentions(operand, "counter") && counter_name == "attack_range" {
+            let values: Vec<i64> = match comparison.op.as_str() {
+                "==" => vec![comparison.value],
+                "<=" => (1..=comparison.value).collect(),
+                "<" => (1..comparison.value).collect(),
+                _ => continue,
+            };
+            found.ranges = Some((values, span));
+            continue;
+        }
+        if scan.mentions(operand, "counter") && counter_name == "attack_outcome" {
+            found.successful = Some(span);
+            continue;
+        }
+        if scan.mentions(operand, "counter") && counter_name == "territory" {
+            // An encoding of whose territory a hex is in, not a number the text gives.
+            continue;
+        }
+        if scan.mentions(operand, "distance") {
+            let value = match comparison.op.as_str() {
+                "<=" => comparison.value,
+                "<" => comparison.value - 1,
+                _ => continue,
+            };
+            found.withins.push((value, span));
+            continue;
+        }
+        let (value, relation) = match comparison.op.as_str() {
+            ">=" => (comparison.value, ">="),
+            ">" => (comparison.value + 1, ">="),
+            "<=" => (comparison.value, "<="),
+            "<" => (comparison.value - 1, "<="),
+            "==" => (comparison.value, "=="),
+            _ => continue,
+        };
+        found.literals.push(value);
+        found.numbers.push(DataNumber {
+            value,
+            relation,
+            span,
+        });
+    }
+}
+
+fn read_effects(scan: &ScriptScan, attacker_is_enemy: bool, found: &mut Behaviour) {
+    let mut looked = false;
+    for call in scan.calls() {
+        if call.method {
+            continue;
+        }
+        let name = scan.name(&call).to_owned();
+        let arg = |k: usize| call.args.get(k).cloned().unwrap_or(0..0);
+        let side = || side_of(scan, &arg(0), attacker_is_enemy);
+        let span = scan.call_span(&call);
+        // Done to each fighter of a list: not to one chosen (unless the choice is made
+        // again and again in a loop, as when the player orders the pushes).
+        let each = scan.in_loop(call.at)
+            || !scan
+                .chain(&arg(0))
+                .iter()
+                .any(|&i| matches!(scan.text(i), "choose_fighter" | "this_fighter" | "attacker"));
+        let each = each
+            && !scan
+                .chain(&arg(0))
+                .iter()
+                .any(|&i| matches!(scan.text(i), "this_fighter" | "attacker"));
+        let effect = |kind: EffectKind, amount: Option<i64>, side: Side| DataEffect {
+            kind,
+            amount,
+            side,
+            per: None,
+            until: None,
+            each,
+            span: span.clone(),
+        };
+        let made = match name.as_str() {
+            "deal_damage" => {
+                // Damage from a lethal hex crossed by a push is a rule of the game, not the
+                // card's: `if hex_has_type(h, "lethal") { deal_damage(..) }`.
+                let lethal =
+                    (call.at.saturating_sub(12)..call.at).any(|index| scan.text(index) == "lethal");
+                if lethal {
+                    continue;
+                }
+                effect(EffectKind::Damage, scan.int(&arg(1)), side())
+            }
+            "heal" => effect(EffectKind::Heal, scan.int(&arg(1)), side()),
+            "push" => effect(
+                EffectKind::Push(PushDirection::Any),
+                scan.int(&arg(1)),
+                side(),
+            ),
+            "push_away" => effect(
+                EffectKind::Push(PushDirection::Away),
+                scan.int(&arg(1)),
+                side(),
+            ),
+            "move_fighter" => {
+                // A push written as a choice of end hex: its distance is the N of
+                // `reachable_hexes(_, N)` where the end hexes come from; `closer` when they
+                // are filtered by a smaller distance.
+                let chain = scan.chain(&arg(1));
+                let mut amount = None;
+                let mut closer = false;
+                for (position, &index) in chain.iter().enumerate() {
+                    if scan.text(index) == "reachable_hexes" && amount.is_none() {
+                        // reachable_hexes ( x , N )
+                        if let Some(&n_index) = chain.get(position + 4) {
+                            amount = scan.int(&(n_index..n_index + 1));
+                        }
+                    }
+                    if scan.text(index) == "<"
+                        && (index.saturating_sub(8)..index).any(|i| scan.text(i) == "distance")
+                    {
+                        closer = true;
+                    }
+                }
+                let direction = if closer {
+                    PushDirection::Closer
+                } else {
+                    PushDirection::Any
+                };
+                effect(EffectKind::Push(direction), amount, side())
+            }
+            "give_token" => {
+                let token = call
+                    .args
+                    .get(1)
+                    .and_then(|a| scan.string(a))
+                    .unwrap_or_default()
+                    .to_owned();
+                if let Some(at) = call.args.get(1) {
+                    found.tokens.push(DataName {
+                        name: token.clone(),
+                        span: scan.span(at),
+                        in_condition: false,
+                    });
+                }
+                if token == "stagger" {
+                    effect(EffectKind::Stagger, None, side())
+                } else {
+                    effect(EffectKind::GiveToken(token), Some(1), side())
+                }
+            }
+            "modify" => {
+                let characteristic = scan.string(&arg(1)).unwrap_or_default().to_owned();
+                let Some(kind) = modifier_kind(&characteristic) else {
+                    continue;
+                };
+                let amount_range = arg(2);
+                let mut made = effect(kind, scan.int(&amount_range), side());
+                if made.amount.is_none() && scan.mentions(&amount_range, "equipped") {
+                    made.amount = Some(1);
+                    made.per = Some("upgrade".to_owned());
+                }
+                made.until = scan.string(&arg(3)).map(str::to_owned);
+                made
+            }
+            "draw_power" => effect(
+                EffectKind::Draw(Deck::Power),
+                scan.int(&arg(0)),
+                Side::Unknown,
+            ),
+            "draw_objectives" => effect(
+                EffectKind::Draw(Deck::Objective),
+                scan.int(&arg(0)),
+                Side::Unknown,
+            ),
+            "move_card" => {
+                let zone = scan.string(&arg(1)).unwrap_or_default().to_owned();
+                let chain = scan.chain(&arg(0));
+                if chain.iter().any(|&i| scan.text(i) == "equipped") {
+                    effect(EffectKind::Break, None, Side::Unknown)
+                } else if zone.ends_with("_discard") {
+                    effect(
+                        EffectKind::Discard(deck_of_zone(&zone)),
+                        Some(scan.repeat(call.at)),
+                        Side::Unknown,
+                    )
+                } else if zone.ends_with("_hand") {
+                    effect(
+                        EffectKind::Draw(deck_of_zone(&zone)),
+                        Some(scan.repeat(call.at)),
+                        Side::Unknown,
+                    )
+                } else {
+                    continue;
+                }
+            }
+            "move_card_bottom" => effect(EffectKind::Bottom, None, Side::Unknown),
+            "cards_in" if !looked => {
+                let zone = scan.string(&arg(1)).unwrap_or_default().to_owned();
+                let close = (call.at + 1..scan.toks.len())
+                    .find(|&i| scan.text(i) == ")")
+                    .unwrap_or(call.at);
+                if zone.ends_with("_deck") && scan.text(close + 1) == "[" {
+                    looked = true;
+                    effect(
+                        EffectKind::LookTop(deck_of_zone(&zone)),
+                        None,
+                        Side::Unknown,
+                    )
+                } else {
+                    continue;
+                }
+            }
+            "add_counter" if scan.string(&arg(1)) == Some("glory_spent") => {
+                effect(EffectKind::SpendGlory, scan.int(&arg(2)), Side::Unknown)
+            }
+            "inspire" => effect(EffectKind::Inspire, None, side()),
+            _ => continue,
+        };
+        found.effects.push(made);
+    }
+}

@@ -1,0 +1,782 @@
+//! The comparison of a parsed text with a card's behaviour.
+
+use std::ops::Range;
+
+use gloam_grammar::text::{
+    CardText, Condition, Deck, Duration, Effect, EffectKind, Event, Item, Keyword, PushDirection,
+    Roll, ScoreTiming, Side, Trigger,
+};
+
+use super::behaviour::{Behaviour, DataEffect};
+use super::{Code, Finding, Site};
+
+/// Keywords that printed text states; other data keywords are not compared.
+const TEXT_KEYWORDS: &[&str] = &[
+    "hybrid",
+    "dual",
+    "reaction",
+    "waypoint",
+    "illusion",
+    "attack_action",
+    "grievous",
+];
+
+struct Findings(Vec<Finding>);
+
+impl Findings {
+    fn add(&mut self, code: Code, message: String, clause: Option<Range<usize>>, site: Site) {
+        self.0.push(Finding {
+            code,
+            message,
+            clause,
+            site,
+        });
+    }
+}
+
+fn event_window(event: Event) -> &'static str {
+    match event {
+        Event::Activation => "after_activation",
+        Event::Action => "after_action",
+        Event::Attack => "after_attack",
+        Event::Move => "after_move",
+        Event::Reaction => "after_reaction",
+        Event::OutOfAction => "after_out_of_action",
+        _ => "after_action",
+    }
+}
+
+/// The window the text implies, and the clause that implies it.
+fn text_window(text: &CardText, data: &Behaviour) -> Option<(String, Option<Range<usize>>)> {
+    for clause in &text.clauses {
+        let window = match &clause.item {
+            Item::Trigger(Trigger::After(event)) => event_window(*event),
+            Item::Trigger(Trigger::ActionPhaseEnd) => "action_phase_end",
+            Item::Trigger(Trigger::Action) | Item::Keyword(Keyword::AttackAction) => {
+                "fighter_action"
+            }
+            _ => continue,
+        };
+        return Some((window.to_owned(), Some(clause.span.clone())));
+    }
+    for clause in &text.clauses {
+        match &clause.item {
+            Item::Trigger(Trigger::AgainstThisFighter) => {
+                return Some(("attack_declared".to_owned(), Some(clause.span.clone())));
+            }
+            Item::Effect(Effect {
+                kind: EffectKind::Reroll(Roll::Defence),
+                ..
+            }) if data.kind == "upgrade" => {
+                return Some(("after_defence_roll".to_owned(), Some(clause.span.clone())));
+            }
+            _ => {}
+        }
+    }
+    if matches!(data.kind.as_str(), "ploy" | "spell") {
+        return Some(("power_step".to_owned(), None));
+    }
+    None
+}
+
+fn duration_of(until: &str) -> Option<Duration> {
+    match until {
+        "after_activation" => Some(Duration::NextActivation),
+        "action_phase_end" | "phase_end" => Some(Duration::EndOfPhase),
+        "round_end" | "end_round" => Some(Duration::EndOfRound),
+        _ => None,
+    }
+}
+
+fn duration_words(duration: Duration) -> &'static str {
+    match duration {
+        Duration::NextActivation => "in the next activation step",
+        Duration::EndOfPhase => "until the end of the phase",
+        Duration::EndOfRound => "until the end of the round",
+        Duration::UntilWaypoint => "until another Waypoint is played",
+        _ => "for some time",
+    }
+}
+
+fn same_class(text: &EffectKind, data: &EffectKind) -> bool {
+    match (text, data) {
+        (EffectKind::Push(_), EffectKind::Push(_)) => true,
+        (EffectKind::Modify(a), EffectKind::Modify(b)) => a == b,
+        (EffectKind::Reroll(a), EffectKind::Reroll(b)) => {
+            a == b || *a == Roll::Any || *b == Roll::Any
+        }
+        (EffectKind::Draw(a), EffectKind::Draw(b))
+        | (EffectKind::Discard(a), EffectKind::Discard(b))
+        | (EffectKind::LookTop(a), EffectKind::LookTop(b)) => {
+            a == b || *a == Deck::Any || *b == Deck::Any
+        }
+        (EffectKind::GiveToken(a), EffectKind::GiveToken(b)) => a == b,
+        (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+pub(crate) fn describe(kind: &EffectKind) -> String {
+    match kind {
+        EffectKind::Push(_) => "a push".to_owned(),
+        EffectKind::Damage => "damage".to_owned(),
+        EffectKind::Heal => "healing".to_owned(),
+        EffectKind::Modify(stat) => format!("a {} modifier", format!("{stat:?}").to_lowercase()),
+        EffectKind::Reroll(roll) => match roll {
+            Roll::Attack => "an attack re-roll".to_owned(),
+            Roll::Defence => "a defence re-roll".to_owned(),
+            _ => "a re-roll".to_owned(),
+        },
+        EffectKind::Draw(_) => "a card drawn".to_owned(),
+        EffectKind::Discard(_) => "a card discarded".to_owned(),
+        EffectKind::GiveToken(token) => format!("a {token} token given"),
+        EffectKind::Stagger => "a stagger".to_owned(),
+        EffectKind::Break => "an upgrade broken".to_owned(),
+        EffectKind::LookTop(_) => "a look at the top card".to_owned(),
+        EffectKind::Bottom => "a card put at the bottom of its deck".to_owned(),
+        EffectKind::SpendGlory => "glory spent".to_owned(),
+        EffectKind::MakeAction => "an action made".to_owned(),
+        EffectKind::GrantKeyword(keyword) => format!("the keyword `{keyword}` given"),
+        EffectKind::Inspire => "an Inspire".to_owned(),
+        _ => "an effect".to_owned(),
+    }
+}
+
+fn side_words(side: Side) -> &'static str {
+    match side {
+        Side::Friendly => "friendly fighters",
+        Side::Enemy => "enemy fighters",
+        Side::Any => "any fighter",
+        Side::This => "this fighter",
+        _ => "someone",
+    }
+}
+
+fn effect_site(effect: &DataEffect) -> Site {
+    Site::Span("effect", effect.span.clone())
+}
+
+/// Compares `text` with `data`; every disagreement is a finding.
+pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
+    let mut out = Findings(Vec::new());
+    let first_span = text.clauses.first().map(|c| c.span.clone());
+    let find = |pred: &dyn Fn(&Item) -> bool| -> Option<Range<usize>> {
+        text.clauses
+            .iter()
+            .find(|c| pred(&c.item))
+            .map(|c| c.span.clone())
+    };
+
+    // Kind.
+    let spell = find(&|i| matches!(i, Item::Keyword(Keyword::Spell)));
+    match (&spell, data.kind == "spell") {
+        (Some(span), false) => out.add(
+            Code::Kind,
+            format!("the text is a spell's; the card is a {}", data.kind),
+            Some(span.clone()),
+            Site::Field("kind"),
+        ),
+        (None, true) => out.add(
+            Code::Kind,
+            "the card is a spell; the text never says so (`Spell.`)".to_owned(),
+            first_span.clone(),
+            Site::Field("kind"),
+        ),
+        _ => {}
+    }
+
+    // Score timing.
+    let surge = find(&|i| matches!(i, Item::Keyword(Keyword::Surge)));
+    let scored = text.clauses.iter().find_map(|c| match &c.item {
+        Item::Score(timing) => Some((*timing, c.span.clone())),
+        _ => None,
+    });
+    let text_score = match (&surge, &scored) {
+        (Some(span), _) => Some(("surge", span.clone())),
+        (None, Some((ScoreTiming::Immediately, span))) => Some(("surge", span.clone())),
+        (None, Some((ScoreTiming::EndPhase, span))) => Some(("end_phase", span.clone())),
+        (None, Some((ScoreTiming::ThirdEndPhase, span))) => Some(("third_end_phase", span.clone())),
+        _ => None,
+    };
+    match (&text_score, &data.score) {
+        (Some((said, span)), Some(score)) if said != score => out.add(
+            Code::ScoreTiming,
+            format!("the text scores it at `{said}`; the card's `score` is `{score}`"),
+            Some(span.clone()),
+            Site::Field("score"),
+        ),
+        (Some((said, span)), None) => out.add(
+            Code::Kind,
+            format!(
+                "the text scores it (`{said}`); the card is a {} with no `score`",
+                data.kind
+            ),
+            Some(span.clone()),
+            Site::Field("kind"),
+        ),
+        (None, Some(score)) => out.add(
+            Code::ScoreTiming,
+            format!("the card is scored at `{score}`; the text never says when it is scored"),
+            first_span.clone(),
+            Site::Field("score"),
+        ),
+        _ => {}
+    }
+
+    // Window.
+    if let Some((window, clause)) = text_window(text, data)
+        && data.window.as_deref() != Some(window.as_str())
+        && !(data.score.as_deref() == Some("end_phase") && data.window.is_none())
+    {
+        out.add(
+            Code::Window,
+            match &data.window {
+                Some(actual) => {
+                    format!("the text plays it at `{window}`; the card's `window` is `{actual}`")
+                }
+                None => format!("the text plays it at `{window}`; the card has no `window`"),
+            },
+            clause.or_else(|| first_span.clone()),
+            Site::Field("window"),
+        );
+    }
+
+    // Keywords.
+    let text_keywords: Vec<(String, Range<usize>)> = text
+        .clauses
+        .iter()
+        .filter_map(|c| match &c.item {
+            Item::Keyword(k) if TEXT_KEYWORDS.contains(&k.name()) => {
+                Some((k.name().to_owned(), c.span.clone()))
+            }
+            Item::IllusionRule => Some(("illusion".to_owned(), c.span.clone())),
+            _ => None,
+        })
+        .collect();
+    for (keyword, span) in &text_keywords {
+        if !data.keywords.contains(keyword) {
+            out.add(
+                Code::Keyword,
+                format!("the text has the keyword `{keyword}`; the card's `keywords` do not"),
+                Some(span.clone()),
+                Site::Field("keywords"),
+            );
+        }
+    }
+    for keyword in &data.keywords {
+        if TEXT_KEYWORDS.contains(&keyword.as_str())
+            && !text_keywords.iter().any(|(k, _)| k == keyword)
+        {
+            out.add(
+                Code::Keyword,
+                format!("the card has the keyword `{keyword}`; the text does not say it"),
+                first_span.clone(),
+                Site::Field("keywords"),
+            );
+        }
+    }
+
+    // Illusion: costs no glory.
+    if let Some(span) = find(&|i| matches!(i, Item::IllusionRule))
+        && data.cost.unwrap_or(0) != 0
+    {
+        out.add(
+            Code::Cost,
+            format!(
+                "the text says it costs no glory; the card's `cost` is {}",
+                data.cost.unwrap_or(0)
+            ),
+            Some(span),
+            Site::Field("cost"),
+        );
+    }
+
+    // Restrictions (compared when the text prints them).
+    for clause in &text.clauses {
+        let Item::Restriction(names) = &clause.item else {
+            continue;
+        };
+        let matches = |printed: &str, name: &str| {
+            let printed = printed.to_lowercase();
+            let name = name.to_lowercase();
+            name == printed
+                || name.split([' ', '-']).any(|w| w == printed)
+                || printed.split([' ', '-']).any(|w| w == name)
+        };
+        for printed in names {
+            if !data.restrictions.iter().any(|n| matches(printed, n)) {
+                out.add(
+                    Code::Restriction,
+                    format!(
+                        "the text restricts it to `{printed}`; the card's `restrictions` do not"
+                    ),
+                    Some(clause.span.clone()),
+                    Site::Field("restrictions"),
+                );
+            }
+        }
+        for name in &data.restrictions {
+            if !names.iter().any(|printed| matches(printed, name)) {
+                out.add(
+                    Code::Restriction,
+                    format!("the card is restricted to `{name}`; the text does not name it"),
+                    Some(clause.span.clone()),
+                    Site::Field("restrictions"),
+                );
+            }
+        }
+    }
+
+    compare_effects(text, data, &mut out);
+    compare_conditions(text, data, &mut out);
+    out.0
+}
+
+fn compare_effects(text: &CardText, data: &Behaviour, out: &mut Findings) {
+    let mut used = vec![false; data.effects.len()];
+    for (clause, effect) in text.effects() {
+        let candidates: Vec<usize> = (0..data.effects.len())
+            .filter(|&k| !used[k] && same_class(&effect.kind, &data.effects[k].kind))
+            .collect();
+        // Prefer the data effect with the same number, then the same side.
+        let chosen = candidates
+            .iter()
+            .copied()
+            .find(|&k| data.effects[k].amount == effect.amount)
+            .or_else(|| candidates.first().copied());
+        let Some(k) = chosen else {
+            out.add(
+                Code::MissingEffect,
+                format!(
+                    "the text gives {}; the card's effect does no such thing",
+                    describe(&effect.kind)
+                ),
+                Some(clause.span.clone()),
+                Site::Field("effect"),
+            );
+            continue;
+        };
+        used[k] = true;
+        let done = &data.effects[k];
+        if let (Some(said), Some(does)) = (effect.amount, done.amount)
+            && said != does
+        {
+            out.add(
+                Code::Number,
+                format!(
+                    "the text gives {} of {said}; the effect gives {does}",
+                    describe(&effect.kind)
+                ),
+                Some(clause.span.clone()),
+                effect_site(done),
+            );
+        }
+        let side = effect.target.side;
+        if side != Side::Unknown && done.side != Side::Unknown && side != done.side {
+            out.add(
+                Code::TargetSide,
+                format!(
+                    "the text gives {} to {}; the effect gives it to {}",
+                    describe(&effect.kind),
+                    side_words(side),
+                    side_words(done.side)
+                ),
+                Some(clause.span.clone()),
+                effect_site(done),
+            );
+        }
+        if let (EffectKind::Push(said), EffectKind::Push(does)) = (&effect.kind, &done.kind)
+            && said != does
+            && *said != PushDirection::Any
+        {
+            out.add(
+                Code::Direction,
+                format!("the text pushes {said:?}; the effect's push goes {does:?}").to_lowercase(),
+                Some(clause.span.clone()),
+                effect_site(done),
+            );
+        }
+        if effect.per.is_some() != done.per.is_some() {
+            out.add(
+                Code::Number,
+                match &effect.per {
+                    Some(per) => format!(
+                        "the text counts {} per {per}; the effect does not",
+                        describe(&effect.kind)
+                    ),
+                    None => format!(
+                        "the effect counts {} per upgrade; the text does not",
+                        describe(&effect.kind)
+                    ),
+                },
+                Some(clause.span.clone()),
+                effect_site(done),
+            );
+        }
+    }
+    for (k, done) in data.effects.iter().enumerate() {
+        if !used[k] {
+            out.add(
+                Code::DroppedEffect,
+                format!(
+                    "the card's effect gives {}; the text does not say it",
+                    describe(&done.kind)
+                ),
+                None,
+                effect_site(done),
+            );
+        }
+    }
+    // Durations.
+    let said: Vec<(Duration, Range<usize>)> = text
+        .clauses
+        .iter()
+        .filter_map(|c| match &c.item {
+            Item::Duration(d) if *d != Duration::UntilWaypoint => Some((*d, c.span.clone())),
+            _ => None,
+        })
+        .collect();
+    let mut explained = vec![false; said.len()];
+    for done in &data.effects {
+        let Some(until) = done.until.as_deref() else {
+            continue;
+        };
+        let Some(lasts) = duration_of(until) else {
+            continue;
+        };
+        match said.iter().position(|(d, _)| *d == lasts) {
+            Some(k) => explained[k] = true,
+            None => out.add(
+                Code::Duration,
+                match said.first() {
+                    Some((d, _)) => format!(
+                        "the text says {}; the effect lasts {} (`{until}`)",
+                        duration_words(*d),
+                        duration_words(lasts)
+                    ),
+                    None => format!(
+                        "the effect lasts {} (`{until}`); the text gives no duration",
+                        duration_words(lasts)
+                    ),
+                },
+                said.first().map(|(_, span)| span.clone()),
+                effect_site(done),
+            ),
+        }
+    }
+    let modifiers = data.effects.iter().any(|e| e.until.is_some());
+    for (k, (d, span)) in said.iter().enumerate() {
+        // A persisting card with no modifier (a Waypoint's damage) lasts by `persist`.
+        let persists = *d == Duration::EndOfPhase && data.persist && !modifiers;
+        if !explained[k] && !persists && !out.0.iter().any(|f| f.code == Code::Duration) {
+            out.add(
+                Code::Duration,
+                format!(
+                    "the text says {}; no effect of the card lasts so",
+                    duration_words(*d)
+                ),
+                Some(span.clone()),
+                Site::Field("effect"),
+            );
+        }
+    }
+}
+
+fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
+    // Numbers.
+    let mut said_numbers: Vec<i64> = Vec::new();
+    let mut strict: Vec<(i64, Range<usize>)> = Vec::new();
+    let mut withins: Vec<(i64, Range<usize>)> = Vec::new();
+    let mut ranges: Vec<(Vec<i64>, Range<usize>)> = Vec::new();
+    for clause in &text.clauses {
+        match &clause.item {
+            Item::Condition(Condition::AtLeast(n)) => {
+                said_numbers.push(*n);
+                if *n >= 2 {
+                    strict.push((*n, clause.span.clone()));
+                }
+            }
+            Item::Condition(Condition::Exactly(n)) => {
+                said_numbers.push(*n);
+                if *n >= 1 {
+                    strict.push((*n, clause.span.clone()));
+                }
+            }
+            Item::Condition(Condition::Number(n)) => said_numbers.push(*n),
+            Item::Condition(Condition::Within(n)) => {
+                said_numbers.push(*n);
+                if !withins.iter().any(|(m, s)| {
+                    m == n && s.start <= clause.span.start && clause.span.end <= s.end
+                }) {
+                    withins.push((*n, clause.span.clone()));
+                }
+            }
+            Item::Condition(Condition::Range(values)) => {
+                said_numbers.extend(values);
+                ranges.push((values.clone(), clause.span.clone()));
+            }
+            Item::Effect(effect) => said_numbers.extend(effect.amount),
+            _ => {}
+        }
+    }
+    let effect_amounts: Vec<i64> = data.effects.iter().filter_map(|e| e.amount).collect();
+    let mut unmatched_text: Vec<(i64, Range<usize>)> = strict
+        .into_iter()
+        .filter(|(n, _)| !data.literals.contains(n) && !effect_amounts.contains(n))
+        .collect();
+    let mut unmatched_data: Vec<&super::DataNumber> = data
+        .numbers
+        .iter()
+        .filter(|d| d.must_be_said() && !said_numbers.contains(&d.value))
+        .collect();
+    while let (Some((said, span)), Some(tested)) = (
+        unmatched_text.first().cloned(),
+        unmatched_data.first().copied(),
+    ) {
+        out.add(
+            Code::Number,
+            format!(
+                "the text's condition says {said}; the card's condition tests {}",
+                tested.value
+            ),
+            Some(span),
+            Site::Span("condition", tested.span.clone()),
+        );
+        unmatched_text.remove(0);
+        unmatched_data.remove(0);
+    }
+    for (said, span) in unmatched_text {
+        out.add(
+            Code::MissingCondition,
+            format!("the text's condition says {said}; the card's condition tests no such number"),
+            Some(span),
+            Site::Field("condition"),
+        );
+    }
+    for tested in unmatched_data {
+        out.add(
+            Code::DroppedCondition,
+            format!(
+                "the card's condition tests {} {}; the text does not say it",
+                tested.relation, tested.value
+            ),
+            None,
+            Site::Span("condition", tested.span.clone()),
+        );
+    }
+
+    // Ranges of Attack actions.
+    let said_range: Option<(Vec<i64>, Range<usize>)> = ranges.first().map(|(_, span)| {
+        let mut all: Vec<i64> = ranges.iter().flat_map(|(v, _)| v.clone()).collect();
+        all.sort_unstable();
+        all.dedup();
+        (all, span.clone())
+    });
+    match (&said_range, &data.ranges) {
+        (Some((said, span)), Some((tested, at))) if said != tested => out.add(
+            Code::Range,
+            format!("the text says Range {said:?}; the card's condition allows Range {tested:?}"),
+            Some(span.clone()),
+            Site::Span("condition", at.clone()),
+        ),
+        (Some((said, span)), None) => out.add(
+            Code::Range,
+            format!("the text limits it to Range {said:?}; the card does not check the range"),
+            Some(span.clone()),
+            Site::Field("condition"),
+        ),
+        (None, Some((tested, at))) => out.add(
+            Code::DroppedCondition,
+            format!("the card's condition allows Range {tested:?} only; the text does not say it"),
+            None,
+            Site::Span("condition", at.clone()),
+        ),
+        _ => {}
+    }
+    // Distances.
+    let mut data_withins: Vec<&(i64, Range<usize>)> = data.withins.iter().collect();
+    for (said, span) in &withins {
+        if let Some(k) = data_withins.iter().position(|(n, _)| n == said) {
+            data_withins.remove(k);
+        } else {
+            let tested = data_withins.first().map(|(n, at)| (*n, at.clone()));
+            out.add(
+                Code::Range,
+                match &tested {
+                    Some((n, _)) => {
+                        format!("the text says within {said} hexes; the card tests within {n}")
+                    }
+                    None => {
+                        format!("the text says within {said} hexes; the card tests no distance")
+                    }
+                },
+                Some(span.clone()),
+                match tested {
+                    Some((_, at)) => Site::Span("condition", at),
+                    None => Site::Field("effect"),
+                },
+            );
+            if !data_withins.is_empty() {
+                data_withins.remove(0);
+            }
+        }
+    }
+    for (n, at) in data_withins {
+        if !said_numbers.contains(n) {
+            out.add(
+                Code::DroppedCondition,
+                format!("the card tests a distance of {n}; the text does not say it"),
+                None,
+                Site::Span("condition", at.clone()),
+            );
+        }
+    }
+
+    // Names: fighter keywords, tokens, hex types.
+    let mut text_kinds: Vec<(String, Range<usize>)> = Vec::new();
+    let mut text_tokens: Vec<(String, Range<usize>)> = Vec::new();
+    for clause in &text.clauses {
+        match &clause.item {
+            Item::Condition(Condition::Mentions(kind)) => {
+                text_kinds.push((kind.clone(), clause.span.clone()));
+            }
+            Item::Effect(effect) => {
+                if let Some(kind) = &effect.target.kind {
+                    text_kinds.push((kind.clone(), clause.span.clone()));
+                }
+                if let EffectKind::GiveToken(token) = &effect.kind {
+                    text_tokens.push((token.clone(), clause.span.clone()));
+                }
+                if effect.kind == EffectKind::Stagger {
+                    text_tokens.push(("stagger".to_owned(), clause.span.clone()));
+                }
+            }
+            Item::Choose(target) => {
+                if let Some(kind) = &target.kind {
+                    text_kinds.push((kind.clone(), clause.span.clone()));
+                }
+            }
+            Item::Condition(Condition::Token(token)) => {
+                text_tokens.push((token.clone(), clause.span.clone()));
+            }
+            _ => {}
+        }
+    }
+    for (kind, span) in &text_kinds {
+        if !data.fighter_keywords.iter().any(|k| &k.name == kind) {
+            out.add(
+                Code::MissingCondition,
+                format!("the text speaks of a {kind}; the card never tests the keyword `{kind}`"),
+                Some(span.clone()),
+                Site::Field("condition"),
+            );
+        }
+    }
+    for tested in &data.fighter_keywords {
+        if !text_kinds.iter().any(|(k, _)| *k == tested.name) {
+            out.add(
+                Code::DroppedCondition,
+                format!(
+                    "the card tests the keyword `{}`; the text does not say it",
+                    tested.name
+                ),
+                None,
+                Site::Span(
+                    if tested.in_condition {
+                        "condition"
+                    } else {
+                        "effect"
+                    },
+                    tested.span.clone(),
+                ),
+            );
+        }
+    }
+    for (token, span) in &text_tokens {
+        if !data.tokens.iter().any(|t| &t.name == token) {
+            out.add(
+                Code::MissingCondition,
+                format!("the text speaks of {token} tokens; the card never tests or gives one"),
+                Some(span.clone()),
+                Site::Field("condition"),
+            );
+        }
+    }
+    for tested in data.tokens.iter().filter(|t| t.in_condition) {
+        if !text_tokens.iter().any(|(t, _)| *t == tested.name) {
+            out.add(
+                Code::DroppedCondition,
+                format!(
+                    "the card tests {} tokens; the text does not say it",
+                    tested.name
+                ),
+                None,
+                Site::Span("condition", tested.span.clone()),
+            );
+        }
+    }
+    for clause in &text.clauses {
+        if let Item::Condition(Condition::HexType(hex_type)) = &clause.item
+            && !data.hex_types.iter().any(|h| &h.name == hex_type)
+        {
+            out.add(
+                Code::MissingCondition,
+                format!("the text speaks of {hex_type} hexes; the card never tests that hex type"),
+                Some(clause.span.clone()),
+                Site::Field("condition"),
+            );
+        }
+    }
+
+    // Flags: adjacency, success, once per round.
+    let flag = |condition: &Condition| {
+        text.clauses
+            .iter()
+            .find(|c| c.item == Item::Condition(condition.clone()))
+            .map(|c| c.span.clone())
+    };
+    let pairs: [(Condition, &Option<Range<usize>>, &str); 3] = [
+        (Condition::Adjacent, &data.adjacent, "adjacency"),
+        (
+            Condition::Successful,
+            &data.successful,
+            "the Attack action's success",
+        ),
+        (
+            Condition::OncePerRound,
+            &data.once_per_round,
+            "once per round",
+        ),
+    ];
+    for (condition, tested, words) in pairs {
+        match (flag(&condition), tested) {
+            (Some(span), None) => out.add(
+                Code::MissingCondition,
+                format!("the text requires {words}; the card never tests it"),
+                Some(span),
+                Site::Field("condition"),
+            ),
+            (None, Some(at)) => out.add(
+                Code::DroppedCondition,
+                format!("the card tests {words}; the text does not say it"),
+                None,
+                Site::Span("condition", at.clone()),
+            ),
+            _ => {}
+        }
+    }
+    // Qualifiers the data cannot express.
+    for clause in &text.clauses {
+        let words = match &clause.item {
+            Item::Condition(Condition::First) => "only the first Attack action",
+            Item::Condition(Condition::Supported) => "a supporting fighter",
+            Item::Condition(Condition::Except) => "an exception",
+            _ => continue,
+        };
+        out.add(
+            Code::MissingCondition,
+            format!("the text requires {words}; the card's scripts do not check it"),
+            Some(clause.span.clone()),
+            Site::Field("effect"),
+        );
+    }
+}

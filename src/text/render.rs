@@ -1,0 +1,251 @@
+//! Canonical card text in the house style, written from a card's data.
+
+use gloam_grammar::CardDef;
+use gloam_grammar::text::{Deck, EffectKind, Item, PushDirection, Roll, Side, Stat};
+
+use super::behaviour::{DataEffect, behaviour};
+
+const ILLUSION: &str = "Illusion: costs no glory; breaks at the end of the action phase, or when its fighter is chosen by a gambit or dealt damage.";
+
+fn who(effect: &DataEffect, subject: bool) -> String {
+    let one = if subject { "A" } else { "a" };
+    let each = if subject { "Each" } else { "each" };
+    match (effect.side, effect.each) {
+        (Side::This, _) => if subject {
+            "This fighter"
+        } else {
+            "this fighter"
+        }
+        .to_owned(),
+        (Side::Friendly, true) => format!("{each} friendly fighter"),
+        (Side::Friendly, false) => format!("{one} friendly fighter"),
+        (Side::Enemy, true) => format!("{each} enemy fighter"),
+        (Side::Enemy, false) => format!("{one} enemy fighter"),
+        (Side::Any, _) => format!("{each} fighter"),
+        _ => if subject {
+            "The fighter"
+        } else {
+            "the fighter"
+        }
+        .to_owned(),
+    }
+}
+
+fn deck(deck: Deck) -> &'static str {
+    match deck {
+        Deck::Power => "power ",
+        Deck::Objective => "objective ",
+        _ => "",
+    }
+}
+
+fn plural(n: i64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn count(n: i64) -> String {
+    match n {
+        1 => "one".to_owned(),
+        2 => "two".to_owned(),
+        3 => "three".to_owned(),
+        _ => n.to_string(),
+    }
+}
+
+fn stat(stat: Stat) -> &'static str {
+    match stat {
+        Stat::Move => "Move",
+        Stat::Dice => "Dice",
+        Stat::Defence => "Defence",
+        Stat::Wounds => "Wounds",
+        _ => "Damage",
+    }
+}
+
+/// One effect as a clause of the house style, or `None` for an effect it cannot say.
+fn clause(effect: &DataEffect) -> Option<String> {
+    let n = effect.amount.unwrap_or(1);
+    Some(match &effect.kind {
+        EffectKind::Push(direction) => format!(
+            "push {} {}{}",
+            who(effect, false),
+            plural(n, "hex", "hexes"),
+            match direction {
+                PushDirection::Closer => " closer to the chosen enemy fighter",
+                PushDirection::Away => " away",
+                _ => "",
+            }
+        ),
+        EffectKind::Damage => format!("deal {n} damage to {}", who(effect, false)),
+        EffectKind::Heal => format!("heal {} by {n}", who(effect, false)),
+        EffectKind::Modify(s) => format!(
+            "{} {} {:+} {}{}",
+            who(effect, false),
+            "has",
+            n,
+            stat(*s),
+            if effect.per.is_some() {
+                " for each upgrade its target has"
+            } else {
+                ""
+            }
+        ),
+        EffectKind::Reroll(roll) => format!(
+            "{} may re-roll {} {}die",
+            who(effect, false),
+            count(n),
+            match roll {
+                Roll::Attack => "attack ",
+                Roll::Defence => "defence ",
+                _ => "",
+            }
+        ),
+        EffectKind::Draw(d) => format!(
+            "draw {} {}{}",
+            count(n),
+            deck(*d),
+            if n == 1 { "card" } else { "cards" }
+        ),
+        EffectKind::Discard(d) => format!(
+            "discard {} {}{}",
+            count(n),
+            deck(*d),
+            if n == 1 { "card" } else { "cards" }
+        ),
+        EffectKind::GiveToken(token) => {
+            let mut name = token.clone();
+            if let Some(first) = name.get_mut(0..1) {
+                first.make_ascii_uppercase();
+            }
+            format!("{} gains a {name} token", who(effect, false))
+        }
+        EffectKind::Stagger => format!("stagger {}", who(effect, false)),
+        EffectKind::Break => "break one of the target's upgrades".to_owned(),
+        EffectKind::LookTop(d) => format!("look at the top card of your {}deck", deck(*d)),
+        EffectKind::Bottom => "or put that card at the bottom of its deck".to_owned(),
+        EffectKind::SpendGlory => format!("spend {}", plural(n, "glory point", "glory points")),
+        EffectKind::Inspire => format!("{} is Inspired", who(effect, false)),
+        _ => return None,
+    })
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The card's text in the house style, written from its data: its keywords, when it is
+/// scored or played, each effect with its number, target and duration, and its
+/// restrictions. An objective's condition, which a script holds and no sentence can be
+/// written from, is carried over from the card's own `text` (from its `Score` clause on).
+///
+/// # Examples
+///
+/// ```
+/// let (library, _) = gloam_grammar::load(&[gloam_grammar::SourceFile::new("c.gloam", r#"
+/// card "Shove" {
+///     ruleset = "r"
+///     kind = ploy
+///     owner = universal
+///     window = power_step
+///     effect = { for f in friendly_fighters() { modify(f, "move", 2, "after_activation"); } }
+/// }
+/// "#)]);
+/// let card = library.card("Shove").unwrap();
+/// assert_eq!(gloam::text::render(card), "In the next activation step, each friendly fighter has +2 Move.");
+/// ```
+pub fn render(card: &CardDef) -> String {
+    let data = behaviour(card);
+    let mut sentences: Vec<String> = Vec::new();
+    let has = |k: &str| data.keywords.iter().any(|x| x == k);
+    if data.score.as_deref() == Some("surge") {
+        sentences.push(
+            if has("hybrid") {
+                "Surge, hybrid."
+            } else {
+                "Surge."
+            }
+            .to_owned(),
+        );
+    } else if has("hybrid") {
+        sentences.push("Hybrid.".to_owned());
+    }
+    if has("dual") {
+        sentences.push("Dual.".to_owned());
+    }
+    if has("waypoint") {
+        sentences.push("Waypoint.".to_owned());
+    }
+    if has("illusion") {
+        sentences.push(ILLUSION.to_owned());
+    }
+    if has("attack_action") {
+        sentences.push("Attack action upgrade.".to_owned());
+    }
+    if data.kind == "spell" {
+        sentences.push("Spell.".to_owned());
+    }
+    if data.kind == "objective" {
+        let own = card.text.clone().unwrap_or_default();
+        let parsed = gloam_grammar::text::parse_text(&own);
+        let body = parsed
+            .clauses
+            .iter()
+            .find(|c| matches!(c.item, Item::Score(_)))
+            .map(|c| own[c.span.start..].to_owned())
+            .unwrap_or(own);
+        sentences.push(body);
+    } else {
+        let mut lead = String::new();
+        if has("reaction") {
+            lead.push_str("Reaction: ");
+        }
+        match data.window.as_deref() {
+            Some("after_activation") => lead.push_str("after this fighter's activation, "),
+            Some("after_action") => lead.push_str("after this fighter's action, "),
+            Some("after_attack") => lead.push_str("after a friendly fighter's Attack action, "),
+            Some("action_phase_end") => lead.push_str("at the end of each action phase, "),
+            Some("fighter_action") => lead.push_str("Action: "),
+            _ => {}
+        }
+        if data.kind == "spell" {
+            lead.push_str("if cast, ");
+        }
+        if data
+            .effects
+            .iter()
+            .any(|e| e.until.as_deref() == Some("after_activation"))
+        {
+            lead.push_str("in the next activation step, ");
+        } else if data
+            .effects
+            .iter()
+            .any(|e| e.until.as_deref() == Some("action_phase_end"))
+        {
+            lead.push_str("until the end of the phase, ");
+        }
+        let clauses: Vec<String> = data.effects.iter().filter_map(clause).collect();
+        if !clauses.is_empty() {
+            sentences.push(capitalise(&format!("{lead}{}.", clauses.join(", then "))));
+        } else if !lead.is_empty() {
+            sentences.push(capitalise(lead.trim_end_matches([' ', ',', ':'])) + ".");
+        }
+    }
+    if has("grievous") {
+        sentences.push("Grievous.".to_owned());
+    }
+    if has("waypoint") {
+        sentences.push("This lasts until another Waypoint is played.".to_owned());
+    }
+    if !data.restrictions.is_empty() {
+        sentences.push(format!("Restricted: {}.", data.restrictions.join(", ")));
+    }
+    sentences.join(" ")
+}

@@ -504,6 +504,62 @@ fn attack_rolls(game: &Game<Scenario>) -> Vec<usize> {
         .collect()
 }
 
+/// Combat step 1 onwards (3.9): `attacker` attacks `target` with `weapon`.
+fn attack_frame(rules: &RulesetGame, attacker: &str, target: &str, weapon: &str) -> Frame {
+    let owner = if EVERYONE[..4].contains(&attacker) {
+        SEEKERS
+    } else {
+        KREW
+    };
+    frame(
+        "attack",
+        &[
+            ("player", Value::Player(owner)),
+            ("fighter", fighter(rules, attacker)),
+            ("target", fighter(rules, target)),
+            ("weapon", Value::Str(weapon.into())),
+        ],
+    )
+}
+
+/// The prompt of the pending request, if any.
+fn prompt(game: &Game<Scenario>) -> Option<String> {
+    game.pending().first().map(|r| r.prompt.clone())
+}
+
+/// A power step in which `player` casts the spell `name` (their wizard's casting roll shows
+/// `faces`), after `arrange`, then `after`.
+fn cast(
+    rules: &RulesetGame,
+    player: PlayerId,
+    name: &'static str,
+    faces: &'static [&'static str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    after: Vec<Frame>,
+) -> Game<Scenario> {
+    let names: &'static [&'static str] = match name {
+        "Blaze of Light" => &["Blaze of Light"],
+        "Arcane Bulwark" => &["Arcane Bulwark"],
+        _ => &["Quintok's Query"],
+    };
+    let mut game = power_step_with(
+        rules,
+        player,
+        names,
+        move |ctx| {
+            arrange(ctx);
+            ctx.fix_dice("magic", faces);
+        },
+        after,
+    );
+    play_in_power_step(&mut game, player, name);
+    assert!(
+        names_in(game.state(), player, "power_discard").contains(&name.to_owned()),
+        "a gambit spell is discarded, cast or not"
+    );
+    game
+}
+
 /// A surge step (3.20): surge objectives revealed at their window are scored.
 fn surge_step(player: PlayerId) -> Frame {
     frame("surge_step", &[("player", Value::Player(player))])
@@ -943,9 +999,14 @@ fn fearless_seekers_two_fighters_on_features_in_enemy_territory_score() {
         2,
         arrange(0)
     ));
-    // pending: feature tokens in play (hex types given in play) and the `territory`
-    // counter kept by the flow; then two fighters on features score 2 glory:
-    // assert!(scores_in_end_phase(&rules, SEEKERS, "Fearless Seekers", 2, arrange(2)));
+    // Two fighters on feature tokens in enemy territory: 2 glory.
+    assert!(scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Fearless Seekers",
+        2,
+        arrange(2)
+    ));
 }
 
 /// Elimination Order (seed 002 L1033-1052): surge (hybrid), after a friendly assassin's
@@ -1087,8 +1148,13 @@ fn path_of_order_two_objectives_held_and_two_enemies_out_scores() {
         2,
         arrange(2, &["Shank"])
     ));
-    // pending: objectives held (feature tokens in play, read by `hex_has_type`); then:
-    // assert!(scores_in_end_phase(&rules, SEEKERS, "Path of Order", 2, arrange(2, &["Gikkit", "Shank"])));
+    assert!(scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Path of Order",
+        2,
+        arrange(2, &["Gikkit", "Shank"])
+    ));
 }
 
 /// Banish the Dark (seed 002 L643-662): dual, end phase, friendly fighters made Charge
@@ -1182,9 +1248,14 @@ fn bearing_sigmars_light_objective_held_outside_own_territory_scores() {
         1,
         arrange(krew_land[0], 2, false)
     ));
-    // pending: objectives in play (`hex_has_type` reading feature tokens) and the
-    // `territory` counter kept by the flow; then holding one in enemy territory scores:
-    // assert!(scores_in_end_phase(&rules, SEEKERS, "Bearing Sigmar's Light", 1, arrange(krew_land[0], 2, true)));
+    // Holding one in enemy territory scores.
+    assert!(scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Bearing Sigmar's Light",
+        1,
+        arrange(krew_land[0], 2, true)
+    ));
 }
 
 /// Born Survivors (seed 002 L802-817): end phase, no more friendly fighters out of action
@@ -1498,6 +1569,68 @@ fn next_activation_ploy(
     })
 }
 
+/// Calthia with Gikkit next to her and Torka 2 hexes from her (both can attack her), and
+/// Luxa 3 hexes from Gikkit; no one else stands.
+fn duel(rules: &RulesetGame) -> Vec<(&'static str, Hex)> {
+    let calthia = pick(rules, &[], |h| roomy(rules, h));
+    let gikkit = pick(rules, &[calthia], |h| h.distance_to(calthia) == 1);
+    let torka = pick(rules, &[calthia, gikkit], |h| {
+        h.distance_to(calthia) == 2 && h.distance_to(gikkit) >= 2
+    });
+    let luxa = pick(rules, &[calthia, gikkit, torka], |h| {
+        h.distance_to(gikkit) == 3 && h.distance_to(calthia) >= 2 && h.distance_to(torka) >= 2
+    });
+    vec![
+        ("Calthia Xandire", calthia),
+        ("Gikkit", gikkit),
+        ("Torka Tuffskul", torka),
+        ("Luxa Stormrider", luxa),
+    ]
+}
+
+/// In the `duel` set-up, `player` plays the ploy `name` (if any) in a power step, answers
+/// `then` (the ploy's own questions), and `attacker` attacks `target` with `weapon`, the
+/// dice showing `attack` and `defence` faces.
+#[allow(clippy::too_many_arguments)]
+fn ploy_then_attack(
+    rules: &RulesetGame,
+    player: PlayerId,
+    name: Option<&'static str>,
+    then: &[Choice],
+    (attacker, target, weapon): (&str, &str, &str),
+    attack: &'static [&'static str],
+    defence: &'static [&'static str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let placed = duel(rules);
+    let names: &'static [&'static str] = match name {
+        Some("Called Strike") => &["Called Strike"],
+        Some("Swampspill") => &["Swampspill"],
+        Some("Easy Meat") => &["Easy Meat"],
+        Some("Audacious Move") => &["Audacious Move"],
+        _ => &[],
+    };
+    let mut game = power_step_with(
+        rules,
+        player,
+        names,
+        move |ctx| {
+            place_all(ctx, &placed);
+            arrange(ctx);
+            ctx.fix_dice("attack", attack);
+            ctx.fix_dice("defence", defence);
+        },
+        vec![attack_frame(rules, attacker, target, weapon)],
+    );
+    if let Some(name) = name {
+        play_in_power_step(&mut game, player, name);
+        for choice in then {
+            answer(&mut game, choice.clone());
+        }
+    }
+    game
+}
+
 /// Audacious Move (seed 002 L983-995): in the next activation step, friendly fighters have
 /// +2 Move (except in a Charge action).
 #[test]
@@ -1516,6 +1649,29 @@ fn audacious_move_gives_friendly_fighters_two_move_until_the_activation_ends() {
         4,
         "ends with the step"
     );
+    // A Move action in that step reaches 6 hexes.
+    let luxa = fighter(&rules, "Luxa Stormrider");
+    let placed = everyone_but(&rules, &[]);
+    let mut game = power_step_with(
+        &rules,
+        SEEKERS,
+        &["Audacious Move"],
+        move |ctx| place_all(ctx, &placed),
+        vec![frame(
+            "move_action",
+            &[("player", Value::Player(SEEKERS)), ("fighter", luxa)],
+        )],
+    );
+    play_in_power_step(&mut game, SEEKERS, "Audacious Move");
+    let from = hex_of(game.state(), "Luxa Stormrider").expect("stands");
+    let farthest = choices(&request(&game))
+        .iter()
+        .filter_map(|c| match c {
+            Choice::Hex(h) => Some(h.distance_to(from)),
+            _ => None,
+        })
+        .max();
+    assert!(farthest > Some(4) && farthest <= Some(6), "{farthest:?}");
     // pending: "except when they make a Charge action" (the flow adds it to a Charge's Move).
 }
 
@@ -1531,7 +1687,35 @@ fn called_strike_gives_a_reroll_until_the_next_activation_ends() {
         0
     );
     assert_eq!(stat(after.state(), "Calthia Xandire", "attack_rerolls"), 0);
-    // pending: "the first Attack action" only, and the re-roll offered by the combat flow.
+    // Calthia's Attack action in that step: the combat flow offers her the re-roll.
+    let game = ploy_then_attack(
+        &rules,
+        SEEKERS,
+        Some("Called Strike"),
+        &[],
+        ("Calthia Xandire", "Gikkit", "Broadsword"),
+        &[],
+        &[],
+        |_| {},
+    );
+    assert_eq!(prompt(&game).as_deref(), Some("Re-roll an attack die?"));
+    assert_eq!(request(&game).player, SEEKERS);
+    let game = ploy_then_attack(
+        &rules,
+        SEEKERS,
+        None,
+        &[],
+        ("Calthia Xandire", "Gikkit", "Broadsword"),
+        &[],
+        &[],
+        |_| {},
+    );
+    assert_ne!(
+        prompt(&game).as_deref(),
+        Some("Re-roll an attack die?"),
+        "no re-roll without it"
+    );
+    // pending: only "the first Attack action" of the step (as written, every one).
 }
 
 /// Easy Meat (seed 002 L888-899): in the next activation step, the first Range 1 or 2
@@ -1543,6 +1727,24 @@ fn easy_meat_gives_one_damage_until_the_next_activation_ends() {
     assert_eq!(stat(during.state(), "Gikkit", "attack_damage"), 1);
     assert_eq!(stat(during.state(), "Calthia Xandire", "attack_damage"), 0);
     assert_eq!(stat(after.state(), "Gikkit", "attack_damage"), 0);
+    // Gikkit's Krule Irons (Damage 1) hits Calthia: 2 damage with Easy Meat, 1 without.
+    for (ploy, dealt) in [(Some("Easy Meat"), 2), (None, 1)] {
+        let game = ploy_then_attack(
+            &rules,
+            KREW,
+            ploy,
+            &[],
+            ("Gikkit", "Calthia Xandire", "Krule Irons"),
+            &["smash", "smash"],
+            &["dodge", "dodge"],
+            |_| {},
+        );
+        assert_eq!(
+            counter_of(game.state(), "Calthia Xandire", "damage"),
+            dealt,
+            "{ploy:?}"
+        );
+    }
     // pending: only the first Range 1-2 Attack action, and only if supported.
 }
 
@@ -1588,6 +1790,30 @@ fn swampspill_gives_one_fighter_a_reroll_until_the_phase_ends() {
         0,
         "ends with the phase"
     );
+    // Torka's attack rolls offer the re-roll; Gikkit's do not.
+    let torka = Choice::Piece(id(&rules, "Torka Tuffskul"));
+    let game = ploy_then_attack(
+        &rules,
+        KREW,
+        Some("Swampspill"),
+        &[torka.clone()],
+        ("Torka Tuffskul", "Calthia Xandire", "Mansnappa"),
+        &[],
+        &[],
+        |_| {},
+    );
+    assert_eq!(prompt(&game).as_deref(), Some("Re-roll an attack die?"));
+    let game = ploy_then_attack(
+        &rules,
+        KREW,
+        Some("Swampspill"),
+        &[torka],
+        ("Gikkit", "Calthia Xandire", "Krule Irons"),
+        &[],
+        &[],
+        |_| {},
+    );
+    assert_ne!(prompt(&game).as_deref(), Some("Re-roll an attack die?"));
     // pending: Range 1 and 2 Attack actions only (as written, every attack roll).
 }
 
@@ -1940,15 +2166,18 @@ fn quintoks_query_takes_the_top_objective_and_discards_one() {
         card(ctx, "Banish the Dark", SEEKERS, "objective_deck");
         card(ctx, "Blaze of Glory", SEEKERS, "objective_hand");
     };
-    let calthia = fighter(&rules, "Calthia Xandire");
+    // Cast by Calthia in the power step (1 channel).
+    let calthia = away(&rules, &[], 0);
     for take in [true, false] {
-        let mut game = resolve(
+        let mut game = cast(
             &rules,
-            arrange,
             SEEKERS,
             "Quintok's Query",
-            None,
-            &[("fighter", calthia.clone())],
+            &["channel"],
+            move |ctx| {
+                arrange(ctx);
+                place_all(ctx, &[("Calthia Xandire", calthia)]);
+            },
             vec![],
         );
         let asked = request(&game);
@@ -2001,7 +2230,23 @@ fn quintoks_query_takes_the_top_objective_and_discards_one() {
         &[],
     );
     assert!(holding.contains(&"Quintok's Query".to_owned()));
-    // pending: casting in the power step (casting roll, 1 channel; digest 3.17).
+    // Not cast (a focus): the top card stays unseen.
+    let game = cast(
+        &rules,
+        SEEKERS,
+        "Quintok's Query",
+        &["focus"],
+        move |ctx| {
+            arrange(ctx);
+            place_all(ctx, &[("Calthia Xandire", calthia)]);
+        },
+        vec![],
+    );
+    assert!(game.pending().is_empty());
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "objective_hand"),
+        ["Blaze of Glory"]
+    );
 }
 
 /// Arcane Bulwark (seed 002 L1078-1090): spell; each friendly fighter within 2 hexes of
@@ -2021,17 +2266,18 @@ fn arcane_bulwark_guards_friendly_fighters_within_two_hexes() {
         ("Shank", shank),
         ("Luxa Stormrider", luxa),
     ];
-    let caster = fighter(&rules, "Calthia Xandire");
-    let game = resolve(
+    // Cast by Calthia in the power step (1 focus).
+
+    let unguarded = placed.clone();
+    let game = cast(
         &rules,
+        SEEKERS,
+        "Arcane Bulwark",
+        &["focus"],
         move |ctx| {
             place_all(ctx, &placed);
             token(ctx, "Dhoraz Giant-fell", "stagger");
         },
-        SEEKERS,
-        "Arcane Bulwark",
-        None,
-        &[("fighter", caster)],
         vec![],
     );
     assert!(game.pending().is_empty());
@@ -2050,7 +2296,16 @@ fn arcane_bulwark_guards_friendly_fighters_within_two_hexes() {
         "3 hexes away"
     );
     assert!(!has_token(state, "Shank", "guard"), "an enemy");
-    // pending: casting in the power step (casting roll, 1 focus; digest 3.17).
+    // Not cast (a channel): no Guard.
+    let game = cast(
+        &rules,
+        SEEKERS,
+        "Arcane Bulwark",
+        &["channel"],
+        move |ctx| place_all(ctx, &unguarded),
+        vec![],
+    );
+    assert!(!has_token(game.state(), "Calthia Xandire", "guard"));
 }
 
 /// Blaze of Light (seed 002 L725-738): spell (Calthia); during the next activation step
@@ -2058,35 +2313,84 @@ fn arcane_bulwark_guards_friendly_fighters_within_two_hexes() {
 #[test]
 fn blaze_of_light_adds_a_die_to_friends_and_takes_one_from_enemies() {
     let rules = rules();
-    let caster = fighter(&rules, "Calthia Xandire");
-    for (after, friend, enemy) in [(vec![], 1, -1), (vec![after_activation()], 0, 0)] {
+    let run = |faces: &'static [&'static str], after: Vec<Frame>| {
         let placed = everyone_but(&rules, &[]);
-        let game = resolve(
+        cast(
             &rules,
-            move |ctx| place_all(ctx, &placed),
             SEEKERS,
             "Blaze of Light",
-            None,
-            &[("fighter", caster.clone())],
+            faces,
+            move |ctx| place_all(ctx, &placed),
             after,
-        );
+        )
+    };
+    // Cast (1 channel; Calthia, wizard level 1, rolls one magic die; a critical matches
+    // any symbol, digest H13): friends +1 die, enemies -1, counted as a spell cast.
+    for faces in [&["channel"][..], &["critical"][..]] {
+        let game = run(faces, vec![]);
         assert!(game.pending().is_empty());
         let state = game.state();
-        assert_eq!(stat(state, "Luxa Stormrider", "attack_dice"), friend);
-        assert_eq!(stat(state, "Gikkit", "attack_dice"), enemy);
+        assert_eq!(stat(state, "Luxa Stormrider", "attack_dice"), 1);
+        assert_eq!(stat(state, "Gikkit", "attack_dice"), -1);
+        assert_eq!(
+            state.players[1]
+                .counters
+                .get("spells_cast_this_phase")
+                .copied(),
+            Some(1)
+        );
     }
-    // Only Calthia may cast it (restriction), checked when the deck is built.
-    let (sources, _) = read_paths(&[cards_dir()]);
-    let (loaded, _) = load(&sources, &gloam_dsl::Host::new());
-    let blaze = loaded
-        .library
-        .cards()
-        .iter()
-        .find(|c| c.name == "Blaze of Light")
-        .expect("card");
-    assert_eq!(blaze.restrictions.len(), 1);
-    // pending: casting in the power step (1 channel), and the combat flow reading
-    // `attack_dice` with at least 1 die.
+    // Not cast (a focus): nothing.
+    let game = run(&["focus"], vec![]);
+    assert_eq!(stat(game.state(), "Luxa Stormrider", "attack_dice"), 0);
+    assert_eq!(
+        game.state().players[1]
+            .counters
+            .get("spells_cast_this_phase")
+            .copied()
+            .unwrap_or(0),
+        0
+    );
+    // Attack actions of the next activation step roll the dice.
+    let luxa_hex = pick(&rules, &[], |h| roomy(&rules, h));
+    let gikkit_hex = pick(&rules, &[luxa_hex], |h| h.distance_to(luxa_hex) == 1);
+    for (attacker, target, weapon, dice) in [
+        ("Luxa Stormrider", "Gikkit", "Stormcaller Bow", 2 + 1),
+        ("Gikkit", "Luxa Stormrider", "Krule Irons", 2 - 1),
+    ] {
+        let placed = vec![
+            ("Luxa Stormrider", luxa_hex),
+            ("Gikkit", gikkit_hex),
+            ("Calthia Xandire", away(&rules, &[luxa_hex, gikkit_hex], 3)),
+        ];
+        let game = cast(
+            &rules,
+            SEEKERS,
+            "Blaze of Light",
+            &["channel"],
+            move |ctx| place_all(ctx, &placed),
+            vec![attack_frame(&rules, attacker, target, weapon)],
+        );
+        assert_eq!(attack_rolls(&game), [dice], "{attacker}");
+    }
+    // It lasts until the end of the next activation step.
+    let game = run(&["channel"], vec![after_activation()]);
+    assert_eq!(stat(game.state(), "Luxa Stormrider", "attack_dice"), 0);
+    assert_eq!(stat(game.state(), "Gikkit", "attack_dice"), 0);
+    // Only Calthia may cast it: with her out of action, the spell is not offered.
+    let placed = everyone_but(&rules, &["Calthia Xandire"]);
+    let game = power_step_with(
+        &rules,
+        SEEKERS,
+        &["Blaze of Light"],
+        move |ctx| place_all(ctx, &placed),
+        vec![],
+    );
+    assert!(game.pending().is_empty());
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "power_hand"),
+        ["Blaze of Light"]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2233,8 +2537,36 @@ fn tempered_sigmarite_gives_its_fighter_a_defence_reroll() {
         !holding.contains(&"Tempered Sigmarite".to_owned()),
         "another fighter's defence"
     );
-    // pending: the combat flow opening `after_defence_roll` and offering the re-roll; the
-    // power step honouring the fighter restriction (Taros may not take it).
+    // In combat: when Gikkit attacks Calthia, the Truthseekers may re-roll a defence die.
+    let game = ploy_then_attack(
+        &rules,
+        KREW,
+        None,
+        &[],
+        ("Gikkit", "Calthia Xandire", "Krule Irons"),
+        &[],
+        &[],
+        |ctx| {
+            upgrade(ctx, "Tempered Sigmarite", "Calthia Xandire");
+        },
+    );
+    let asked = request(&game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (SEEKERS, "Re-roll a defence die?")
+    );
+    let game = ploy_then_attack(
+        &rules,
+        KREW,
+        None,
+        &[],
+        ("Gikkit", "Calthia Xandire", "Krule Irons"),
+        &[],
+        &[],
+        |_| {},
+    );
+    assert_ne!(prompt(&game).as_deref(), Some("Re-roll a defence die?"));
+    // pending: the power step offering upgrades (see `play_upgrade`).
 }
 
 /// Dark Insight (seed 002 L1013-1031): upgrade; while in a cover hex, this fighter has an
@@ -2450,9 +2782,44 @@ fn visage_of_destruction_costs_nothing_and_takes_a_die_from_adjacent_attackers()
         );
         assert_eq!(stat(game.state(), "Dhoraz Giant-fell", "attack_dice"), dice);
     }
-    // pending: combat step 1 opening `attack_declared` for automatic upgrades; "this
-    // fighter is a hunter"; Illusion breaking (end of the action phase, chosen by a
-    // gambit, dealt damage).
+    // In combat (combat step 1 applies it): Dhoraz next to Torka rolls 2 - 1 dice; Luxa,
+    // 3 hexes away, all 2 of her bow's.
+    for (attacker, weapon, dice) in [
+        ("Dhoraz Giant-fell", "Great Hammer", 1),
+        ("Luxa Stormrider", "Stormcaller Bow", 2),
+    ] {
+        let placed = placed.clone();
+        let game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                upgrade(ctx, "Visage of Destruction", "Torka Tuffskul");
+            },
+            vec![attack_frame(&rules, attacker, "Torka Tuffskul", weapon)],
+        );
+        assert_eq!(attack_rolls(&game), [dice], "{attacker}");
+    }
+    // Illusion: it breaks when its fighter is dealt damage (a lethal hex here).
+    let placed = placed.clone();
+    let game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Visage of Destruction", "Torka Tuffskul");
+        },
+        vec![lethal_damage(&rules, "Torka Tuffskul")],
+    );
+    let torka = piece(game.state(), "Torka Tuffskul");
+    assert!(
+        game.state()
+            .zone_cards(&ZoneId::on_piece(KREW, "equipped", torka))
+            .is_empty()
+    );
+    assert!(
+        names_in(game.state(), KREW, "power_discard").contains(&"Visage of Destruction".to_owned())
+    );
+    // pending: "this fighter is a hunter" (a keyword an upgrade grants); Illusion breaking at
+    // the end of the action phase and when its fighter is chosen by a gambit.
 }
 
 /// Fatal Scheme (seed 002 L1103-1121): upgrade (Death); action, once per round: spend 1

@@ -129,7 +129,11 @@ const KNOWN_GAPS: &[(&str, &[&str])] = &[
         ],
     ),
     // "the first Attack action" (002 L746-749).
-    ("Called Strike", &["gloam::text::missing_condition"]),
+    // "a friendly fighter": the data gives the re-roll to each.
+    (
+        "Called Strike",
+        &["gloam::text::target_side", "gloam::text::missing_condition"],
+    ),
     // "the first Range 1 or Range 2 Attack action ... if supporting" (002 L890-894).
     (
         "Easy Meat",

@@ -23,6 +23,9 @@ pub struct DataEffect {
     pub until: Option<String>,
     /// Whether it is done to each fighter of a list (a loop) rather than one chosen.
     pub each: bool,
+    /// Whether it is done to the fighter the moment gives (`this_fighter`, `attacker`,
+    /// `target`), so that "each" and "one" do not apply.
+    pub contextual: bool,
     /// The byte span of the call in the card file.
     pub span: Range<usize>,
 }
@@ -332,11 +335,13 @@ fn read_effects(scan: &ScriptScan, attacker_is_enemy: bool, found: &mut Behaviou
                 .chain(&arg(0))
                 .iter()
                 .any(|&i| matches!(scan.text(i), "choose_fighter" | "this_fighter" | "attacker"));
-        let each = each
-            && !scan
-                .chain(&arg(0))
-                .iter()
-                .any(|&i| matches!(scan.text(i), "this_fighter" | "attacker"));
+        // The fighter the moment gives (the attacker, the target, the card's own fighter):
+        // one fighter, but not one the card chooses.
+        let contextual = arg(0).len() == 1
+            && matches!(
+                scan.text(arg(0).start),
+                "this_fighter" | "attacker" | "target"
+            );
         let effect = |kind: EffectKind, amount: Option<i64>, side: Side| DataEffect {
             kind,
             amount,
@@ -344,6 +349,7 @@ fn read_effects(scan: &ScriptScan, attacker_is_enemy: bool, found: &mut Behaviou
             per: None,
             until: None,
             each,
+            contextual,
             span: span.clone(),
         };
         let made = match name.as_str() {

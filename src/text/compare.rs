@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use gloam_grammar::text::{
     CardText, Condition, Deck, Duration, Effect, EffectKind, Event, Item, Keyword, PushDirection,
-    Roll, ScoreTiming, Side, Trigger,
+    Quantity, Roll, ScoreTiming, Side, Trigger,
 };
 
 use super::behaviour::{Behaviour, DataEffect};
@@ -148,6 +148,14 @@ fn side_words(side: Side) -> &'static str {
         Side::Any => "any fighter",
         Side::This => "this fighter",
         _ => "someone",
+    }
+}
+
+fn direction_words(direction: PushDirection) -> &'static str {
+    match direction {
+        PushDirection::Closer => "closer to something",
+        PushDirection::Away => "away from something",
+        _ => "in any direction",
     }
 }
 
@@ -384,9 +392,29 @@ fn compare_effects(text: &CardText, data: &Behaviour, out: &mut Findings) {
                 effect_site(done),
             );
         }
+        if side != Side::Unknown
+            && side == done.side
+            && matches!(side, Side::Friendly | Side::Enemy | Side::Any)
+            && !done.contextual
+            && (effect.target.quantity == Quantity::Each) != done.each
+        {
+            let (said_words, done_words) = if done.each {
+                ("one fighter", "each of them")
+            } else {
+                ("each of them", "one chosen fighter")
+            };
+            out.add(
+                Code::TargetSide,
+                format!(
+                    "the text gives {} to {said_words}; the effect gives it to {done_words}",
+                    describe(&effect.kind)
+                ),
+                Some(clause.span.clone()),
+                effect_site(done),
+            );
+        }
         if let (EffectKind::Push(said), EffectKind::Push(does)) = (&effect.kind, &done.kind)
             && said != does
-            && *said != PushDirection::Any
         {
             out.add(
                 Code::Direction,

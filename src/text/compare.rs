@@ -418,7 +418,11 @@ fn compare_effects(text: &CardText, data: &Behaviour, out: &mut Findings) {
         {
             out.add(
                 Code::Direction,
-                format!("the text pushes {said:?}; the effect's push goes {does:?}").to_lowercase(),
+                format!(
+                    "the text pushes {}; the effect's push goes {}",
+                    direction_words(*said),
+                    direction_words(*does)
+                ),
                 Some(clause.span.clone()),
                 effect_site(done),
             );

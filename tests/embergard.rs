@@ -1352,6 +1352,58 @@ fn a_surge_play_can_answer_the_event_it_names() {
     );
 }
 
+#[test]
+fn a_surge_play_can_come_immediately_before_an_attack() {
+    // Embergard, surge plays "immediately before or after the event they name" (001 L176;
+    // digest 4.11): Brace gives the target a guard token before anything is rolled.
+    let rules = rules();
+    let centre = open_centre(&rules, &[]);
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, GIKKIT, centre.neighbors()[0]);
+            place(ctx, CALTHIA, centre);
+            to_zone(ctx, SEEKERS, "Brace", "power_hand");
+        },
+        vec![frame(
+            "attack_action",
+            &[
+                ("player", Value::Player(KREW)),
+                ("fighter", Value::Piece(piece(&bare_state(), GIKKIT))),
+            ],
+        )],
+    );
+    let calthia = piece(game.state(), CALTHIA);
+    answer(&mut game, KREW, Choice::Piece(calthia));
+    let asked = request(&game);
+    assert_eq!(asked.player, SEEKERS);
+    assert_eq!(options(&asked), ["make a surge play", "pass"]);
+    assert!(
+        !game
+            .events()
+            .iter()
+            .any(|e| matches!(e, Event::Rolled { .. })),
+        "nothing is rolled yet"
+    );
+    answer_all(&mut game, &["make a surge play", "leave it", "stay"]);
+    let guard_at = game
+        .events()
+        .iter()
+        .position(|e| matches!(e, Event::TokensChanged { token, .. } if token == "guard"))
+        .expect("Calthia gains a guard token");
+    let first_roll = game
+        .events()
+        .iter()
+        .position(|e| matches!(e, Event::Rolled { .. }))
+        .expect("the attack is rolled");
+    assert!(guard_at < first_roll);
+    assert_eq!(
+        position(game.state(), CALTHIA),
+        Some(centre),
+        "guarded: not driven back"
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // End phase and victory (digest 4.12, 4.13)
 // ---------------------------------------------------------------------------------------
@@ -1473,6 +1525,137 @@ fn ties_on_glory_are_broken_by_survivors_then_treasure_then_bounty() {
     });
     assert_eq!(result.winners, [KREW, SEEKERS]);
     assert_eq!(result.reason, "draw");
+}
+
+// ---------------------------------------------------------------------------------------
+// Nemesis deck building (digest 4.16)
+// ---------------------------------------------------------------------------------------
+
+/// The problem codes of loading the shipped data plus `extra`.
+fn deck_problems(extra: &str) -> Vec<String> {
+    let host = gloam_dsl::Host::new();
+    let mut sources = Vec::new();
+    for dir in data() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("data folder")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("readable");
+            sources.push(gloam::load::Source::new(file.display().to_string(), text));
+        }
+    }
+    sources.push(gloam::load::Source::new("extra.gloam", extra));
+    let (_, problems) = gloam::load::load(&sources, &host);
+    problems
+        .iter()
+        .map(|p| {
+            miette::Diagnostic::code(p)
+                .map(|c| c.to_string())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// A decklist for the Truthseekers from the shipped one, with `objectives` and `power`.
+fn decklist(objectives: &[&str], power: &[&str]) -> String {
+    let list = |names: &[&str]| {
+        names
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "decklist \"Test Deck\" {{\n ruleset = \"embergard\"\n warband = \"Xandire's Truthseekers (Embergard)\"\n deck \"objective\" {{ cards = [{}] }}\n deck \"power\" {{ cards = [{}] }}\n}}\n",
+        list(objectives),
+        list(power)
+    )
+}
+
+const OBJECTIVES: [&str; 12] = [
+    "Hold the Line",
+    "Carve the Path",
+    "Treasure Seekers",
+    "Unbroken",
+    "Bloodied Foes",
+    "Take Cover",
+    "First Blood",
+    "Strike True",
+    "Hold Fast",
+    "Claim the Hoard",
+    "Shaken Loose",
+    "Bold Advance",
+];
+
+const POWER: [&str; 20] = [
+    "Slip Aside",
+    "Hidden Blade",
+    "Counterstrike",
+    "Dig In",
+    "Second Wind",
+    "Return from the Brink",
+    "Quick Step",
+    "War Cry",
+    "Brace",
+    "Trip Up",
+    "Keen Edge",
+    "Heavy Armour",
+    "Swift Boots",
+    "Tough Hide",
+    "Battle Fury",
+    "Ward of Embers",
+    "Trophy Belt",
+    "Long Reach",
+    "Grim Resolve",
+    "Fleet Stride",
+];
+
+/// Test-only cards: a seventh surge objective and an eleventh play.
+const EXTRA_CARDS: &str = r#"
+card "Test Surge" {
+    ruleset = "embergard"
+    kind = objective
+    owner = universal
+    glory = 1
+    score = surge
+    text = "Test fixture."
+}
+card "Test Play" {
+    ruleset = "embergard"
+    kind = play
+    owner = universal
+    window = power_step
+    text = "Test fixture."
+}
+"#;
+
+#[test]
+fn nemesis_decks_follow_the_deck_building_rules() {
+    // Embergard, Nemesis deck building (001 L477-485; digest 4.16): at least 12
+    // objectives, at most 6 of them surge; at least 20 power cards, at most half plays;
+    // unique names. The shipped decklists are legal.
+    assert!(deck_problems("").is_empty(), "{:?}", deck_problems(""));
+    assert!(deck_problems(&decklist(&OBJECTIVES, &POWER)).is_empty());
+    // 11 objectives.
+    let problems = deck_problems(&decklist(&OBJECTIVES[1..], &POWER));
+    assert_eq!(problems, ["gloam::grammar::deck_too_small"]);
+    // A seventh surge objective.
+    let mut objectives = OBJECTIVES.to_vec();
+    objectives.push("Test Surge");
+    let problems = deck_problems(&format!("{EXTRA_CARDS}{}", decklist(&objectives, &POWER)));
+    assert_eq!(problems, ["gloam::grammar::deck_limit"]);
+    // An eleventh play in 21 power cards (at most 10).
+    let mut power = POWER.to_vec();
+    power.push("Test Play");
+    let problems = deck_problems(&format!("{EXTRA_CARDS}{}", decklist(&OBJECTIVES, &power)));
+    assert_eq!(problems, ["gloam::grammar::deck_half"]);
+    // A name twice.
+    let mut power = POWER.to_vec();
+    power.push("Keen Edge");
+    let problems = deck_problems(&decklist(&OBJECTIVES, &power));
+    assert_eq!(problems, ["gloam::grammar::deck_duplicate"]);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -895,7 +895,8 @@ fn competent_conjuror_more_spells_than_wizards_scores() {
         });
         assert_eq!(won, wins, "{missing:?}, {spells} spells");
     }
-    // pending: the spell flow keeping `spells_cast_this_phase` (set by hand here).
+    // The flow counts cast spells in `spells_cast_this_phase` (see Blaze of Light's test);
+    // here the count is set by hand.
 }
 
 /// Fallen Titan (seed 002 L953-963): end phase, an enemy out of action whose Wounds is
@@ -1796,7 +1797,7 @@ fn swampspill_gives_one_fighter_a_reroll_until_the_phase_ends() {
         &rules,
         KREW,
         Some("Swampspill"),
-        &[torka.clone()],
+        std::slice::from_ref(&torka),
         ("Torka Tuffskul", "Calthia Xandire", "Mansnappa"),
         &[],
         &[],
@@ -2053,30 +2054,70 @@ fn penumbral_falls_persists_and_damages_fighters_in_edge_hexes() {
     let rules = rules();
     let battlefield = rules.battlefield();
     let edge = pick(&rules, &[], |h| battlefield.is_edge(h));
-    let inner = pick(&rules, &[edge], |h| {
-        !battlefield.is_edge(h) && h.distance_to(edge) >= 2
+    let edge2 = pick(&rules, &[edge], |h| {
+        battlefield.is_edge(h) && h.distance_to(edge) >= 2
     });
-    let placed = vec![("Shank", edge), ("Calthia Xandire", inner)];
-    let game = resolve(
-        &rules,
-        move |ctx| place_all(ctx, &placed),
-        SEEKERS,
-        "Penumbral Falls",
-        None,
-        &[],
-        vec![],
-    );
+    let inner = pick(&rules, &[edge, edge2], |h| {
+        !battlefield.is_edge(h) && h.distance_to(edge) >= 2 && h.distance_to(edge2) >= 2
+    });
+    let end_of_phase = frame("action_phase_end", &[("player", Value::Player(KREW))]);
+    let run = |copies: usize, end: bool| {
+        let placed = vec![
+            ("Shank", edge),
+            ("Gikkit", edge2),
+            ("Calthia Xandire", inner),
+        ];
+        let names: &'static [&'static str] = if copies == 2 {
+            &["Penumbral Falls", "Penumbral Falls"]
+        } else {
+            &["Penumbral Falls"]
+        };
+        let after = if end {
+            vec![end_of_phase.clone()]
+        } else {
+            vec![]
+        };
+        let mut game = power_step_with(
+            &rules,
+            SEEKERS,
+            names,
+            move |ctx| place_all(ctx, &placed),
+            after,
+        );
+        for _ in 0..copies {
+            play_in_power_step(&mut game, SEEKERS, "Penumbral Falls");
+        }
+        game
+    };
+    // Played in the power step, it stays in play (persisting) and does nothing yet.
+    let game = run(1, false);
     assert!(game.pending().is_empty());
     assert_eq!(
-        counter_of(game.state(), "Calthia Xandire", "damage"),
+        names_in(game.state(), SEEKERS, "persisting"),
+        ["Penumbral Falls"]
+    );
+    assert_eq!(counter_of(game.state(), "Shank", "damage"), 0);
+    // At the end of the action phase: 1 damage to each fighter in an edge hex, whoever's.
+    let game = run(1, true);
+    let state = game.state();
+    assert_eq!(counter_of(state, "Shank", "damage"), 1);
+    assert_eq!(counter_of(state, "Gikkit", "damage"), 1);
+    assert_eq!(
+        counter_of(state, "Calthia Xandire", "damage"),
         0,
         "not in an edge hex"
     );
-    // pending: edge hexes read by `hex_has_type(h, "edge")`, then:
-    // assert_eq!(counter_of(game.state(), "Shank", "damage"), 1);
-    // pending: a persisting Waypoint played in the power step and run at each
-    // `action_phase_end` until another Waypoint is played (the power step offers only cards
-    // whose window is `power_step`).
+    assert_eq!(
+        names_in(state, SEEKERS, "persisting"),
+        ["Penumbral Falls"],
+        "it lasts"
+    );
+    // Another Waypoint played ends it: one copy persists, and the damage is dealt once.
+    let game = run(2, true);
+    let state = game.state();
+    assert_eq!(names_in(state, SEEKERS, "persisting"), ["Penumbral Falls"]);
+    assert!(names_in(state, SEEKERS, "power_discard").contains(&"Penumbral Falls".to_owned()));
+    assert_eq!(counter_of(state, "Shank", "damage"), 1);
 }
 
 /// Shattering Blow (seed 002 L1093-1101): reaction after a friendly fighter's successful
@@ -2603,6 +2644,25 @@ fn dark_insight_in_cover_draws_or_buries_the_top_objective() {
         holding(cover).contains(&"Dark Insight".to_owned()),
         "in cover"
     );
+    // A feature token gloom side up counts as cover (digest 3.3).
+    let gloom = {
+        let arrange = arrange(open);
+        conditions_holding(
+            &rules,
+            move |ctx| {
+                arrange(ctx);
+                ctx.set_hex_type(open, "feature", true);
+                ctx.set_hex_type(open, "gloom", true);
+                upgrade(ctx, "Dark Insight", "Luxa Stormrider");
+            },
+            SEEKERS,
+            &[("fighter", luxa.clone())],
+        )
+    };
+    assert!(
+        gloom.contains(&"Dark Insight".to_owned()),
+        "on a gloom token"
+    );
     assert!(
         !holding(open).contains(&"Dark Insight".to_owned()),
         "out of cover"
@@ -2653,8 +2713,7 @@ fn dark_insight_in_cover_draws_or_buries_the_top_objective() {
         names_in(game.state(), SEEKERS, "objective_hand"),
         ["Blaze of Glory"]
     );
-    // pending: fighter actions of upgrades offered in the activation step; a gloom feature
-    // token as cover.
+    // pending: fighter actions of upgrades offered in the activation step.
 }
 
 /// Phantom Fathomer (seed 002 L2155-2173): Attack action upgrade; Range 1, 1 Smash die,
@@ -2976,7 +3035,28 @@ fn titan_of_krulety_costs_nothing_and_pushes_its_fighter_after_its_action() {
         Choice::Piece(gikkit),
     );
     assert!(game.pending().is_empty());
-    // pending: Illusion breaking; no reaction after a Scything Attack action.
+    // Illusion: it breaks at the end of the action phase.
+    let placed = everyone_but(&rules, &[]);
+    let game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Titan of Krulety", "Shank");
+        },
+        vec![frame(
+            "action_phase_end",
+            &[("player", Value::Player(KREW))],
+        )],
+    );
+    let shank = piece(game.state(), "Shank");
+    assert!(
+        game.state()
+            .zone_cards(&ZoneId::on_piece(KREW, "equipped", shank))
+            .is_empty()
+    );
+    assert!(names_in(game.state(), KREW, "power_discard").contains(&"Titan of Krulety".to_owned()));
+    // pending: Illusion breaking when its fighter is chosen by a gambit; no reaction after a
+    // Scything Attack action.
 }
 
 // ---------------------------------------------------------------------------------------

@@ -507,8 +507,11 @@ fn battlefield_for(
     spec: &MatchSpec,
 ) -> Result<Battlefield, EngineError> {
     let library = &loaded.library;
+    // The boards of the ruleset or of one it extends (a mode built on an edition plays on
+    // the edition's boards).
+    let chain = loaded.ruleset_chain(&ruleset.name);
     let mut available = library.boards().iter().filter(|b| {
-        b.ruleset == ruleset.name
+        chain.contains(&b.ruleset.as_str())
             || library
                 .ruleset(&b.ruleset)
                 .is_some_and(|r| r.name == ruleset.name)

@@ -166,11 +166,14 @@ pub fn default_match_for(
     let resolved = library
         .ruleset(ruleset)
         .ok_or_else(|| format!("no ruleset named `{ruleset}` is loaded"))?;
+    // The warbands of the ruleset or of one it extends (a mode built on an edition plays the
+    // edition's warbands).
+    let chain = loaded.ruleset_chain(&resolved.name);
     let belongs = |name: &str| {
         library
             .ruleset(name)
             .is_some_and(|r| r.name == resolved.name)
-            || name == resolved.name
+            || chain.contains(&name)
     };
     let warbands: Vec<&str> = library
         .warbands()

@@ -886,7 +886,7 @@ fn reavers_are_inspired_after_the_activation_in_which_three_fighters_fall_and_st
     let garrek = piece(state, "Garrek Gorebeard");
     assert_eq!(state.characteristic(garrek, "move").unwrap(), 5);
     // The fallen come back (no rule does; the test only breaks the condition): still inspired.
-    let mut later = scenario(
+    let later = scenario(
         &rules,
         5,
         move |ctx: &mut Ctx<'_>| {
@@ -914,7 +914,6 @@ fn reavers_are_inspired_after_the_activation_in_which_three_fighters_fall_and_st
     assert!(later.pending().is_empty());
     assert!(inspired(later.state(), "Garrek Gorebeard"));
     assert!(!inspired(later.state(), "Karsus the Chained"));
-    let _ = &mut later;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1551,6 +1550,71 @@ fn with_three_players_only_the_warband_that_took_a_fighter_out_gains_glory() {
     );
     assert_eq!(glory(game.state(), CHAMPIONS), 1);
     assert_eq!(glory(game.state(), REAVERS), 0);
+}
+
+#[test]
+fn capture_the_artefact_places_it_in_no_ones_territory_before_the_objective_tokens() {
+    // Shadespire, Capture the Artefact (000 L721-749; digest 2.17): the player who placed the
+    // last board puts the artefact in no one's territory, not on an edge hex; the objective
+    // tokens follow, never on it.
+    let rules = prepare(&[cards_dir()], "shadespire_artefact").expect("the mode sets up");
+    let mut game =
+        Game::start(rules.clone(), rules.setup(3), RulesetGame::first_frames()).expect("starts");
+    let asked = game.pending()[0].clone();
+    assert_eq!(asked.prompt, "Place the Katophrane Artefact");
+    assert_eq!(asked.player, CHAMPIONS);
+    let hexes: Vec<Hex> = match &asked.options {
+        Options::One { choices } => choices
+            .iter()
+            .filter_map(|c| match c {
+                Choice::Hex(h) => Some(*h),
+                _ => None,
+            })
+            .collect(),
+        other => panic!("{other:?}"),
+    };
+    assert!(!hexes.is_empty());
+    let battlefield = rules.battlefield();
+    for hex in &hexes {
+        assert!(!battlefield.is_edge(*hex), "{hex:?} is an edge hex");
+        assert!(
+            battlefield.territory(*hex).is_none(),
+            "{hex:?} is in a territory"
+        );
+    }
+    game.submit(CHAMPIONS, Answer::One(Choice::Hex(hexes[0])))
+        .expect("placed");
+    let next = game.pending()[0].clone();
+    assert_eq!(next.prompt, "Place an objective token");
+    if let Options::One { choices } = &next.options {
+        assert!(!choices.contains(&Choice::Hex(hexes[0])));
+    }
+}
+
+#[test]
+fn capture_the_artefact_inspires_its_holder_and_gives_three_glory_in_each_end_phase() {
+    // Shadespire, Capture the Artefact (000 L749): in each end phase the fighter holding the
+    // artefact is inspired and its warband gains 3 glory.
+    let rules = prepare(&[cards_dir()], "shadespire_artefact").expect("the mode sets up");
+    let r = ring(&rules);
+    let (t, a) = (r.t, r.a);
+    let game = scenario(
+        &rules,
+        4,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Targor", t);
+            place(ctx, "Severin Steelheart", a);
+            ctx.set_hex_type(t, "artefact", true);
+            ctx.set_counter(Scope::Game, "round", 3).unwrap();
+        },
+        vec![frame("end_phase", &[])],
+    );
+    let state = game.state();
+    assert!(inspired(state, "Targor"));
+    assert!(!inspired(state, "Severin Steelheart"));
+    assert_eq!(glory(state, REAVERS), 3);
+    let result = state.result.clone().expect("round 3 ends the game");
+    assert_eq!(result.winners, [REAVERS]);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -454,7 +454,7 @@ fn a_charged_fighter_is_locked_until_every_friendly_fighter_has_charged() {
     let spots: Vec<Hex> = open.iter().step_by(7).copied().take(3).collect();
     let run = |all_charged: bool| {
         let spots = spots.clone();
-        let game = scenario(
+        scenario(
             &rules,
             move |ctx: &mut Ctx<'_>| {
                 place(ctx, CALTHIA, spots[0]);
@@ -466,15 +466,14 @@ fn a_charged_fighter_is_locked_until_every_friendly_fighter_has_charged() {
                 }
             },
             vec![frame("action_step", &[("player", Value::Player(SEEKERS))])],
-        );
-        game
+        )
     };
-    // Luxa has no charge token: Calthia may not move or guard.
+    // Luxa has no charge token: only Luxa may move.
     let mut game = run(false);
     answer(&mut game, SEEKERS, option("move"));
     let movers = request(&game);
     assert!(matches!(&movers.options, Options::One { choices } if choices.len() == 1));
-    // Every friendly fighter has one: Calthia may move again.
+    // Every friendly fighter has one: Calthia may move again, and Luxa.
     let mut game = run(true);
     answer(&mut game, SEEKERS, option("move"));
     let movers = request(&game);
@@ -1232,6 +1231,35 @@ fn delving_flips_the_token_and_staggers_the_fighter_once_per_power_step() {
         game.pending().is_empty(),
         "with nothing left to do, both pass without being asked"
     );
+}
+
+#[test]
+fn a_warscroll_ability_is_used_in_the_power_step_once_per_step() {
+    // Embergard, power step: warscroll abilities (001 L164; digest 4.7). Our choice: one
+    // per player per power step. Lantern Astrala heals 1.
+    let rules = rules();
+    let open = open_hexes(&rules);
+    let (a, b) = (open[12], open[44]);
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, CALTHIA, a);
+            place(ctx, SHANK, b);
+            let calthia = piece(ctx.state(), CALTHIA);
+            ctx.set_counter(Scope::Piece(calthia), "damage", 2)
+                .expect("damage");
+        },
+        vec![frame(
+            "power_step",
+            &[("player", Value::Player(SEEKERS)), ("count", Value::Int(0))],
+        )],
+    );
+    assert_eq!(
+        options(&request(&game)),
+        ["use a warscroll ability", "pass"]
+    );
+    answer_all(&mut game, &["use a warscroll ability"]);
+    assert_eq!(damage(game.state(), CALTHIA), 1, "healed once, not twice");
 }
 
 #[test]

@@ -560,6 +560,71 @@ fn cast(
     game
 }
 
+/// Answers the pending requests the scenario does not look at (re-rolls kept, no drive
+/// back, reactions passed), until `stop` holds for the pending request or none is pending.
+fn settle(game: &mut Game<Scenario>, stop: impl Fn(&Request) -> bool) {
+    for _ in 0..50 {
+        let Some(asked) = game.pending().first().map(|r| (*r).clone()) else {
+            return;
+        };
+        if stop(&asked) {
+            return;
+        }
+        let choice = match asked.prompt.as_str() {
+            "Re-roll an attack die?" | "Re-roll a defence die?" => option("keep the roll"),
+            "Drive the target back?" => option("do not drive back"),
+            "Reaction step: react or pass?" => option("pass"),
+            other => panic!("unexpected request: {other}"),
+        };
+        answer(game, choice);
+    }
+}
+
+/// Everyone on the battlefield as `everyone_but(missing)` would place them, except that
+/// `attacker` stands next to `target`; `attacker` attacks `target` with `weapon` (a 2-dice
+/// weapon), the dice showing two criticals and no save; then a surge step. `arrange` runs after the placing.
+fn lethal_blow(
+    rules: &RulesetGame,
+    (attacker, target, weapon): (&'static str, &'static str, &str),
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let others: Vec<&'static str> = EVERYONE
+        .iter()
+        .copied()
+        .filter(|k| *k != attacker && *k != target)
+        .collect();
+    let at = pick(rules, &[], |h| roomy(rules, h));
+    let next = pick(rules, &[at], |h| h.distance_to(at) == 1);
+    let mut placed = scatter(rules, &others, &[at, next]);
+    placed.extend([(target, at), (attacker, next)]);
+    let player = if EVERYONE[..4].contains(&attacker) {
+        SEEKERS
+    } else {
+        KREW
+    };
+    let mut game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            // Two criticals (every weapon used here rolls 2 dice), and no save.
+            ctx.fix_dice("attack", &["critical", "critical"]);
+            let defence = ctx
+                .state()
+                .characteristic(piece(ctx.state(), target), "defence");
+            let blanks = vec!["double_support"; defence.unwrap_or(1).max(1) as usize];
+            ctx.fix_dice("defence", &blanks);
+            set(ctx, Scope::Game, "turn_seat", i64::from(player.0));
+            arrange(ctx);
+        },
+        vec![
+            attack_frame(rules, attacker, target, weapon),
+            surge_step(player),
+        ],
+    );
+    settle(&mut game, |_| false);
+    game
+}
+
 /// A surge step (3.20): surge objectives revealed at their window are scored.
 fn surge_step(player: PlayerId) -> Frame {
     frame("surge_step", &[("player", Value::Player(player))])
@@ -1328,6 +1393,24 @@ fn gristle_for_the_mill_short_range_kill_of_a_big_enemy_scores() {
     let game = run("Calthia Xandire", 2);
     assert!(scored(game.state(), KREW, "Gristle for the Mill"));
     assert_eq!(glory(game.state(), KREW), 1);
+    // Through the combat flow: Torka's Mansnappa (Range 2) takes Calthia (Wounds 4) out;
+    // the objective is revealed after the Attack action and scored in the surge step.
+    let game = lethal_blow(
+        &rules,
+        ("Torka Tuffskul", "Calthia Xandire", "Mansnappa"),
+        |ctx| {
+            damage(ctx, "Calthia Xandire", 3);
+            card(ctx, "Gristle for the Mill", KREW, "objective_hand");
+        },
+    );
+    assert_eq!(hex_of(game.state(), "Calthia Xandire"), None);
+    assert!(scored(game.state(), KREW, "Gristle for the Mill"));
+    // Taking out Taros (Wounds 2) does not score it.
+    let game = lethal_blow(&rules, ("Torka Tuffskul", "Taros", "Mansnappa"), |ctx| {
+        card(ctx, "Gristle for the Mill", KREW, "objective_hand");
+    });
+    assert_eq!(hex_of(game.state(), "Taros"), None);
+    assert!(!scored(game.state(), KREW, "Gristle for the Mill"));
     // Taros has Wounds 2; a Range 3 attack is too far.
     assert!(!scored(
         run("Taros", 2).state(),
@@ -1381,6 +1464,23 @@ fn krule_tricks_kill_with_exactly_one_damage_scores() {
     // 2 damage, or damage no warband dealt (a lethal hex, seat 0): nothing.
     assert!(!scored(run(2, 1).state(), KREW, "Krule Tricks"));
     assert!(!scored(run(1, 0).state(), KREW, "Krule Tricks"));
+    // Through the combat flow: Shank's Krude Net (Damage 1) takes Taros out with exactly
+    // 1 damage; Torka's Mansnappa (Damage 2, 3 on a critical) does not count.
+    for (attacker, weapon, wins) in [
+        ("Shank", "Krude Net", true),
+        ("Torka Tuffskul", "Mansnappa", false),
+    ] {
+        let game = lethal_blow(&rules, (attacker, "Taros", weapon), |ctx| {
+            damage(ctx, "Taros", 1);
+            card(ctx, "Krule Tricks", KREW, "objective_hand");
+        });
+        assert_eq!(hex_of(game.state(), "Taros"), None, "{attacker}");
+        assert_eq!(
+            scored(game.state(), KREW, "Krule Tricks"),
+            wins,
+            "{attacker}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2194,8 +2294,66 @@ fn shattering_blow_breaks_an_upgrade_after_a_successful_range_1_attack() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Spells (resolved as `play_card` would once cast)
+// Spells, cast in the power step
 // ---------------------------------------------------------------------------------------
+
+/// Shattering Blow after a real Attack action (combat steps 1-8): Gikkit hits Calthia.
+#[test]
+fn shattering_blow_is_offered_after_gikkits_hit_in_the_combat_flow() {
+    let rules = rules();
+    let mut game = {
+        let others: Vec<&'static str> = EVERYONE
+            .iter()
+            .copied()
+            .filter(|k| *k != "Gikkit" && *k != "Calthia Xandire")
+            .collect();
+        let at = pick(&rules, &[], |h| roomy(&rules, h));
+        let next = pick(&rules, &[at], |h| h.distance_to(at) == 1);
+        let mut placed = scatter(&rules, &others, &[at, next]);
+        placed.extend([("Calthia Xandire", at), ("Gikkit", next)]);
+        scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                ctx.fix_dice("attack", &["smash", "smash"]);
+                ctx.fix_dice("defence", &["dodge", "dodge"]);
+                set(ctx, Scope::Game, "turn_seat", 0);
+                upgrade(ctx, "Tempered Sigmarite", "Calthia Xandire");
+                card(ctx, "Shattering Blow", KREW, "power_hand");
+            },
+            vec![attack_frame(
+                &rules,
+                "Gikkit",
+                "Calthia Xandire",
+                "Krule Irons",
+            )],
+        )
+    };
+    settle(&mut game, |r| {
+        r.player == KREW && r.prompt == "Reaction step: react or pass?"
+    });
+    expect(
+        &mut game,
+        KREW,
+        "Reaction step: react or pass?",
+        option("play a reaction card"),
+    );
+    let blow = card_choice(&game, "Shattering Blow");
+    expect(&mut game, KREW, "Which reaction card?", blow);
+    let sigmarite = card_choice(&game, "Tempered Sigmarite");
+    expect(&mut game, KREW, "Which upgrade breaks?", sigmarite);
+    let calthia = piece(game.state(), "Calthia Xandire");
+    assert!(
+        game.state()
+            .zone_cards(&ZoneId::on_piece(SEEKERS, "equipped", calthia))
+            .is_empty()
+    );
+    assert_eq!(
+        counter_of(game.state(), "Calthia Xandire", "damage"),
+        1,
+        "the hit"
+    );
+}
 
 /// Quintok's Query (seed 002 L998-1011): spell; look at the top objective card; you may
 /// take it into your hand, then discard an objective card.

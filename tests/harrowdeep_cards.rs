@@ -1139,6 +1139,23 @@ fn elimination_order_lone_leader_or_assassin_kill_scores_in_the_window() {
     // The target still stands: nothing.
     let game = run(&[], "Mannok da Kunnin'", "Calthia Xandire", true);
     assert!(!scored(game.state(), SEEKERS, "Elimination Order"));
+    // Through the combat flow: Luxa's Stormcaller Bow takes Mannok out, the first Kruleboy
+    // to fall; revealed after the Attack action, scored in the surge step.
+    let game = lethal_blow(
+        &rules,
+        ("Luxa Stormrider", "Mannok da Kunnin'", "Stormcaller Bow"),
+        |ctx| {
+            damage(ctx, "Mannok da Kunnin'", 3);
+            card(ctx, "Elimination Order", SEEKERS, "objective_hand");
+        },
+    );
+    assert_eq!(hex_of(game.state(), "Mannok da Kunnin'"), None);
+    assert!(scored(game.state(), SEEKERS, "Elimination Order"));
+    assert_eq!(
+        glory(game.state(), SEEKERS),
+        2,
+        "his bounty and the objective"
+    );
 }
 
 /// True Grit (seed 002 L1054-1063): end phase, your leader has two or more wound counters.

@@ -377,3 +377,30 @@ fn cli_own_texts_checked_and_rendered() {
         .map_or(0, |a| a.iter().filter(|o| o["status"] == "agrees").count());
     assert_eq!(agree, 34 - KNOWN_GAPS.len());
 }
+
+/// Other editions' phrasing: "at once when ... slays" (Embergard), SAVE and HEALTH
+/// (Embergard's Defence and Wounds), "put it on Guard" (Shadespire, 000).
+#[test]
+fn parse_other_editions_phrasing_understood() {
+    let text =
+        parse_text("Surge: score this at once when a friendly fighter slays an enemy fighter.");
+    let items: Vec<&Item> = text.clauses.iter().map(|c| &c.item).collect();
+    assert!(items.contains(&&Item::Score(ScoreTiming::Immediately)));
+    assert!(items.contains(&&Item::Trigger(Trigger::After(
+        gloam_grammar::text::Event::OutOfAction
+    ))));
+    let text = parse_text("+1 SAVE and +1 HEALTH.");
+    let stats: Vec<gloam_grammar::text::EffectKind> =
+        text.effects().map(|(_, e)| e.kind.clone()).collect();
+    assert_eq!(
+        stats,
+        [
+            gloam_grammar::text::EffectKind::Modify(gloam_grammar::text::Stat::Defence),
+            gloam_grammar::text::EffectKind::Modify(gloam_grammar::text::Stat::Wounds),
+        ]
+    );
+    let text = parse_text("Choose a friendly fighter and put it on Guard.");
+    assert!(text.effects().any(|(_, e)| e.kind
+        == gloam_grammar::text::EffectKind::GiveToken("guard".into())
+        && e.target.side == gloam_grammar::text::Side::Friendly));
+}

@@ -112,8 +112,8 @@ fn modifier_kind(characteristic: &str) -> Option<EffectKind> {
         "move" => EffectKind::Modify(Stat::Move),
         "attack_dice" | "dice" => EffectKind::Modify(Stat::Dice),
         "attack_damage" | "damage" => EffectKind::Modify(Stat::Damage),
-        "defence" => EffectKind::Modify(Stat::Defence),
-        "wounds" => EffectKind::Modify(Stat::Wounds),
+        "defence" | "save" => EffectKind::Modify(Stat::Defence),
+        "wounds" | "health" => EffectKind::Modify(Stat::Wounds),
         "attack_rerolls" => EffectKind::Reroll(Roll::Attack),
         "defence_rerolls" => EffectKind::Reroll(Roll::Defence),
         _ => return None,
@@ -192,7 +192,7 @@ pub fn behaviour(card: &CardDef) -> Behaviour {
         read_tests(scan, in_condition, &mut found);
     }
     if let Some(scan) = &effect_scan {
-        read_effects(scan, attacker_is_enemy, &mut found);
+        read_effects(scan, attacker_is_enemy, card.window.as_deref(), &mut found);
     }
     found
 }
@@ -288,8 +288,20 @@ fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
             found.successful = Some(span);
             continue;
         }
-        if scan.mentions(operand, "counter") && counter_name == "territory" {
-            // An encoding of whose territory a hex is in, not a number the text gives.
+        if counter_name.contains("success") || counter_name.starts_with("hit") {
+            // A count of successful attacks kept by the flow.
+            found.successful = Some(span.clone());
+        }
+        // `counter(holder, "name")`: its first argument is not the name.
+        let holder_counter = operand.clone().any(|index| {
+            scan.text(index) == "counter"
+                && scan.text(index + 2) != ")"
+                && scan.string(&(index + 2..index + 3)).is_none()
+        });
+        if scan.mentions(operand, "counter") && (counter_name == "territory" || holder_counter) {
+            // A fighter's or player's own counter is the card's bookkeeping (whose
+            // territory a hex is in, whether an effect was used), not a number the text
+            // gives.
             continue;
         }
         if scan.mentions(operand, "distance") {
@@ -318,7 +330,12 @@ fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
     }
 }
 
-fn read_effects(scan: &ScriptScan, attacker_is_enemy: bool, found: &mut Behaviour) {
+fn read_effects(
+    scan: &ScriptScan,
+    attacker_is_enemy: bool,
+    window: Option<&str>,
+    found: &mut Behaviour,
+) {
     let mut looked = false;
     for call in scan.calls() {
         if call.method {
@@ -466,6 +483,12 @@ fn read_effects(scan: &ScriptScan, attacker_is_enemy: bool, found: &mut Behaviou
                     continue;
                 }
             }
+            // Shadespire keeps extra attack dice for the next Attack action in a counter.
+            "set_counter" | "add_counter"
+                if matches!(scan.string(&arg(1)), Some("bonus_dice" | "extra_dice")) =>
+            {
+                effect(EffectKind::Modify(Stat::Dice), scan.int(&arg(2)), side())
+            }
             "move_card_bottom" => effect(EffectKind::Bottom, None, Side::Unknown),
             "cards_in" if !looked => {
                 let zone = scan.string(&arg(1)).unwrap_or_default().to_owned();
@@ -487,6 +510,17 @@ fn read_effects(scan: &ScriptScan, attacker_is_enemy: bool, found: &mut Behaviou
                 effect(EffectKind::SpendGlory, scan.int(&arg(2)), Side::Unknown)
             }
             "inspire" => effect(EffectKind::Inspire, None, side()),
+            // A fighter makes an action (`then("attack_action", ..)`); an upgrade's own
+            // action (window `fighter_action`) is the card's action, not a further one.
+            "then"
+                if window != Some("fighter_action")
+                    && scan
+                        .string(&arg(0))
+                        .is_some_and(|step| step.ends_with("_action")) =>
+            {
+                let fighter = side_of(scan, &arg(1), attacker_is_enemy);
+                effect(EffectKind::MakeAction, None, fighter)
+            }
             _ => continue,
         };
         found.effects.push(made);

@@ -206,6 +206,8 @@ pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
         _ => None,
     };
     match (&text_score, &data.score) {
+        // Shadespire calls the immediate scoring moment `immediate`.
+        (Some(("surge", _)), Some(score)) if score == "immediate" => {}
         (Some((said, span)), Some(score)) if said != score => out.add(
             Code::ScoreTiming,
             format!("the text scores it at `{said}`; the card's `score` is `{score}`"),
@@ -233,7 +235,7 @@ pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
     // Window.
     if let Some((window, clause)) = text_window(text, data)
         && data.window.as_deref() != Some(window.as_str())
-        && !(data.score.as_deref() == Some("end_phase") && data.window.is_none())
+        && !(data.kind == "objective" && data.window.is_none())
     {
         out.add(
             Code::Window,

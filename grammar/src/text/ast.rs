@@ -345,7 +345,7 @@ pub enum Condition {
     Token(String),
     /// A hex type or feature: `cover hex`, `edge hex`, `feature token`, `objective`.
     HexType(String),
-    /// `successful` (an Attack action that succeeded).
+    /// `successful`, `fails`: the outcome of an Attack action.
     Successful,
     /// `once per round`.
     OncePerRound,

@@ -131,8 +131,8 @@ fn stat_word(word: &str) -> Option<Stat> {
     Some(match word {
         "move" => Stat::Move,
         "dice" | "die" => Stat::Dice,
-        "defence" | "defense" => Stat::Defence,
-        "wounds" => Stat::Wounds,
+        "defence" | "defense" | "save" => Stat::Defence,
+        "wounds" | "health" => Stat::Wounds,
         "damage" => Stat::Damage,
         _ => return None,
     })
@@ -393,6 +393,10 @@ impl Parser {
             self.add(Item::Score(ScoreTiming::Immediately), index..next + 1);
             return Some(next + 1);
         }
+        if self.seq(next, &["at", "once"]) {
+            self.add(Item::Score(ScoreTiming::Immediately), index..next + 2);
+            return Some(next + 2);
+        }
         if self.w(next) == "after" {
             self.add(Item::Score(ScoreTiming::Immediately), index..next);
             return Some(next);
@@ -403,7 +407,12 @@ impl Parser {
     fn timing(&mut self, index: usize) -> Option<usize> {
         let word = self.w(index).to_owned();
         match word.as_str() {
-            "after" => {
+            "after" | "when"
+                if word == "after"
+                    || self.found.last().is_some_and(|(item, range)| {
+                        *item == Item::Score(ScoreTiming::Immediately) && range.end == index
+                    }) =>
+            {
                 let mut next = index + 1;
                 if self.w(next) == ":" {
                     next += 1;
@@ -425,7 +434,10 @@ impl Parser {
                     Event::Activation
                 } else if phrase.contains(" reaction") {
                     Event::Reaction
-                } else if phrase.contains(" out of action") {
+                } else if phrase.contains(" out of action")
+                    || phrase.contains(" slay")
+                    || phrase.contains(" slain")
+                {
                     Event::OutOfAction
                 } else if phrase.contains(" move action") {
                     Event::Move
@@ -477,7 +489,7 @@ impl Parser {
                 self.add(Item::Trigger(Trigger::Action), index..index + 4);
                 Some(index + 4)
             }
-            "gains" | "gain" if self.seq(index + 1, &["the", "attack", "action"]) => {
+            "gains" | "gain" | "has" if self.seq(index + 1, &["the", "attack", "action"]) => {
                 self.add(Item::Trigger(Trigger::Action), index..index + 4);
                 Some(index + 4)
             }
@@ -592,7 +604,10 @@ impl Parser {
             ));
         }
         if side.is_none() && quantity.is_none() && !this && !chosen {
-            if matches!(noun.as_str(), "it" | "itself" | "they") {
+            if matches!(
+                noun.as_str(),
+                "it" | "itself" | "they" | "him" | "her" | "them"
+            ) {
                 return Some((
                     Target {
                         quantity: Quantity::One,
@@ -975,6 +990,21 @@ impl Parser {
                 );
                 Some(next)
             }
+            "put" if self.w(index + 2) == "on" && self.w(index + 3) == "guard" => {
+                let target = self
+                    .target(index + 1)
+                    .map(|(t, _)| t)
+                    .unwrap_or_else(Target::unknown);
+                self.add(
+                    Item::Effect(make(
+                        EffectKind::GiveToken("guard".to_owned()),
+                        Some(1),
+                        target,
+                    )),
+                    index..index + 4,
+                );
+                Some(index + 4)
+            }
             "stagger" => {
                 let (target, next) = self.target(index + 1)?;
                 self.add(
@@ -1049,7 +1079,7 @@ impl Parser {
                 Some(index + 3)
             }
             "make" | "makes"
-                if matches!(self.w(index + 1), "a" | "an")
+                if matches!(self.w(index + 1), "a" | "an" | "another")
                     && !matches!(self.w(index.wrapping_sub(1)), "they" | "when")
                     && self.w(index + 3) == "action" =>
             {
@@ -1168,7 +1198,7 @@ impl Parser {
             }
             "adjacent" => single(self, Condition::Adjacent, 1),
             "next" if self.w(index + 1) == "to" => single(self, Condition::Adjacent, 2),
-            "successful" => single(self, Condition::Successful, 1),
+            "successful" | "fails" | "failed" | "fail" => single(self, Condition::Successful, 1),
             "once" if self.seq(index + 1, &["per", "round"]) => {
                 single(self, Condition::OncePerRound, 3)
             }

@@ -578,7 +578,7 @@ fn supported(
     move |ctx: &mut Ctx<'_>| {
         place(ctx, "Dhoraz Giant-fell", target);
         place(ctx, "Torka Tuffskul", attacker);
-        for (kind, hex) in ["Gikkit", "Shank"]
+        for (kind, hex) in ["Krookgrin", "Mannok da Kunnin'"]
             .iter()
             .zip(&near_target)
             .take(attack_friends)
@@ -658,6 +658,94 @@ fn the_defender_is_supported_at_the_same_time_as_the_attacker() {
         game_counter(game.state(), "attack_outcome"),
         2,
         "unsupported defence: a hit"
+    );
+}
+
+/// Gikkit (Krule Irons: Range 1, Smash) attacks Dhoraz with `roll` against a Dodge, with
+/// `friend` standing at `hex_for(target, attacker)`; returns the outcome.
+fn gikkit_attack(
+    rules: &RulesetGame,
+    friend: &'static str,
+    roll: &[&str],
+    hex_for: fn(Hex, Hex, &RulesetGame) -> Hex,
+) -> i64 {
+    let (target, attacker) = duel_hexes(rules);
+    let spot = hex_for(target, attacker, rules);
+    let (gikkit, dhoraz) = (id(rules, "Gikkit"), id(rules, "Dhoraz Giant-fell"));
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Dhoraz Giant-fell", target);
+        place(ctx, "Gikkit", attacker);
+        place(ctx, friend, spot);
+    };
+    let f = frame(
+        "attack_result",
+        &[
+            ("player", Value::Player(KREW)),
+            ("fighter", Value::Piece(gikkit)),
+            ("target", Value::Piece(dhoraz)),
+            ("weapon", Value::Str("Krule Irons".into())),
+            ("rolls", rolls(roll, &["dodge"])),
+        ],
+    );
+    let mut game = scenario(rules, arrange, vec![f]);
+    settle(&mut game);
+    game_counter(game.state(), "attack_outcome")
+}
+
+/// A hex 2 from the target and not next to it or to the attacker.
+fn two_away(target: Hex, attacker: Hex, rules: &RulesetGame) -> Hex {
+    let b = rules.battlefield();
+    b.hexes()
+        .find(|h| {
+            h.distance_to(target) == 2
+                && h.distance_to(attacker) >= 2
+                && !b.has_type(*h, "blocked")
+                && !b.has_type(*h, "lethal")
+        })
+        .expect("a hex 2 from the target")
+}
+
+/// A hex next to the target and not next to the attacker.
+fn beside(target: Hex, attacker: Hex, _: &RulesetGame) -> Hex {
+    target
+        .neighbors()
+        .into_iter()
+        .find(|h| *h != attacker && !h.is_adjacent(attacker))
+        .expect("a hex next to the target")
+}
+
+#[test]
+fn grapple_supports_from_two_hexes_of_the_target() {
+    // Harrowdeep, support (3.10; 002 L2433-2437: card rules change who supports) and
+    // Torka's Grapple (002 L772-781): within 2 hexes of the target he supports another
+    // friendly fighter's Attack action. Shank 2 hexes away does not.
+    let rules = rules();
+    assert_eq!(
+        gikkit_attack(&rules, "Torka Tuffskul", &["single_support"], two_away),
+        2
+    );
+    assert_eq!(
+        gikkit_attack(&rules, "Shank", &["single_support"], two_away),
+        0
+    );
+}
+
+#[test]
+fn pain_in_the_knee_counts_as_two_supporters() {
+    // Harrowdeep, support (3.10) and Pain in the Knee (Gikkit, Shank; 002 L464-489): one such
+    // supporter counts as two, so double-support symbols count too. Krookgrin counts once.
+    let rules = rules();
+    assert_eq!(
+        gikkit_attack(&rules, "Shank", &["double_support"], beside),
+        2
+    );
+    assert_eq!(
+        gikkit_attack(&rules, "Krookgrin", &["double_support"], beside),
+        0
+    );
+    assert_eq!(
+        gikkit_attack(&rules, "Krookgrin", &["single_support"], beside),
+        2
     );
 }
 

@@ -35,6 +35,12 @@ fn harrowdeep() -> Data {
     }
 }
 
+/// One load for the property tests.
+fn shared_harrowdeep() -> &'static Data {
+    static DATA: std::sync::OnceLock<Data> = std::sync::OnceLock::new();
+    DATA.get_or_init(harrowdeep)
+}
+
 fn card<'a>(data: &'a Data, name: &str) -> &'a CardDef {
     data.library
         .card(name)
@@ -403,4 +409,40 @@ fn parse_other_editions_phrasing_understood() {
     assert!(text.effects().any(|(_, e)| e.kind
         == gloam_grammar::text::EffectKind::GiveToken("guard".into())
         && e.target.side == gloam_grammar::text::Side::Friendly));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+    /// Any text parses without a panic, and every span it reports is a range of the text
+    /// on character boundaries.
+    #[test]
+    fn parse_any_text_spans_within_text(text in "(\\PC|[\u{FB01}\u{FFFD}\u{2019} \n-]){0,80}") {
+        let parsed = parse_text(&text);
+        for clause in &parsed.clauses {
+            proptest::prop_assert!(text.get(clause.span.clone()).is_some(), "{:?}", clause);
+        }
+        for range in &parsed.unparsed {
+            proptest::prop_assert!(text.get(range.clone()).is_some(), "{:?}", range);
+        }
+    }
+
+    /// Any text checked against a real card gives a verdict, never a panic.
+    #[test]
+    fn check_any_text_against_card_gives_verdict(
+        words in proptest::collection::vec(
+            "(push|fighter|friendly|enemy|each|1|2|hex|hexes|\\+1|Move|Dice|Score|in|an|end|phase|if|after|Range|or|more|Reaction|:|\\.|,|\u{FB01}|within|re-roll|one|die)",
+            0..24,
+        ),
+    ) {
+        let data = shared_harrowdeep();
+        let text = words.join(" ");
+        for name in ["Advance as One", "True Grit", "Arcane Bulwark", "Visage of Destruction"] {
+            let check = check_card(card(&data, name), Some(("prop", &text)), &data.sites);
+            proptest::prop_assert!(matches!(
+                check.status,
+                Status::Agrees | Status::Mismatch | Status::Unparsed
+            ));
+        }
+    }
 }

@@ -475,7 +475,7 @@ pub fn check_card(card: &CardDef, text: Option<(&str, &str)>, sites: &Sites) -> 
                 code: Code::Unparsed,
                 message: format!(
                     "`{}`: this sentence means nothing the card-text grammar knows",
-                    &words[range.clone()]
+                    words.get(range.clone()).unwrap_or_default()
                 ),
                 clause: Some(range.clone()),
                 site: Site::Field("text"),

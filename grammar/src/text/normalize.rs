@@ -14,22 +14,25 @@ pub struct Normalized {
     /// `map[i]` is the offset in the original of byte `i` of `text`; `map[text.len()]` is
     /// the original's length.
     pub map: Vec<usize>,
+    /// `ends[i]` is the end in the original of the character byte `i` of `text` came from.
+    ends: Vec<usize>,
 }
 
 impl Normalized {
-    /// The original byte range of the clean range `start..end`.
+    /// The original byte range of the clean range `start..end`: from the original
+    /// character the first clean byte came from to the end of the one the last came from,
+    /// so it always falls on character boundaries.
     pub fn original(&self, start: usize, end: usize) -> std::ops::Range<usize> {
         let last = self.map.len().saturating_sub(1);
         let from = self.map.get(start.min(last)).copied().unwrap_or(0);
-        let to = if end == 0 {
-            from
-        } else {
-            // The end is one past the original byte of the clean text's last byte.
-            let before = self.map.get((end - 1).min(last)).copied().unwrap_or(from);
-            let next = self.map.get(end.min(last)).copied().unwrap_or(before);
-            next.max(before + 1)
-                .min(self.map.get(last).copied().unwrap_or(before + 1))
-        };
+        if end <= start {
+            return from..from;
+        }
+        let to = self
+            .ends
+            .get((end - 1).min(self.ends.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(from);
         from..to.max(from)
     }
 }
@@ -133,7 +136,17 @@ pub fn normalize(raw: &str) -> Normalized {
         }
     }
     map.push(raw.len());
-    Normalized { text, map }
+    let ends = map[..map.len() - 1]
+        .iter()
+        .map(|&offset| {
+            offset
+                + raw
+                    .get(offset..)
+                    .and_then(|rest| rest.chars().next())
+                    .map_or(0, char::len_utf8)
+        })
+        .collect();
+    Normalized { text, map, ends }
 }
 
 /// The letters of the word that ends just before `end` (exclusive).
@@ -234,5 +247,15 @@ mod tests {
         assert_eq!(clean.text, "push the fighter 1 hex");
         let span = clean.original(9, 16);
         assert_eq!(&raw[span], "fight-\ner");
+    }
+
+    #[test]
+    fn normalize_span_inside_ligature_ends_on_char_boundary() {
+        let raw = "a \u{FB01}ghter";
+        let clean = normalize(raw);
+        assert_eq!(clean.text, "a fighter");
+        // Just the `f` of the expanded ligature: the whole ligature character.
+        let span = clean.original(2, 3);
+        assert_eq!(raw.get(span), Some("\u{FB01}"));
     }
 }

@@ -438,7 +438,7 @@ proptest::proptest! {
         let data = shared_harrowdeep();
         let text = words.join(" ");
         for name in ["Advance as One", "True Grit", "Arcane Bulwark", "Visage of Destruction"] {
-            let check = check_card(card(&data, name), Some(("prop", &text)), &data.sites);
+            let check = check_card(card(data, name), Some(("prop", &text)), &data.sites);
             proptest::prop_assert!(matches!(
                 check.status,
                 Status::Agrees | Status::Mismatch | Status::Unparsed

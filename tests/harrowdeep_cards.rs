@@ -1597,6 +1597,19 @@ fn blaze_of_glory_second_reaction_of_the_phase_scores() {
 #[test]
 fn unfaltering_stride_pushes_its_fighter_after_its_activation() {
     let rules = rules();
+    // An upgrade for 1 glory that only Calthia, Dhoraz and Luxa may take.
+    let placed = everyone_but(&rules, &[]);
+    let game = play_upgrade(
+        &rules,
+        SEEKERS,
+        "Unfaltering Stride",
+        1,
+        move |ctx| place_all(ctx, &placed),
+        "Luxa Stormrider",
+        Some(&["Calthia Xandire", "Dhoraz Giant-fell", "Luxa Stormrider"]),
+    )
+    .expect("offered");
+    assert_eq!(glory_spent(game.state(), SEEKERS), 1);
     let before = everyone_but(&rules, &[])
         .iter()
         .find(|(k, _)| *k == "Calthia Xandire")
@@ -3662,22 +3675,24 @@ fn taros_companion_rule_luxa_supports_him_from_two_hexes() {
 #[test]
 fn grapple_torka_supports_from_two_hexes_of_the_target() {
     let rules = rules();
-    let calthia = away(&rules, &[], 0);
+    let calthia = pick(&rules, &[], |h| roomy(&rules, h));
     let gikkit = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 1);
-    let far = pick(&rules, &[calthia, gikkit], |h| h.distance_to(calthia) >= 4);
-    let placed = vec![
-        ("Calthia Xandire", calthia),
-        ("Gikkit", gikkit),
-        ("Torka Tuffskul", far),
-    ];
-    // Torka far away: no support.
-    assert_eq!(
-        supporters(&rules, placed, "Gikkit", "Calthia Xandire", "Krule Irons"),
-        0
-    );
-    // pending: Torka's support from 2 hexes of the target (the combat flow counts only
-    // fighters next to it); then, with Torka 2 hexes from Calthia:
-    // assert_eq!(supporters(&rules, placed, "Gikkit", "Calthia Xandire", "Krule Irons"), 1);
+    let run = |torka: Hex| {
+        let placed = vec![
+            ("Calthia Xandire", calthia),
+            ("Gikkit", gikkit),
+            ("Torka Tuffskul", torka),
+        ];
+        supporters(&rules, placed, "Gikkit", "Calthia Xandire", "Krule Irons")
+    };
+    // Two hexes from Calthia, next to no one: he supports Gikkit.
+    let near = pick(&rules, &[calthia, gikkit], |h| {
+        h.distance_to(calthia) == 2 && h.distance_to(gikkit) >= 2
+    });
+    assert_eq!(run(near), 1);
+    // Three hexes away or more: no support.
+    let far = pick(&rules, &[calthia, gikkit], |h| h.distance_to(calthia) >= 3);
+    assert_eq!(run(far), 0);
 }
 
 /// Pain in the Knee (Gikkit and Shank, seed 002 L464-544): when this fighter supports, he
@@ -3685,27 +3700,23 @@ fn grapple_torka_supports_from_two_hexes_of_the_target() {
 #[test]
 fn pain_in_the_knee_a_grot_counts_as_two_supporters() {
     let rules = rules();
-    let calthia = away(&rules, &[], 0);
-    let krookgrin = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 1);
-    let shank = pick(&rules, &[calthia, krookgrin], |h| {
-        h.distance_to(calthia) == 1
-    });
-    let placed = vec![
-        ("Calthia Xandire", calthia),
-        ("Krookgrin", krookgrin),
-        ("Shank", shank),
-    ];
-    // Shank next to the target supports Krookgrin's attack.
-    assert!(
-        supporters(
-            &rules,
-            placed,
-            "Krookgrin",
-            "Calthia Xandire",
-            "Krule Dagger"
-        ) >= 1
-    );
-    // pending: a grot counting as two supporting fighters (double support faces succeed
-    // with one grot supporting); then the count is 2:
-    // assert_eq!(supporters(&rules, placed, "Krookgrin", "Calthia Xandire", "Krule Dagger"), 2);
+    let calthia = pick(&rules, &[], |h| roomy(&rules, h));
+    let first = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 1);
+    let second = pick(&rules, &[calthia, first], |h| h.distance_to(calthia) == 1);
+    for (attacker, weapon, supporter, counted) in [
+        ("Krookgrin", "Krule Dagger", "Shank", 2),
+        ("Krookgrin", "Krule Dagger", "Gikkit", 2),
+        ("Shank", "Krude Net", "Krookgrin", 1),
+    ] {
+        let placed = vec![
+            ("Calthia Xandire", calthia),
+            (attacker, first),
+            (supporter, second),
+        ];
+        assert_eq!(
+            supporters(&rules, placed, attacker, "Calthia Xandire", weapon),
+            counted,
+            "{supporter} supporting {attacker}"
+        );
+    }
 }

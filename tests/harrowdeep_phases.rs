@@ -78,13 +78,17 @@ card "Test Zap" {
 "#;
 
 fn rules_with_fixtures() -> RulesetGame {
+    rules_with_fixtures_for(2)
+}
+
+fn rules_with_fixtures_for(players: usize) -> RulesetGame {
     let dir = std::env::temp_dir().join(format!("gloam-harrowdeep-phases-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("fixtures.gloam");
     std::fs::write(&file, FIXTURES).expect("write the fixtures");
     let mut paths = data();
     paths.push(file);
-    prepare_for(&paths, "harrowdeep", 2).expect("the data and the fixtures load")
+    prepare_for(&paths, "harrowdeep", players).expect("the data and the fixtures load")
 }
 
 type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
@@ -759,7 +763,14 @@ fn the_end_phase_runs_each_players_whole_sequence_in_turn_with_optional_discards
             for player in [KREW, SEEKERS] {
                 let deck = ZoneId::new(player, "objective_deck");
                 let hand = ZoneId::new(player, "objective_hand");
-                for card in ctx.state().zone_cards(&deck)[..2].to_vec() {
+                let top: Vec<CardId> = ctx
+                    .state()
+                    .zone_cards(&deck)
+                    .iter()
+                    .take(2)
+                    .copied()
+                    .collect();
+                for card in top {
                     ctx.move_card(card, &hand, 0).expect("draw");
                 }
             }
@@ -1027,6 +1038,84 @@ fn in_multiplayer_only_the_warband_that_dealt_the_damage_gains_the_bounty() {
             );
         }
     }
+}
+
+#[test]
+fn in_three_players_reaction_priority_goes_round_from_the_next_player_and_after_a_reaction_from_the_one_after_the_reactor()
+ {
+    // Harrowdeep, multiplayer reactions (002 L3666-3697; digest 3.24): the player whose
+    // turn is next decides first, then the others in order of play; after a reaction, the
+    // next player in order of play from the last reactor. Seat 0 has the turn: seat 1 leads.
+    let rules = rules_with_fixtures_for(3);
+    let shank = id(&rules, "Shank");
+    let deploy = deploy_all(&rules);
+    let mut game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            deploy(ctx);
+            for seat in 0..3u8 {
+                let player = PlayerId(seat);
+                let hand = ZoneId::new(player, "power_hand");
+                ctx.create_card("Test Feint", player, &hand).expect("card");
+                ctx.create_card("Test Echo", player, &hand).expect("card");
+            }
+            ctx.set_counter(Scope::Game, "turn_seat", 0).expect("turn");
+        },
+        vec![frame(
+            "move_action",
+            &[
+                ("player", Value::Player(KREW)),
+                ("fighter", Value::Piece(shank)),
+            ],
+        )],
+    );
+    move_shank(&mut game);
+    let asked = request(&game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (PlayerId(1), REACT_OR_PASS)
+    );
+    answer(&mut game, PlayerId(1), option("pass"));
+    let asked = request(&game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (PlayerId(2), REACT_OR_PASS)
+    );
+    play_first_card(&mut game, PlayerId(2));
+    // After seat 2's reaction, seat 0 (the next from seat 2) leads.
+    let asked = request(&game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (PlayerId(0), REACT_OR_PASS)
+    );
+    for seat in [0u8, 1, 2] {
+        let asked = request(&game);
+        assert_eq!(asked.player, PlayerId(seat));
+        answer(&mut game, PlayerId(seat), option("pass"));
+    }
+    assert!(game.pending().is_empty(), "{:?}", game.pending());
+}
+
+#[test]
+fn in_three_players_a_tie_between_two_leaders_with_fighters_is_a_draw_between_them_and_the_third_loses()
+ {
+    // Harrowdeep, multiplayer victory (002 L3720-3729; digest 3.24): tied players with
+    // survivors and no objectives held draw; the other players lose.
+    let rules = rules_for(3);
+    let deploy = deploy_all(&rules);
+    let game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            deploy(ctx);
+            for (seat, glory) in [(0u8, 4), (1, 4), (2, 1)] {
+                ctx.set_counter(Scope::Player(PlayerId(seat)), "glory", glory)
+                    .expect("glory");
+            }
+        },
+        vec![frame("victory", &[])],
+    );
+    let result = game.state().result.clone().expect("over");
+    assert_eq!(result.winners, [PlayerId(0), PlayerId(1)]);
 }
 
 #[test]

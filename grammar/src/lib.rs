@@ -95,6 +95,24 @@
 //!   `legend`, whose values are hex types or lists of them. The value `half` marks half
 //!   hexes on the board's edge ([`BoardDef::half_hexes`]).
 //!
+//! ## Battlefields
+//!
+//! A ruleset's nested `battlefield` items say where each seat's board lies for one number of
+//! players: `seat_1` to `seat_4`, each `[turn: t, q: x, r: y]`, the board turned `t` sixths
+//! of a turn clockwise about its origin, then moved by the axial offset (`x`, `y`);
+//! `min_completed` is the fewest hexes each pair of touching boards must complete (1 when
+//! not written; 0 lets boards touch along full hexes). A host joins the boards of a match
+//! from the item whose `players` is its number of seats ([`BattlefieldDef`]).
+//!
+//! ```text
+//! battlefield "two players" {
+//!     players = 2
+//!     min_completed = 4
+//!     seat_1 = [turn: 0, q: 0, r: 0]
+//!     seat_2 = [turn: 3, q: 2, r: 10]
+//! }
+//! ```
+//!
 //! ## Decklists
 //!
 //! A `decklist` is what a warband takes into its ruleset's decks: one nested `deck` item per

@@ -4,14 +4,16 @@
 //!
 //! Each scenario starts a match of the shipped data (seat 0 Da Kunnin' Krew, seat 1 Xandire's
 //! Truthseekers), arranges the battlefield, hands and counters through the kernel's `Ctx`,
-//! then runs the real flow where it exists (power step, reaction step, window with its surge
-//! scoring, end phase) and asserts what the printed text says, plus at least one case where
-//! the card's condition is not met.
+//! then runs the real flow where it exists (power step with spells cast on loaded magic
+//! dice, end phase steps 1 and 3, windows with their reaction steps, surge step, the combat
+//! sequence on loaded dice, the end of the action phase) and asserts what the printed text
+//! says, plus at least one case where the card's condition is not met.
 //!
-//! Where the flow does not yet offer the card (spells are not cast in the power step, no
-//! fighter action runs `fighter_action` cards, combat steps 1-3 open no window), the card's
-//! effect runs through the driver's `card` pseudo-step (the one `play_card` queues), and its
-//! condition through a test-only probe card; what is still missing is marked `// pending:`.
+//! Where the flow does not yet offer the card (no activation offers the `fighter_action`
+//! cards and abilities; the power step offers no upgrade), the card's effect runs through
+//! the driver's `card` pseudo-step (the one `play_card` queues) or end phase step 3, and its
+//! condition through a test-only probe card; what is still missing is marked `// pending:`
+//! here and listed in docs/harrowdeep-data.md ("Card scenario tests").
 //!
 //! [`CARD_TESTS`] and [`ABILITY_TESTS`] name the test of every card and ability of the
 //! ruleset; `every_card_and_ability_has_a_scenario_test` fails when one is added without a
@@ -2327,7 +2329,8 @@ fn shattering_blow_breaks_an_upgrade_after_a_successful_range_1_attack() {
 // Spells, cast in the power step
 // ---------------------------------------------------------------------------------------
 
-/// Shattering Blow after a real Attack action (combat steps 1-8): Gikkit hits Calthia.
+/// Shattering Blow (seed 002 L1093-1101) after a real Attack action (combat steps 1-8):
+/// Gikkit's Range 1 Krule Irons hits Calthia, who wears Tempered Sigmarite.
 #[test]
 fn shattering_blow_is_offered_after_gikkits_hit_in_the_combat_flow() {
     let rules = rules();

@@ -1630,3 +1630,90 @@ fn random_games_place_feature_tokens_and_keep_the_invariants() {
 fn request_of(game: &Game<RulesetGame>) -> Option<Request> {
     game.pending().first().map(|r| (*r).clone())
 }
+
+// ---------------------------------------------------------------------------------------
+// Flying (3.2) and lethal hexes (3.3)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_flyer_moving_into_a_lethal_hex_takes_no_damage_but_a_walker_does() {
+    // Harrowdeep, Flying (3.2; 002 L1367-1371; digest H16): while making a Move action a
+    // flyer takes no lethal-hex damage; a walker entering a lethal hex is dealt 1 damage (3.3,
+    // 002 L1702-1711).
+    let rules = rules();
+    let battlefield = rules.battlefield().clone();
+    let lethal = battlefield.hexes_of_type("lethal");
+    let (start, hazard) = lethal
+        .iter()
+        .find_map(|&l| {
+            l.neighbors()
+                .into_iter()
+                .find(|n| {
+                    battlefield.contains(*n)
+                        && !battlefield.has_type(*n, "blocked")
+                        && !battlefield.has_type(*n, "lethal")
+                })
+                .map(|n| (n, l))
+        })
+        .expect("a lethal hex with an open neighbour");
+    for (kind, expected) in [("Taros", 0), ("Luxa Stormrider", 1)] {
+        let mover = id(&rules, kind);
+        let arrange = move |ctx: &mut Ctx<'_>| place(ctx, kind, start);
+        let mut game = scenario(
+            &rules,
+            arrange,
+            vec![frame(
+                "move_action",
+                &[
+                    ("player", Value::Player(SEEKERS)),
+                    ("fighter", Value::Piece(mover)),
+                ],
+            )],
+        );
+        let asked = request(&game).expect("where");
+        assert!(hex_choices(&asked).contains(&hazard), "{kind}");
+        answer(&mut game, SEEKERS, Choice::Hex(hazard));
+        settle(&mut game);
+        assert_eq!(damage(game.state(), kind), expected, "{kind}");
+    }
+}
+
+#[test]
+fn a_flyer_passes_over_blocked_and_occupied_hexes() {
+    // Harrowdeep, Flying (3.2; 002 L1367-1371): on a Move action a flyer may pass through
+    // blocked and occupied hexes, ending in an empty hex. Taros (Move 5) hemmed in by enemies
+    // on every side can still fly out; Luxa cannot walk out.
+    let rules = rules();
+    let (centre, _) = duel_hexes(&rules);
+    let ring: Vec<Hex> = centre.neighbors().into_iter().collect();
+    for (kind, can) in [("Taros", true), ("Luxa Stormrider", false)] {
+        let mover = id(&rules, kind);
+        let ring = ring.clone();
+        let arrange = move |ctx: &mut Ctx<'_>| {
+            place(ctx, kind, centre);
+            let krew = [
+                "Mannok da Kunnin'",
+                "Torka Tuffskul",
+                "Krookgrin",
+                "Gikkit",
+                "Shank",
+                "Dhoraz Giant-fell",
+            ];
+            for (k, h) in krew.iter().zip(&ring) {
+                place(ctx, k, *h);
+            }
+        };
+        let game = scenario(
+            &rules,
+            arrange,
+            vec![frame(
+                "move_action",
+                &[
+                    ("player", Value::Player(SEEKERS)),
+                    ("fighter", Value::Piece(mover)),
+                ],
+            )],
+        );
+        assert_eq!(request(&game).is_some(), can, "{kind}");
+    }
+}

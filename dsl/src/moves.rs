@@ -141,7 +141,7 @@ pub(crate) fn reachable_hexes(
     Ok(reachable(&grid, start, budget).hexes())
 }
 
-fn grid_for(run: &RunState, fighter: PieceId) -> PushGrid<'_> {
+pub(crate) fn grid_for(run: &RunState, fighter: PieceId) -> PushGrid<'_> {
     let state = run.state();
     let layer = state.piece(fighter).map(|piece| piece.layer.as_str());
     let occupied: BTreeSet<Hex> = state

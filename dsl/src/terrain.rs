@@ -1,10 +1,11 @@
 //! The vocabulary's terrain: hex types given in play (on top of the battlefield's own), the
 //! computed edge type, and whose territory a hex is.
 
-use gloam_core::{Hex, PlayerId};
+use gloam_core::{Hex, PieceId, PlayerId, Position, reachable_flying};
 use rhai::{Array, Dynamic, Engine, ImmutableString};
 
-use crate::functions::{Ncc, Res, effect};
+use crate::functions::{Ncc, Res, effect, refused};
+use crate::moves::grid_for;
 use crate::runtime::{RunState, Stop, with_run};
 
 /// Whether `hex` is on the battlefield and has the type `name`: printed on its board, given
@@ -75,4 +76,59 @@ pub(crate) fn register(engine: &mut Engine) {
             Ok(run.world.battlefield.hexes().map(Dynamic::from).collect())
         })
     });
+    engine.register_fn(
+        "flying_hexes",
+        |ctx: Ncc, fighter: PieceId, budget: i64| -> Res<Array> {
+            with_run(&ctx, "flying_hexes", |run| {
+                if budget < 0 {
+                    return Err(Stop::failed(
+                        "flying_hexes",
+                        format!("the budget must be 0 or more, not {budget}"),
+                    ));
+                }
+                let Some(start) = run.piece_hex("flying_hexes", fighter)? else {
+                    return Ok(Array::new());
+                };
+                let budget = u32::try_from(budget.min(run.world.battlefield.len() as i64))
+                    .unwrap_or(u32::MAX);
+                Ok(reachable_flying(&grid_for(run, fighter), start, budget)
+                    .hexes()
+                    .into_iter()
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "fly_fighter",
+        |ctx: Ncc, fighter: PieceId, hex: Hex| -> Res<Array> {
+            with_run(&ctx, "fly_fighter", |run| {
+                const F: &str = "fly_fighter";
+                effect(run, F)?;
+                let Some(start) = run.piece_hex(F, fighter).map_err(refused)? else {
+                    return Err(Stop::refused(
+                        F,
+                        format!("{fighter} is not on the battlefield"),
+                    ));
+                };
+                if start == hex {
+                    return Ok(Array::new());
+                }
+                if !run.world.battlefield.contains(hex) || run.world.blocked.contains(&hex) {
+                    return Err(Stop::refused(
+                        F,
+                        format!("{hex} is not an open battlefield hex"),
+                    ));
+                }
+                let budget = u32::try_from(run.world.battlefield.len()).unwrap_or(u32::MAX);
+                let path = reachable_flying(&grid_for(run, fighter), start, budget)
+                    .path_to(hex)
+                    .unwrap_or_else(|| vec![start, hex]);
+                run.ctx()
+                    .place_piece(fighter, Some(Position::Hex(hex)), path.clone(), "move")
+                    .map_err(|error| Stop::refused(F, error))?;
+                Ok(path.into_iter().skip(1).map(Dynamic::from).collect())
+            })
+        },
+    );
 }

@@ -377,6 +377,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "flying_hexes",
+        &[FIGHTER, p("budget", "int")],
+        "list of hexes",
+        "the hexes `fighter` can fly to in at most `budget` steps: passing over blocked and occupied hexes, ending in an empty one; sorted (empty off the battlefield)",
+    ),
+    doc(
+        Query,
         "starting_hexes",
         &[PLAYER],
         "list of hexes",
@@ -866,6 +873,13 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[FIGHTER, p("hex", "hex")],
         "list of hexes",
         "walks `fighter` to an empty `hex` along a shortest path; returns the hexes entered, in order",
+    ),
+    doc(
+        Effect,
+        "fly_fighter",
+        &[FIGHTER, p("hex", "hex")],
+        "list of hexes",
+        "flies `fighter` to an empty `hex` along a shortest path over blocked and occupied hexes; returns the hexes passed and entered, in order",
     ),
     doc(
         Effect,

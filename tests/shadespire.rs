@@ -1618,6 +1618,402 @@ fn capture_the_artefact_inspires_its_holder_and_gives_three_glory_in_each_end_ph
 }
 
 // ---------------------------------------------------------------------------------------
+// Set-up and the cards of the seed
+// ---------------------------------------------------------------------------------------
+
+fn card_id(state: &GameState, player: PlayerId, name: &str) -> gloam::core::CardId {
+    state
+        .cards
+        .values()
+        .find(|c| c.name == name && c.owner == player)
+        .unwrap_or_else(|| panic!("no card {name}"))
+        .id
+}
+
+#[test]
+fn the_battlefield_joins_two_boards_with_at_least_three_completed_hexes_of_no_ones_territory() {
+    // Shadespire, set-up 1 (000 L143-163, L389; digest 2.3, differences row 1): long edge to
+    // long edge with at least 3 completed hexes, which belong to no one.
+    let rules = rules();
+    let battlefield = rules.battlefield();
+    let no_ones = battlefield
+        .hexes()
+        .filter(|&h| battlefield.territory(h).is_none())
+        .count();
+    assert!(no_ones >= 3, "{no_ones} completed hexes");
+    assert_eq!(battlefield.hexes().count(), 38 * 2 + no_ones);
+}
+
+#[test]
+fn the_do_over_discards_a_whole_hand_for_good_and_draws_as_many() {
+    // Shadespire, set-up 3 (000 L317; digest 2.3, differences row 6): the discarded cards
+    // are not shuffled back (Harrowdeep shuffles them back).
+    let rules = rules();
+    let mut game = scenario(
+        &rules,
+        14,
+        |_ctx: &mut Ctx<'_>| {},
+        vec![frame("draw_hands", &[])],
+    );
+    let before = zone(game.state(), REAVERS, "power_hand");
+    assert_eq!(before.len(), 5);
+    answer(&mut game, REAVERS, option("redraw power cards"));
+    let state = game.state();
+    let mut discarded = zone(state, REAVERS, "power_discard");
+    let mut expected = before.clone();
+    discarded.sort();
+    expected.sort();
+    assert_eq!(discarded, expected);
+    let after = zone(state, REAVERS, "power_hand");
+    assert!(after.iter().all(|c| !before.contains(c)), "{after:?}");
+    // The Reavers' power deck holds 7 cards (4 of their own, 3 universal): 2 were left.
+    assert_eq!(after.len(), 2);
+    assert_eq!(request(&game).player, CHAMPIONS);
+}
+
+#[test]
+fn the_deployment_roll_off_winner_chooses_who_places_first_and_the_first_to_finish_gets_the_bonus()
+{
+    // Shadespire, set-up 4 and round 1 (000 L385, L391; digest 2.3-2.4): the winner chooses
+    // who places first; the player who finished placing first adds a critical to the first
+    // roll-off of round 1 (counter rolloff_bonus = 1 + seat).
+    let rules = rules();
+    let mut game = scenario(
+        &rules,
+        15,
+        |_ctx: &mut Ctx<'_>| {},
+        vec![frame("deploy_order", &[("player", Value::Player(REAVERS))])],
+    );
+    answer(&mut game, REAVERS, option("let the other place first"));
+    let mut placed = Vec::new();
+    while let Some(asked) = game.pending().first().map(|r| (*r).clone()) {
+        if asked.prompt == "You won the roll-off" {
+            break;
+        }
+        if asked.prompt == "Choose a fighter to place" {
+            placed.push(asked.player);
+        }
+        let choice = match &asked.options {
+            Options::One { choices } => choices[0].clone(),
+            other => panic!("{other:?}"),
+        };
+        answer(&mut game, asked.player, choice);
+    }
+    // Champions first, alternating; the Champions' three are placed first, then the Reavers
+    // place their last two.
+    assert_eq!(
+        placed,
+        [
+            CHAMPIONS, REAVERS, CHAMPIONS, REAVERS, CHAMPIONS, REAVERS, REAVERS, REAVERS
+        ]
+    );
+    assert_eq!(game_counter(game.state(), "rolloff_bonus"), 2);
+}
+
+#[test]
+fn an_upgrade_is_played_in_the_end_phase_but_a_ploy_is_not() {
+    // Shadespire, end phase step 3 (000 L703; digest 2.14; A1): upgrades may be played, no
+    // ploys.
+    let rules = rules();
+    let r = ring(&rules);
+    let t = r.t;
+    let mut game = scenario(
+        &rules,
+        16,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Garrek Gorebeard", t);
+            ctx.set_counter(Scope::Player(REAVERS), "glory", 1).unwrap();
+            put_card(ctx, REAVERS, "Great Fortitude", "power_hand");
+            put_card(ctx, REAVERS, "Sidestep", "power_hand");
+        },
+        vec![frame(
+            "power_step",
+            &[
+                ("player", Value::Player(REAVERS)),
+                ("count", Value::Int(0)),
+                ("data", Value::Str("end_phase".into())),
+            ],
+        )],
+    );
+    answer(&mut game, REAVERS, option("play a card"));
+    let asked = request(&game);
+    let offered = match &asked.options {
+        Options::One { choices } => choices.clone(),
+        other => panic!("{other:?}"),
+    };
+    let fortitude = card_id(game.state(), REAVERS, "Great Fortitude");
+    assert_eq!(offered, [Choice::Card(fortitude)]);
+}
+
+#[test]
+fn blood_offering_costs_a_wound_and_adds_two_dice_to_the_next_activations_first_attack_only() {
+    // Shadespire, "next" ploys (000 L361-365, L605; card inventory C3): 1 damage, two extra
+    // attack dice in the fighter's first Attack action of the next activation.
+    let rules = rules();
+    let r = ring(&rules);
+    let (t, a) = (r.t, r.a);
+    let card = card_id(
+        scenario(&rules, 17, |_ctx: &mut Ctx<'_>| {}, vec![]).state(),
+        REAVERS,
+        "Blood Offering",
+    );
+    let mut game = scenario(
+        &rules,
+        17,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Targor", a);
+            place(ctx, "Severin Steelheart", t);
+        },
+        vec![
+            frame(
+                "card",
+                &[
+                    ("card", Value::Card(card)),
+                    ("player", Value::Player(REAVERS)),
+                ],
+            ),
+            combat(
+                &rules,
+                "Targor",
+                "Severin Steelheart",
+                profile("swords", 2, 1, &[]),
+            ),
+            combat(
+                &rules,
+                "Targor",
+                "Severin Steelheart",
+                profile("swords", 2, 1, &[]),
+            ),
+        ],
+    );
+    answer(&mut game, REAVERS, Choice::Piece(id(&rules, "Targor")));
+    let state = game.state();
+    assert_eq!(counter(state, "Targor", "damage"), 1);
+    let attacks: Vec<usize> = rolls(game.events())
+        .iter()
+        .filter(|(die, _)| die == "attack")
+        .map(|(_, faces)| faces.len())
+        .collect();
+    // The first attack rolls 4 dice; the second, 2 (the bonus is used). Drive-back choices
+    // may stop the flow after the first: answer them.
+    assert_eq!(attacks.first(), Some(&4), "{attacks:?}");
+    while let Some(asked) = game.pending().first().map(|r| (*r).clone()) {
+        let choice = if options(&asked).contains(&"do not drive back".to_owned()) {
+            option("do not drive back")
+        } else {
+            option("pass")
+        };
+        answer(&mut game, asked.player, choice);
+    }
+    let attacks: Vec<usize> = rolls(game.events())
+        .iter()
+        .filter(|(die, _)| die == "attack")
+        .map(|(_, faces)| faces.len())
+        .collect();
+    assert_eq!(attacks, [4, 2]);
+}
+
+#[test]
+fn total_offence_adds_two_dice_outside_a_charge_and_ends_the_fighters_phase() {
+    // Shadespire, Total Offence (000 L537-543; card inventory C9).
+    let rules = rules();
+    let r = ring(&rules);
+    let (t, a) = (r.t, r.a);
+    let mut game = scenario(
+        &rules,
+        18,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Obryn the Bold", a);
+            place(ctx, "Garrek Gorebeard", t);
+            equip(ctx, CHAMPIONS, "Total Offence", "Obryn the Bold");
+        },
+        vec![frame(
+            "attack",
+            &[
+                ("player", Value::Player(CHAMPIONS)),
+                ("fighter", Value::Piece(id(&rules, "Obryn the Bold"))),
+                ("target", Value::Piece(id(&rules, "Garrek Gorebeard"))),
+                ("data", profile("hammer", 2, 1, &[])),
+            ],
+        )],
+    );
+    assert_eq!(request(&game).prompt, "Total Offence?");
+    answer(&mut game, CHAMPIONS, option("roll two extra dice"));
+    let rolled = rolls(game.events());
+    assert_eq!(rolled[0].1.len(), 4);
+    assert_eq!(counter(game.state(), "Obryn the Bold", "exhausted"), 1);
+}
+
+#[test]
+fn berserk_charge_makes_both_symbols_succeed_when_saek_charges() {
+    // Shadespire, Berserk Charge (000 L327-355, L613-629; card inventory C6): both attack
+    // symbols count when this fighter Charges; not otherwise.
+    let rules = rules();
+    let r = ring(&rules);
+    let mut met_swords = false;
+    for charging in [true, false] {
+        for seed in 0..80 {
+            let (t, a) = (r.t, r.a);
+            let game = scenario(
+                &rules,
+                seed,
+                move |ctx: &mut Ctx<'_>| {
+                    place(ctx, "Blooded Saek", a);
+                    place(ctx, "Severin Steelheart", t);
+                    equip(ctx, REAVERS, "Berserk Charge", "Blooded Saek");
+                    let saek = piece(ctx.state(), "Blooded Saek");
+                    let severin = piece(ctx.state(), "Severin Steelheart");
+                    ctx.set_counter(Scope::Piece(saek), "charging", i64::from(charging))
+                        .unwrap();
+                    ctx.set_characteristic(severin, "wounds", 30).unwrap();
+                },
+                vec![frame(
+                    "attack",
+                    &[
+                        ("player", Value::Player(REAVERS)),
+                        ("fighter", Value::Piece(id(&rules, "Blooded Saek"))),
+                        ("target", Value::Piece(id(&rules, "Severin Steelheart"))),
+                        ("data", profile("hammer", 2, 1, &[])),
+                    ],
+                )],
+            );
+            let rolled = rolls(game.events());
+            let (attack, defence) = (&rolled[0].1, &rolled[1].1);
+            let terms = Terms {
+                defence_symbol: "block",
+                ..PLAIN
+            };
+            let with_hammer = reference(attack, defence, terms);
+            let expected = if charging {
+                // Both symbols succeed: read every swords as a hammer.
+                let both: Vec<String> = attack
+                    .iter()
+                    .map(|f| {
+                        if f == "swords" {
+                            "hammer".to_owned()
+                        } else {
+                            f.clone()
+                        }
+                    })
+                    .collect();
+                reference(&both, defence, terms)
+            } else {
+                with_hammer
+            };
+            if charging && expected != with_hammer {
+                met_swords = true;
+            }
+            assert_eq!(
+                game_counter(game.state(), "attack_outcome"),
+                expected,
+                "seed {seed}, charging {charging}: {attack:?} {defence:?}"
+            );
+        }
+    }
+    assert!(met_swords, "swords never decided a charge");
+}
+
+#[test]
+fn deadly_spin_attacks_every_adjacent_enemy_one_after_the_other() {
+    // Shadespire, Deadly Spin (000 L467-489; card inventory C7) and attacks on several
+    // targets (000 L519; A11): one Attack action per adjacent enemy, in the order chosen.
+    let rules = rules();
+    let r = ring(&rules);
+    let (t, beside) = (r.t, r.beside.clone());
+    let mut game = scenario(
+        &rules,
+        19,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Targor", t);
+            place(ctx, "Severin Steelheart", beside[0]);
+            place(ctx, "Obryn the Bold", beside[1]);
+            equip(ctx, REAVERS, "Deadly Spin", "Targor");
+        },
+        vec![frame("activation", &[("player", Value::Player(REAVERS))])],
+    );
+    answer(&mut game, REAVERS, option("use an upgrade's action"));
+    answer(&mut game, REAVERS, Choice::Piece(id(&rules, "Targor")));
+    let spin = card_id(game.state(), REAVERS, "Deadly Spin");
+    answer(&mut game, REAVERS, Choice::Card(spin));
+    assert_eq!(
+        request(&game).prompt,
+        "Which adjacent enemy is attacked next?"
+    );
+    answer(
+        &mut game,
+        REAVERS,
+        Choice::Piece(id(&rules, "Obryn the Bold")),
+    );
+    while let Some(asked) = game.pending().first().map(|r| (*r).clone()) {
+        let choice = if options(&asked).contains(&"do not drive back".to_owned()) {
+            option("do not drive back")
+        } else {
+            option("pass")
+        };
+        answer(&mut game, asked.player, choice);
+    }
+    let attacks: Vec<usize> = rolls(game.events())
+        .iter()
+        .filter(|(die, _)| die == "attack")
+        .map(|(_, faces)| faces.len())
+        .collect();
+    assert_eq!(attacks, [3, 3], "two attacks of 3 dice");
+}
+
+#[test]
+fn heroic_guard_puts_a_friendly_fighter_on_guard() {
+    // Shadespire, Heroic Guard (000 L585-595; card inventory C4).
+    let rules = rules();
+    let t = ring(&rules).t;
+    let card = card_id(
+        scenario(&rules, 20, |_ctx: &mut Ctx<'_>| {}, vec![]).state(),
+        CHAMPIONS,
+        "Heroic Guard",
+    );
+    let mut game = scenario(
+        &rules,
+        20,
+        move |ctx: &mut Ctx<'_>| place(ctx, "Obryn the Bold", t),
+        vec![frame(
+            "card",
+            &[
+                ("card", Value::Card(card)),
+                ("player", Value::Player(CHAMPIONS)),
+            ],
+        )],
+    );
+    answer(
+        &mut game,
+        CHAMPIONS,
+        Choice::Piece(id(&rules, "Obryn the Bold")),
+    );
+    assert_eq!(tokens(game.state(), "Obryn the Bold", "guard"), 1);
+}
+
+#[test]
+fn annihilation_is_scored_in_the_end_phase_when_every_enemy_is_out_of_action() {
+    // Shadespire, Annihilation (000 L779-801; card inventory C2): 5 glory.
+    let rules = rules();
+    let t = ring(&rules).t;
+    for wiped in [true, false] {
+        let game = scenario(
+            &rules,
+            21,
+            move |ctx: &mut Ctx<'_>| {
+                place(ctx, "Targor", t);
+                if !wiped {
+                    place(ctx, "Obryn the Bold", Hex::new(t.q + 2, t.r));
+                }
+                put_card(ctx, REAVERS, "Annihilation", "objective_hand");
+                ctx.set_counter(Scope::Game, "round", 3).unwrap();
+            },
+            vec![frame("end_phase", &[])],
+        );
+        assert_eq!(glory(game.state(), REAVERS), if wiped { 5 } else { 0 });
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Whole games
 // ---------------------------------------------------------------------------------------
 

@@ -1947,6 +1947,34 @@ fn swampspill_gives_one_fighter_a_reroll_until_the_phase_ends() {
         |_| {},
     );
     assert_ne!(prompt(&game).as_deref(), Some("Re-roll an attack die?"));
+    // Torka is chosen by a gambit: his Illusion upgrade breaks (3.16; digest H24).
+    let placed = everyone_but(&rules, &[]);
+    let mut game = power_step_with(
+        &rules,
+        KREW,
+        &["Swampspill"],
+        move |ctx| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Visage of Destruction", "Torka Tuffskul");
+        },
+        vec![],
+    );
+    play_in_power_step(&mut game, KREW, "Swampspill");
+    let torka = piece(game.state(), "Torka Tuffskul");
+    expect(
+        &mut game,
+        KREW,
+        "Choose a friendly fighter",
+        Choice::Piece(torka),
+    );
+    assert!(
+        game.state()
+            .zone_cards(&ZoneId::on_piece(KREW, "equipped", torka))
+            .is_empty()
+    );
+    assert!(
+        names_in(game.state(), KREW, "power_discard").contains(&"Visage of Destruction".to_owned())
+    );
     // pending: Range 1 and 2 Attack actions only (as written, every attack roll).
 }
 
@@ -2081,6 +2109,42 @@ fn creeping_doubt_pushes_a_friend_closer_and_staggers_the_enemy_next_to_it() {
         // Staggering takes her Guard (digest 3.11).
         assert_eq!(has_token(state, "Luxa Stormrider", "guard"), !next_to);
     }
+    // The chosen enemy loses its Illusion upgrades (3.16; digest H24): Titan of Krulety on
+    // Luxa (a test arrangement: any Illusion would do).
+    let shank = pick(&rules, &[luxa], |h| h.distance_to(luxa) == 3);
+    let placed = vec![("Luxa Stormrider", luxa), ("Shank", shank)];
+    let mut game = power_step_with(
+        &rules,
+        KREW,
+        &["Creeping Doubt"],
+        move |ctx| {
+            place_all(ctx, &placed);
+            upgrade(ctx, "Titan of Krulety", "Luxa Stormrider");
+        },
+        vec![],
+    );
+    play_in_power_step(&mut game, KREW, "Creeping Doubt");
+    let luxa_id = piece(game.state(), "Luxa Stormrider");
+    expect(
+        &mut game,
+        KREW,
+        "Choose an enemy fighter",
+        Choice::Piece(luxa_id),
+    );
+    let shank_id = piece(game.state(), "Shank");
+    expect(
+        &mut game,
+        KREW,
+        "Which friendly fighter is pushed?",
+        Choice::Piece(shank_id),
+    );
+    let end = choices(&request(&game))[0].clone();
+    expect(&mut game, KREW, "Where is it pushed?", end);
+    assert!(
+        game.state()
+            .zone_cards(&ZoneId::on_piece(SEEKERS, "equipped", luxa_id))
+            .is_empty()
+    );
     // Already next to each other: no push brings them closer, so not playable.
     let shank = pick(&rules, &[luxa], |h| h.distance_to(luxa) == 1);
     let placed = vec![("Luxa Stormrider", luxa), ("Shank", shank)];

@@ -66,6 +66,16 @@ card "Test Sprint" {
     effect = { then("move_action", #{ player: player, fighter: target }); }
 }
 
+card "Test Rush" {
+    ruleset = "harrowdeep"
+    kind = objective
+    owner = universal
+    glory = 1
+    score = surge
+    text = "Test fixture. Surge: score this in a surge step."
+    condition = { true }
+}
+
 card "Test Zap" {
     ruleset = "harrowdeep"
     kind = ploy
@@ -629,6 +639,34 @@ fn a_surge_objective_is_revealed_when_its_window_opens_and_scored_at_the_next_su
     assert_eq!(zone(state, SEEKERS, "objective_hand").len(), 1);
 }
 
+#[test]
+fn a_surge_objective_drawn_as_a_replacement_waits_for_the_following_surge_step() {
+    // Harrowdeep, surge objectives (002 L3384-3399; digest 3.20): right after scoring, a
+    // replacement is drawn; a surge card drawn that way cannot be scored before the following
+    // surge step. Test Rush (a surge objective whose condition always holds) lies on top of
+    // the objective deck when Blaze of Glory, revealed, is scored.
+    let rules = rules_with_fixtures();
+    let blaze = next_card(&rules);
+    let rush = CardId(blaze.0 + 1);
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        ctx.create_card("Blaze of Glory", SEEKERS, &ZoneId::new(SEEKERS, "revealed"))
+            .expect("card");
+        let deck = ZoneId::new(SEEKERS, "objective_deck");
+        let card = ctx.create_card("Test Rush", SEEKERS, &deck).expect("card");
+        ctx.move_card(card, &deck, 0).expect("on top");
+    };
+    let surge = || frame("surge_step", &[("player", Value::Player(SEEKERS))]);
+    let game = scenario(rules.clone(), arrange, vec![surge()]);
+    let state = game.state();
+    assert_eq!(zone(state, SEEKERS, "scored"), [blaze]);
+    assert_eq!(zone(state, SEEKERS, "objective_hand"), [rush]);
+    assert_eq!(glory(state, SEEKERS), 1);
+    let game = scenario(rules, arrange, vec![surge(), surge()]);
+    let state = game.state();
+    assert!(zone(state, SEEKERS, "scored").contains(&rush));
+    assert_eq!(glory(state, SEEKERS), 2);
+}
+
 // ---------------------------------------------------------------------------------------
 // Illusions, Waypoints, 'next activation' gambits (3.15, 3.16)
 // ---------------------------------------------------------------------------------------
@@ -863,6 +901,22 @@ fn victory(arrange: impl Fn(&mut Ctx<'_>) + 'static) -> gloam::core::GameResult 
 }
 
 #[test]
+fn victory_counts_spent_and_unspent_glory() {
+    // Harrowdeep, victory (002 L3411-3432; digest 3.22) and upgrades (3.16): glory spent on
+    // upgrades still counts. The Kruleboyz spent 2 of their 3 glory; the Truthseekers hold 2.
+    let result = victory(|ctx: &mut Ctx<'_>| {
+        ctx.set_counter(Scope::Player(KREW), "glory", 3)
+            .expect("glory");
+        ctx.set_counter(Scope::Player(KREW), "glory_spent", 2)
+            .expect("spent");
+        ctx.set_counter(Scope::Player(SEEKERS), "glory", 2)
+            .expect("glory");
+    });
+    assert_eq!(result.winners, [KREW]);
+    assert_eq!(result.reason, "most glory");
+}
+
+#[test]
 fn tied_on_glory_the_only_player_with_fighters_left_wins() {
     // Harrowdeep, victory (002 L3411-3432; digest 3.22): tied, the player with surviving
     // fighters wins.
@@ -943,11 +997,18 @@ fn in_three_players_turns_go_to_the_left_three_each_and_only_two_players_take_a_
     // Harrowdeep, multiplayer order of play and turns (002 L3590-3608; digest 3.24): the
     // next player is the one to the left (the next seat), each player takes 3 turns a round,
     // and a power step involves only the active player and the next one.
-    let rules = rules_for(3);
+    let rules = rules_with_fixtures_for(3);
     let deploy = deploy_all(&rules);
     let mut game = scenario(
         rules,
-        deploy,
+        move |ctx: &mut Ctx<'_>| {
+            deploy(ctx);
+            for seat in 0..3u8 {
+                let player = PlayerId(seat);
+                ctx.create_card("Test Zap", player, &ZoneId::new(player, "power_hand"))
+                    .expect("card");
+            }
+        },
         vec![frame(
             "turn",
             &[
@@ -978,6 +1039,9 @@ fn in_three_players_turns_go_to_the_left_three_each_and_only_two_players_take_a_
         answer(&mut game, asked.player, choice);
     }
     assert_eq!(activations, [2, 0, 1, 2, 0, 1, 2, 0, 1]);
+    // Every power step asked its two players, the next player first.
+    assert_eq!(power.len(), 2 * activations.len());
+    assert_eq!(power[0], (1, 0));
     // After seat 2's activation only seats 0 (first) and 2 may play power cards.
     for (turn, seat) in power {
         let active = activations[turn - 1];

@@ -443,6 +443,17 @@ fn a_trapped_target_turns_a_draw_into_a_hit_and_is_not_driven_back() {
 }
 
 #[test]
+fn a_critical_hit_on_a_fighter_with_nowhere_to_go_offers_no_drive_back() {
+    // Harrowdeep, drive back (3.7; 002 L2397-2406): the target is pushed 1 hex further
+    // away; with no empty hex further away there is nothing to offer (criticals first skips
+    // the trapped check, 3.9 step 4).
+    let rules = rules();
+    let game = step_four(&rules, trapped(&rules, false), &["critical"], &["block"]);
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 3);
+    assert!(request(&game).is_none());
+}
+
+#[test]
 fn a_trapped_target_gains_the_attacker_nothing_without_a_success() {
     // Harrowdeep, combat step 4a (002 L2356-2358): the extra success needs at least one.
     let rules = rules();

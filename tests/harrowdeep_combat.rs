@@ -996,7 +996,7 @@ fn a_target_out_of_range_when_a_step_begins_outmanoeuvres_the_attack() {
         place(ctx, "Dhoraz Giant-fell", target);
         place(ctx, "Torka Tuffskul", far);
     };
-    let game = scenario(&rules, arrange.clone(), vec![roll_frame(&rules)]);
+    let game = scenario(&rules, arrange, vec![roll_frame(&rules)]);
     assert!(attack_dice_rolled(&game).is_empty());
     assert!(
         game.events()
@@ -1727,4 +1727,32 @@ fn a_flyer_passes_over_blocked_and_occupied_hexes() {
         );
         assert_eq!(request(&game).is_some(), can, "{kind}");
     }
+}
+
+#[test]
+fn with_three_players_seven_numbered_tokens_are_dealt_three_two_and_two() {
+    // Harrowdeep, multiplayer feature tokens (3.24; 002 L3517-3530): numbered tokens 1-7
+    // with 3 players, 3 to the first-board player and 2 to each other, placed in order of
+    // play; each player may add one double-gloom token.
+    use gloam::agent::{Agent, RandomAgent};
+    let rules = gloam::sim::prepare_for(&[cards_dir()], "harrowdeep", 3).expect("3 players");
+    let mut game =
+        Game::start(rules.clone(), rules.setup(3), RulesetGame::first_frames()).expect("start");
+    let mut agent = RandomAgent::new(3);
+    let mut placers = Vec::new();
+    let mut doubles = 0;
+    while let Some(asked) = request_of(&game) {
+        if asked.prompt == "Place a feature token (gloom side up)" {
+            placers.push(asked.player.0);
+        } else if asked.prompt == "Set-up: add a double-gloom feature token?" {
+            doubles += 1;
+        } else if !asked.prompt.starts_with("Place the double-gloom") {
+            break;
+        }
+        let view = game.view(asked.player);
+        let choice = agent.choose(&view, &asked);
+        game.submit(asked.player, choice).expect("legal");
+    }
+    assert_eq!(placers, [0, 1, 2, 0, 1, 2, 0]);
+    assert_eq!(doubles, 3);
 }

@@ -200,16 +200,12 @@ fn player_counter(state: &GameState, player: PlayerId, name: &str) -> i64 {
         .unwrap_or(0)
 }
 
-/// Hexes to stand on: not blocked, not stagger hexes, not edge hexes, in a fixed order.
+/// Hexes to stand on: not blocked, not stagger hexes, in a fixed order.
 fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
     let battlefield = rules.battlefield();
     let mut hexes: Vec<Hex> = battlefield
         .hexes()
-        .filter(|&h| {
-            !battlefield.has_type(h, "blocked")
-                && !battlefield.has_type(h, "stagger_hex")
-                && !battlefield.has_type(h, "edge")
-        })
+        .filter(|&h| !battlefield.has_type(h, "blocked") && !battlefield.has_type(h, "stagger_hex"))
         .collect();
     hexes.sort();
     hexes
@@ -294,10 +290,14 @@ fn the_battlefield_is_one_shared_board_with_two_territories_and_neutral_ground()
     assert_eq!(hexes_of(&rules, &["territory_b", "starting"]).len(), 6);
     assert!(hexes_of(&rules, &["neutral", "starting"]).is_empty());
     assert_eq!(hexes_of(&rules, &["stagger_hex"]).len(), 4);
+    // Edge hexes come from the shape: the outer ring of the board (2 rows of 8, 7 rows
+    // with 2 ends each).
+    assert_eq!(battlefield.edge_hexes().len(), 8 + 8 + 7 * 2);
 }
 
-/// Plays the set-up with random agents up to the first round's start.
-fn play_setup(rules: &RulesetGame, seed: u64) -> Game<RulesetGame> {
+/// Plays the set-up with random agents up to the first round's start; also returns the
+/// feature tokens' hexes in the order they were placed.
+fn play_setup(rules: &RulesetGame, seed: u64) -> (Game<RulesetGame>, Vec<Hex>) {
     let mut game = Game::start(
         rules.clone(),
         rules.setup(seed),
@@ -305,12 +305,18 @@ fn play_setup(rules: &RulesetGame, seed: u64) -> Game<RulesetGame> {
     )
     .expect("start");
     let mut agents = [RandomAgent::new(seed), RandomAgent::new(seed + 50)];
+    let mut placed = Vec::new();
     while game.state().counters.get("round").copied().unwrap_or(0) == 0 {
         let request = game.pending()[0].clone();
         let answer = agents[request.player.0 as usize].choose(&game.view(request.player), &request);
+        if request.prompt == "Where does the feature token go?" {
+            if let Answer::One(Choice::Hex(hex)) = &answer {
+                placed.push(*hex);
+            }
+        }
         game.submit(request.player, answer).expect("legal");
     }
-    game
+    (game, placed)
 }
 
 #[test]
@@ -321,7 +327,7 @@ fn set_up_places_five_treasure_tokens_by_the_placement_rules() {
     let rules = rules();
     let battlefield = rules.battlefield().clone();
     for seed in 1..=8 {
-        let game = play_setup(&rules, seed);
+        let (game, placed) = play_setup(&rules, seed);
         let state = game.state();
         assert_eq!(counter(state, "features_placed"), 5, "seed {seed}");
         let hexes: Vec<Hex> = (1..=5)
@@ -338,7 +344,7 @@ fn set_up_places_five_treasure_tokens_by_the_placement_rules() {
             })
             .collect();
         for (i, h) in hexes.iter().enumerate() {
-            for t in ["starting", "blocked", "stagger_hex", "edge"] {
+            for t in ["starting", "blocked", "stagger_hex"] {
                 assert!(!battlefield.has_type(*h, t), "seed {seed}: token on {t}");
             }
             for other in &hexes[i + 1..] {
@@ -351,17 +357,34 @@ fn set_up_places_five_treasure_tokens_by_the_placement_rules() {
                 "seed {seed}: no token in {territory}"
             );
         }
-        // The first placed is neutral: the placements in the event log, in order.
-        let first_q = game.events().iter().find_map(|e| match e {
-            Event::CounterChanged { name, to, .. } if name == "feature1_q" => Some(*to),
-            _ => None,
-        });
-        let first_r = game.events().iter().find_map(|e| match e {
-            Event::CounterChanged { name, to, .. } if name == "feature1_r" => Some(*to),
-            _ => None,
-        });
-        let first = Hex::new(first_q.unwrap() as i32, first_r.unwrap() as i32);
-        assert!(battlefield.has_type(first, "neutral"), "seed {seed}");
+        // The placements in order: the first is neutral, and an edge hex is taken only
+        // when no other hex was legal at that moment.
+        assert_eq!(placed.len(), 5);
+        assert!(battlefield.has_type(placed[0], "neutral"), "seed {seed}");
+        for (k, h) in placed.iter().enumerate() {
+            if !battlefield.is_edge(*h) {
+                continue;
+            }
+            let earlier = &placed[..k];
+            let lacking: Vec<&str> = ["territory_a", "territory_b"]
+                .into_iter()
+                .filter(|t| !earlier.iter().any(|e| battlefield.has_type(*e, t)))
+                .collect();
+            let must_fill = !lacking.is_empty() && lacking.len() >= 5 - k;
+            let other = battlefield.hexes().find(|c| {
+                !battlefield.is_edge(*c)
+                    && ["starting", "blocked", "stagger_hex"]
+                        .iter()
+                        .all(|t| !battlefield.has_type(*c, t))
+                    && earlier.iter().all(|e| e.distance_to(*c) > 2)
+                    && (k > 0 || battlefield.has_type(*c, "neutral"))
+                    && (!must_fill || lacking.iter().any(|t| battlefield.has_type(*c, t)))
+            });
+            assert_eq!(
+                other, None,
+                "seed {seed}: token {k} on an edge hex with {other:?} free"
+            );
+        }
         // Each player deployed into its own territory's starting hexes.
         for player in [KREW, SEEKERS] {
             let mine = if player_counter(state, player, "side") == 1 {

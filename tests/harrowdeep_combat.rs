@@ -1756,3 +1756,197 @@ fn with_three_players_seven_numbered_tokens_are_dealt_three_two_and_two() {
     assert_eq!(placers, [0, 1, 2, 0, 1, 2, 0]);
     assert_eq!(doubles, 3);
 }
+
+// ---------------------------------------------------------------------------------------
+// A test warband: a spell Attack action, a Scything and Knockback weapon
+// ---------------------------------------------------------------------------------------
+
+const COVEN: &str = r#"
+warband "Test Coven" {
+    ruleset = "harrowdeep"
+    alliance = order
+    faction = "Test"
+    about = "test fixture: a wizard with a spell Attack action and a reaper with a Scything weapon"
+
+    fighter "Test Seer" {
+        keywords = [leader, wizard]
+        stats = [move: 3, defence: 1, wounds: 3, bounty: 1, wizard_level: 2]
+        symbols = [defence: dodge]
+        text = "Test fixture."
+        weapon "Test Bolt" {
+            range = 3
+            dice = 0
+            die = magic
+            symbol = channel
+            damage = 1
+        }
+    }
+
+    fighter "Test Reaper" {
+        stats = [move: 3, defence: 1, wounds: 3, bounty: 1]
+        symbols = [defence: block]
+        text = "Test fixture."
+        weapon "Test Scythe" {
+            range = 1
+            dice = 2
+            symbol = smash
+            damage = 1
+            keywords = [scything, knockback]
+        }
+    }
+}
+"#;
+
+fn gloam_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("cards dir") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            gloam_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "gloam") {
+            out.push(path);
+        }
+    }
+}
+
+/// Da Kunnin' Krew (seat 0) against the test warband (seat 1).
+fn coven_rules() -> RulesetGame {
+    let mut paths = Vec::new();
+    gloam_files(&cards_dir(), &mut paths);
+    paths.sort();
+    let mut sources: Vec<gloam::load::Source> = paths
+        .iter()
+        .map(|p| {
+            gloam::load::Source::new(
+                p.display().to_string(),
+                std::fs::read_to_string(p).expect("read"),
+            )
+        })
+        .collect();
+    sources.push(gloam::load::Source::new("coven.gloam", COVEN));
+    let host = std::rc::Rc::new(gloam_dsl::Host::new());
+    let (loaded, problems) = gloam::load::load(&sources, &host);
+    assert!(
+        problems.is_empty(),
+        "{}",
+        problems
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default()
+    );
+    let mut spec = gloam::sim::default_match(&loaded, "harrowdeep").expect("a match");
+    spec.seats[0].warband = "Da Kunnin' Krew".into();
+    spec.seats[1].warband = "Test Coven".into();
+    spec.seats[1].decklist = None;
+    RulesetGame::new(std::rc::Rc::new(loaded), host, spec).expect("the match sets up")
+}
+
+#[test]
+fn a_spell_attack_rolls_wizard_level_magic_dice_with_backlash_and_counts_as_cast() {
+    // Harrowdeep, spell Attack actions (3.17; 002 L2206-2217, L2691-2698): magic dice, as
+    // many as the wizard level when Dice is "-"; 2 or more criticals are backlash (1 damage
+    // to the caster); a successful spell attack is cast (`spells_cast_this_phase`).
+    let rules = coven_rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let (seer, shank) = (id(&rules, "Test Seer"), id(&rules, "Shank"));
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Shank", target);
+        place(ctx, "Test Seer", attacker);
+        ctx.fix_dice("magic", &["critical", "critical"]);
+        ctx.fix_dice("defence", &["dodge"]);
+    };
+    let mut game = scenario(
+        &rules,
+        arrange,
+        vec![frame(
+            "attack",
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(seer)),
+                ("target", Value::Piece(shank)),
+                ("weapon", Value::Str("Test Bolt".into())),
+            ],
+        )],
+    );
+    loop {
+        settle(&mut game);
+        match request(&game) {
+            Some(asked) if asked.prompt == DRIVE_BACK => {
+                answer(&mut game, SEEKERS, option("do not drive back"))
+            }
+            _ => break,
+        }
+    }
+    let magic: Vec<usize> = game
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { dice, .. } if dice.iter().all(|d| d.die == "magic") => Some(dice.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(magic, vec![2], "wizard level 2");
+    assert_eq!(damage(game.state(), "Test Seer"), 1, "backlash");
+    assert_eq!(game_counter(game.state(), "attack_outcome"), 3);
+    assert_eq!(damage(game.state(), "Shank"), 1);
+    assert_eq!(spells_cast(game.state()), 1);
+}
+
+#[test]
+fn an_attack_action_with_a_scything_weapon_attacks_every_adjacent_enemy() {
+    // Harrowdeep, Scything (3.6; 002 L2542-2556): X = the enemies adjacent at the start;
+    // one attack against each. The weapon's Knockback keyword (3.7) is Knockback 1.
+    let rules = coven_rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let other = target
+        .neighbors()
+        .into_iter()
+        .find(|h| h.is_adjacent(attacker))
+        .expect("a second hex next to the attacker");
+    let reaper = id(&rules, "Test Reaper");
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Shank", target);
+        place(ctx, "Gikkit", other);
+        place(ctx, "Test Reaper", attacker);
+    };
+    let mut game = scenario(
+        &rules,
+        arrange,
+        vec![frame(
+            "attack_action",
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(reaper)),
+            ],
+        )],
+    );
+    let asked = request(&game).expect("the first Scything target");
+    assert_eq!(
+        asked.prompt,
+        "Which enemy does the Scything attack strike next?"
+    );
+    assert_eq!(
+        asked.options,
+        Options::One {
+            choices: vec![
+                Choice::Piece(id(&rules, "Gikkit")),
+                Choice::Piece(id(&rules, "Shank"))
+            ]
+        }
+    );
+    answer(&mut game, SEEKERS, Choice::Piece(id(&rules, "Shank")));
+    loop {
+        settle(&mut game);
+        match request(&game) {
+            Some(asked) if asked.prompt == DRIVE_BACK => {
+                answer(&mut game, SEEKERS, option("do not drive back"))
+            }
+            _ => break,
+        }
+    }
+    let declared = game
+        .events()
+        .iter()
+        .filter(|e| matches!(e, Event::Marker { name, .. } if name == "attack_declared"))
+        .count();
+    assert_eq!(declared, 2);
+}

@@ -2014,6 +2014,180 @@ fn annihilation_is_scored_in_the_end_phase_when_every_enemy_is_out_of_action() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Matched play (000 L719-751; digest 2.17): the ruleset "shadespire_matched"
+// ---------------------------------------------------------------------------------------
+
+fn matched() -> RulesetGame {
+    prepare(&[cards_dir()], "shadespire_matched").expect("the matched-play mode sets up")
+}
+
+/// The end of game `game` of a match: Garrek and Severin stand, the players have `glory`
+/// this game, `wins` games won and `earlier` glory from the finished games.
+fn end_of_match_game(
+    rules: &RulesetGame,
+    game: i64,
+    glory: [i64; 2],
+    wins: [i64; 2],
+    earlier: [i64; 2],
+    severin_standing: bool,
+) -> Game<Scenario> {
+    let r = ring(rules);
+    let (t, a) = (r.t, r.a);
+    scenario(
+        rules,
+        22,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Garrek Gorebeard", t);
+            if severin_standing {
+                place(ctx, "Severin Steelheart", a);
+            }
+            ctx.set_hex_type(t, "objective", true);
+            ctx.set_counter(Scope::Game, "match_game", game).unwrap();
+            ctx.set_counter(Scope::Game, "round", 3).unwrap();
+            for seat in 0..2 {
+                let p = Scope::Player(PlayerId(seat as u8));
+                ctx.set_counter(p, "glory", glory[seat]).unwrap();
+                ctx.set_counter(p, "match_wins", wins[seat]).unwrap();
+                ctx.set_counter(p, "match_glory", earlier[seat]).unwrap();
+            }
+            put_card(ctx, REAVERS, "Sidestep", "power_hand");
+        },
+        vec![frame("victory", &[])],
+    )
+}
+
+fn player_counter(state: &GameState, player: PlayerId, name: &str) -> i64 {
+    state.players[player.0 as usize]
+        .counters
+        .get(name)
+        .copied()
+        .unwrap_or(0)
+}
+
+#[test]
+fn matched_play_records_a_won_game_and_starts_the_next_one_afresh() {
+    // Matched play (000 L719-751): the same warbands and decks; after game 1 the match goes
+    // on with everything set up again.
+    let rules = matched();
+    let game = end_of_match_game(&rules, 1, [3, 1], [0, 0], [0, 0], true);
+    let state = game.state();
+    assert!(state.result.is_none());
+    assert_eq!(player_counter(state, REAVERS, "match_wins"), 1);
+    assert_eq!(player_counter(state, CHAMPIONS, "match_wins"), 0);
+    assert_eq!(player_counter(state, REAVERS, "match_glory"), 3);
+    assert_eq!(player_counter(state, CHAMPIONS, "match_glory"), 1);
+    assert_eq!(glory(state, REAVERS), 0);
+    assert_eq!(game_counter(state, "match_game"), 2);
+    assert_eq!(hex_of(state, "Garrek Gorebeard"), None);
+    assert!(zone(state, REAVERS, "power_hand").is_empty());
+    assert!(!state.hex_types.iter().any(|(_, name)| name == "objective"));
+    assert_eq!(request(&game).prompt, "Place an objective token");
+}
+
+#[test]
+fn matched_play_ends_when_a_player_has_won_two_games() {
+    let rules = matched();
+    let game = end_of_match_game(&rules, 2, [0, 4], [0, 1], [5, 2], true);
+    let result = game.state().result.clone().expect("the match ended");
+    assert_eq!(result.winners, [CHAMPIONS], "{}", result.reason);
+}
+
+#[test]
+fn matched_play_after_three_level_games_goes_to_total_glory_then_the_standing_warband() {
+    // Matched play tiebreakers (000 L741-751): total glory over the three games, then a
+    // warband entirely out of action at the end of game 3 loses.
+    let rules = matched();
+    // Game 3 drawn (equal glory, both standing, Garrek on the only objective token: the
+    // Reavers win it). Wins 1-1 before: Reavers 2 wins, match over.
+    let game = end_of_match_game(&rules, 3, [2, 2], [1, 1], [0, 0], true);
+    assert_eq!(game.state().result.clone().unwrap().winners, [REAVERS]);
+    // The Champions win game 3 on glory: one game each (game 1 or 2 was drawn). Total glory
+    // decides: 1 + 9 against 2 + 0.
+    let game = end_of_match_game(&rules, 3, [1, 2], [1, 0], [9, 0], false);
+    assert_eq!(game.state().result.clone().unwrap().winners, [REAVERS]);
+    // Level on total glory too (2 and 2): the Champions' warband is entirely out of action at
+    // the end of game 3, so the Reavers win.
+    let game = end_of_match_game(&rules, 3, [1, 2], [1, 0], [1, 0], false);
+    let result = game.state().result.clone().unwrap();
+    assert_eq!(result.winners, [REAVERS]);
+    assert_eq!(result.reason, "won the match after three games");
+}
+
+#[test]
+fn matched_play_level_on_wins_and_glory_with_both_standing_plays_sudden_death() {
+    // Matched play (000 L751): sudden-death rounds: no drawing, no power cards, no scoring;
+    // the first to eliminate the other warband wins.
+    let rules = matched();
+    // Game 3 is drawn on glory and tokens (no token held): wins stay 1-1, glory level.
+    let r = ring(&rules);
+    let (t, a) = (r.t, r.a);
+    let mut game = scenario(
+        &rules,
+        23,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Garrek Gorebeard", t);
+            place(ctx, "Severin Steelheart", a);
+            ctx.set_counter(Scope::Game, "match_game", 3).unwrap();
+            ctx.set_counter(Scope::Game, "round", 3).unwrap();
+            for seat in 0..2u8 {
+                let p = Scope::Player(PlayerId(seat));
+                ctx.set_counter(p, "match_wins", 1).unwrap();
+                ctx.set_counter(p, "match_glory", 4).unwrap();
+            }
+            put_card(ctx, REAVERS, "Sidestep", "power_hand");
+        },
+        vec![frame("victory", &[])],
+    );
+    assert!(game.state().result.is_none());
+    assert_eq!(game_counter(game.state(), "sudden_death"), 1);
+    assert_eq!(game_counter(game.state(), "round"), 4);
+    let asked = request(&game);
+    assert_eq!(asked.prompt, "You won the roll-off");
+    answer(&mut game, asked.player, option("take the first activation"));
+    let asked = request(&game);
+    assert_eq!(asked.prompt, "Choose an action");
+    let choices = options(&asked);
+    assert!(
+        !choices.contains(&"draw a power card".to_owned()),
+        "{choices:?}"
+    );
+    assert!(
+        !choices.contains(&"swap an objective".to_owned()),
+        "{choices:?}"
+    );
+    // In sudden death, an activation after which only the Reavers have fighters left ends
+    // the match.
+    let finished = scenario(
+        &rules,
+        23,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, "Garrek Gorebeard", t);
+            ctx.set_counter(Scope::Game, "sudden_death", 1).unwrap();
+        },
+        vec![frame(
+            "end_activation",
+            &[("player", Value::Player(REAVERS))],
+        )],
+    );
+    let result = finished.state().result.clone().expect("the match ended");
+    assert_eq!(result.winners, [REAVERS], "{}", result.reason);
+}
+
+#[test]
+fn matched_play_games_end_without_error() {
+    let rules = matched();
+    for seed in 1..=10 {
+        let summary = play_one(&rules, seed);
+        assert_eq!(summary.error, None, "seed {seed}");
+        assert_eq!(
+            summary.winners.len(),
+            1,
+            "seed {seed}: a match has one winner"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Whole games
 // ---------------------------------------------------------------------------------------
 

@@ -6,6 +6,10 @@ use std::path::PathBuf;
 use divan::black_box;
 use gloam::sim::{play_one, prepare};
 
+/// The `gloam` command's allocator, so that the figures are the command's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

@@ -463,6 +463,12 @@ fn read_effects(
                 Side::Unknown,
             ),
             "move_card" => {
+                // Illusion upgrades break when their fighter is chosen by a gambit: a rule
+                // of the game (`if card_has_keyword(c, "illusion") { move_card(..) }`).
+                if (call.at.saturating_sub(12)..call.at).any(|index| scan.text(index) == "illusion")
+                {
+                    continue;
+                }
                 let zone = scan.string(&arg(1)).unwrap_or_default().to_owned();
                 let chain = scan.chain(&arg(0));
                 if chain.iter().any(|&i| scan.text(i) == "equipped") {

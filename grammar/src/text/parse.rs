@@ -67,6 +67,7 @@ pub fn parse_text(text: &str) -> CardText {
         chosen: None,
         subject: None,
         subject_sentence: usize::MAX,
+        unknown: Vec::new(),
     };
     parser.run();
     parser.finish(text)
@@ -82,6 +83,8 @@ struct Parser {
     chosen: Option<Side>,
     /// The last fighter named as a subject, and the sentence it was named in.
     subject: Option<Target>,
+    /// Tokens of verbs no rule understood.
+    unknown: Vec<usize>,
     subject_sentence: usize,
 }
 
@@ -146,6 +149,14 @@ fn deck_word(word: &str) -> Option<Deck> {
     }
 }
 
+/// Verbs of effects the grammar does not model: a clause led by one is reported unparsed.
+const UNKNOWN_VERBS: &[&str] = &[
+    "remove", "removes", "place", "places", "raise", "raises", "swap", "swaps", "switch", "return",
+    "returns", "shuffle", "shuffles", "reveal", "reveals", "lose", "loses", "flip", "flips",
+    "ignore", "ignores", "cancel", "cancels", "replace", "replaces", "teleport", "redeploy",
+    "resolve",
+];
+
 const TOKEN_NAMES: &[&str] = &["charge", "guard", "stagger", "move"];
 
 impl Parser {
@@ -199,7 +210,16 @@ impl Parser {
         while index < self.tokens.len() {
             index = match self.phrase(index) {
                 Some(next) => next.max(index + 1),
-                None => index + 1,
+                None => {
+                    // A verb that does something the grammar has no rule for: the clause is
+                    // not understood, even in a sentence that is otherwise.
+                    let negated = index > 0
+                        && matches!(self.w(index - 1), "not" | "without" | "never" | "cannot");
+                    if UNKNOWN_VERBS.contains(&self.w(index)) && !negated {
+                        self.unknown.push(index);
+                    }
+                    index + 1
+                }
             };
         }
     }
@@ -245,6 +265,22 @@ impl Parser {
                 unparsed.push(self.clean.original(first.span.start, last.span.end));
             }
         }
+        for &verb in &self.unknown {
+            let mut end = verb;
+            while end + 1 < self.tokens.len()
+                && !matches!(
+                    self.tokens[end + 1].kind,
+                    TokenKind::Period | TokenKind::Comma | TokenKind::Semicolon | TokenKind::Colon
+                )
+            {
+                end += 1;
+            }
+            unparsed.push(
+                self.clean
+                    .original(self.tokens[verb].span.start, self.tokens[end].span.end),
+            );
+        }
+        unparsed.sort_by_key(|r| (r.start, r.end));
         CardText {
             original: original.to_owned(),
             clean: self.clean.text.clone(),
@@ -349,6 +385,10 @@ impl Parser {
             "grievous" => Keyword::Grievous,
             "reaction" if header && self.w(index + 1) == ":" => Keyword::Reaction,
             "spell" if header || self.w(index.wrapping_sub(1)) == "gambit" => Keyword::Spell,
+            "if" if self.w(index + 1) == "cast" => {
+                self.add(Item::Keyword(Keyword::Spell), index..index + 2);
+                return Some(index + 2);
+            }
             "gambit" if self.w(index + 1) == "spell" => {
                 self.add(Item::Keyword(Keyword::Spell), index..index + 2);
                 return Some(index + 2);

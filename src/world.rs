@@ -94,6 +94,9 @@ fn with_profile(world: World, loaded: &Loaded, fighter: &gloam_grammar::FighterD
     if let Some(script) = loaded.script("fighter", &fighter.name, "inspire") {
         profile = profile.with_inspire(script.clone());
     }
+    if let Some(script) = loaded.script("fighter", &fighter.name, "uninspire") {
+        profile = profile.with_uninspire(script.clone());
+    }
     for ability in &fighter.abilities {
         let mut info = AbilityInfo::new(ability.name.clone());
         if let Some(window) = &ability.window {

@@ -168,6 +168,19 @@ pub(crate) fn register(engine: &mut Engine) {
             }
         },
     );
+    engine.register_fn(
+        "uninspire_condition_holds",
+        |ctx: Ncc, fighter: PieceId| -> Res<bool> {
+            const F: &str = "uninspire_condition_holds";
+            let condition = with_run(&ctx, F, |run| {
+                Ok(profile(run, F, fighter)?.and_then(|info| info.uninspire.clone()))
+            })?;
+            match condition {
+                Some(script) => evaluate(&ctx, F, fighter, &script, &Dynamic::UNIT, &Dynamic::UNIT),
+                None => Ok(false),
+            }
+        },
+    );
     engine.register_fn("abilities", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
         with_run(&ctx, "abilities", |run| {
             Ok(current_abilities(run, "abilities", fighter)?

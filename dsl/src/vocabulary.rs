@@ -516,6 +516,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "uninspire_condition_holds",
+        &[FIGHTER],
+        "bool",
+        "whether the uninspire condition of `fighter`'s profile holds now, for its owner (false when it has none)",
+    ),
+    doc(
+        Query,
         "abilities",
         &[FIGHTER],
         "list of strings",
@@ -1152,9 +1159,10 @@ the data is loaded, and every call is checked then against this page.
   `this_card`, `player` (the card's owner, who also acts) and `this_fighter` bound;
   conditions may check other cards' conditions at most 8 deep.
 - **Abilities.** `abilities`, `reactions_of` and the other ability queries read the fighter
-  profile's abilities on the fighter's current side; `ability_condition_holds` and
-  `inspire_condition_holds` run the ability's `condition` or the profile's `inspire`
-  condition inside the current script, as `condition_holds` does for cards, with
+  profile's abilities on the fighter's current side; `ability_condition_holds`,
+  `inspire_condition_holds` and `uninspire_condition_holds` run the ability's `condition`
+  or the profile's `inspire` or `uninspire` condition inside the current script, as
+  `condition_holds` does for cards, with
   `this_fighter` and `player` (the fighter's owner) bound.
 - **Flow.** A rule step's script says what happens next with `then(\"step\", #{ ... })`,
   `play_card`, `use_ability` and `end_game`; they take effect, in order, once the script has

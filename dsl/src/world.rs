@@ -380,6 +380,8 @@ pub struct FighterInfo {
     pub weapons: Vec<WeaponInfo>,
     /// Its compiled `inspire` condition, if any (`inspire_condition_holds` runs it).
     pub inspire: Option<Rc<Script>>,
+    /// Its compiled `uninspire` condition, if any (`uninspire_condition_holds` runs it).
+    pub uninspire: Option<Rc<Script>>,
     /// Its abilities, in the profile's order.
     pub abilities: Vec<AbilityInfo>,
 }
@@ -411,6 +413,12 @@ impl FighterInfo {
     /// The same profile with its compiled inspire condition (a `Script` or an `Rc<Script>`).
     pub fn with_inspire(mut self, condition: impl Into<Rc<Script>>) -> FighterInfo {
         self.inspire = Some(condition.into());
+        self
+    }
+
+    /// The same profile with its compiled uninspire condition.
+    pub fn with_uninspire(mut self, condition: impl Into<Rc<Script>>) -> FighterInfo {
+        self.uninspire = Some(condition.into());
         self
     }
 

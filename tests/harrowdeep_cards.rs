@@ -2370,6 +2370,20 @@ fn shattering_blow_breaks_an_upgrade_after_a_successful_range_1_attack() {
     );
     assert!(names_in(state, SEEKERS, "power_discard").contains(&"Tempered Sigmarite".to_owned()));
     assert!(names_in(state, KREW, "power_discard").contains(&"Shattering Blow".to_owned()));
+    // A reaction is not played in the power step.
+    let placed = everyone_but(&rules, &[]);
+    let game = power_step_with(
+        &rules,
+        KREW,
+        &["Shattering Blow"],
+        move |ctx| place_all(ctx, &placed),
+        vec![],
+    );
+    assert!(game.pending().is_empty());
+    assert_eq!(
+        names_in(game.state(), KREW, "power_hand"),
+        ["Shattering Blow"]
+    );
     // A draw, a Range 2 Attack action, or an enemy's Attack action: not offered.
     for (outcome, range, attacker) in [
         (1, 1, "Gikkit"),

@@ -1341,6 +1341,22 @@ fn bearing_sigmars_light_objective_held_outside_own_territory_scores() {
         1,
         arrange(krew_land[0], 2, true)
     ));
+    // So does holding one in no one's territory (a hex completed by joining the boards).
+    let open = open_hexes(&rules);
+    let middle = rules
+        .battlefield()
+        .completed_hexes()
+        .into_iter()
+        .find(|h| open.contains(h))
+        .expect("an open completed hex");
+    assert_eq!(rules.battlefield().territory(middle), None);
+    assert!(scores_in_end_phase(
+        &rules,
+        SEEKERS,
+        "Bearing Sigmar's Light",
+        1,
+        arrange(middle, 0, true)
+    ));
 }
 
 /// Born Survivors (seed 002 L802-817): end phase, no more friendly fighters out of action

@@ -405,6 +405,10 @@ fn parse_other_editions_phrasing_understood() {
             gloam_grammar::text::EffectKind::Modify(gloam_grammar::text::Stat::Wounds),
         ]
     );
+    let text = parse_text("Remove all stagger tokens from each friendly fighter.");
+    assert!(text.effects().any(|(_, e)| e.kind
+        == gloam_grammar::text::EffectKind::RemoveToken("stagger".into())
+        && e.target.side == gloam_grammar::text::Side::Friendly));
     let text = parse_text("Choose a friendly fighter and put it on Guard.");
     assert!(text.effects().any(|(_, e)| e.kind
         == gloam_grammar::text::EffectKind::GiveToken("guard".into())

@@ -77,10 +77,11 @@ fn load_cards(paths: &[PathBuf], ruleset: &str) -> Result<Loaded, CliError> {
     }
     let (loaded, problems) = load(&sources, &gloam_dsl::Host::new());
     if !problems.is_empty() {
-        return Err(CliError::input(format!(
-            "the data has {} problems; run `gloam check` first",
+        // Check what loaded: a problem in another ruleset's file need not stop this one.
+        eprintln!(
+            "warning: the data has {} problems (see `gloam check`); checking what loaded",
             problems.len()
-        )));
+        );
     }
     if loaded.library.ruleset(ruleset).is_none() {
         let names: Vec<&str> = loaded

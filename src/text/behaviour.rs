@@ -438,6 +438,13 @@ fn read_effects(
                     effect(EffectKind::GiveToken(token), Some(1), side())
                 }
             }
+            // Removing a token is the card's effect, unless the script also gives one: then
+            // it is the rule that a fighter has Guard or Stagger, not both.
+            "remove_token" if !scan.calls().iter().any(|c| scan.name(c) == "give_token") => {
+                let token = scan.string(&arg(1)).unwrap_or_default().to_owned();
+                let amount = if scan.in_loop(call.at) { None } else { Some(1) };
+                effect(EffectKind::RemoveToken(token), amount, side())
+            }
             "modify" => {
                 let characteristic = scan.string(&arg(1)).unwrap_or_default().to_owned();
                 let Some(kind) = modifier_kind(&characteristic) else {

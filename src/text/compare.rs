@@ -110,7 +110,8 @@ fn same_class(text: &EffectKind, data: &EffectKind) -> bool {
         | (EffectKind::LookTop(a), EffectKind::LookTop(b)) => {
             a == b || *a == Deck::Any || *b == Deck::Any
         }
-        (EffectKind::GiveToken(a), EffectKind::GiveToken(b)) => a == b,
+        (EffectKind::GiveToken(a), EffectKind::GiveToken(b))
+        | (EffectKind::RemoveToken(a), EffectKind::RemoveToken(b)) => a == b,
         (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
 }
@@ -129,6 +130,7 @@ pub(crate) fn describe(kind: &EffectKind) -> String {
         EffectKind::Draw(_) => "a card draw".to_owned(),
         EffectKind::Discard(_) => "a discard".to_owned(),
         EffectKind::GiveToken(token) => format!("a {token} token"),
+        EffectKind::RemoveToken(token) => format!("the removal of {token} tokens"),
         EffectKind::Stagger => "a stagger".to_owned(),
         EffectKind::Break => "a broken upgrade".to_owned(),
         EffectKind::LookTop(_) => "a look at the top card".to_owned(),

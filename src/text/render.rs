@@ -124,6 +124,9 @@ fn clause(effect: &DataEffect) -> Option<String> {
             format!("{} gains a {name} token", who(effect, false))
         }
         EffectKind::Stagger => format!("stagger {}", who(effect, false)),
+        EffectKind::RemoveToken(token) => {
+            format!("remove {token} tokens from {}", who(effect, false))
+        }
         EffectKind::Break => "break one of the target's upgrades".to_owned(),
         EffectKind::LookTop(d) => format!("look at the top card of your {}deck", deck(*d)),
         EffectKind::Bottom => "or put that card at the bottom of its deck".to_owned(),

@@ -188,6 +188,8 @@ pub enum EffectKind {
     Discard(Deck),
     /// A token given.
     GiveToken(String),
+    /// A token taken away.
+    RemoveToken(String),
     /// A fighter staggered.
     Stagger,
     /// An upgrade broken.

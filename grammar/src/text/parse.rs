@@ -151,10 +151,9 @@ fn deck_word(word: &str) -> Option<Deck> {
 
 /// Verbs of effects the grammar does not model: a clause led by one is reported unparsed.
 const UNKNOWN_VERBS: &[&str] = &[
-    "remove", "removes", "place", "places", "raise", "raises", "swap", "swaps", "switch", "return",
-    "returns", "shuffle", "shuffles", "reveal", "reveals", "lose", "loses", "flip", "flips",
-    "ignore", "ignores", "cancel", "cancels", "replace", "replaces", "teleport", "redeploy",
-    "resolve",
+    "place", "places", "raise", "raises", "swap", "swaps", "switch", "return", "returns",
+    "shuffle", "shuffles", "reveal", "reveals", "lose", "loses", "flip", "flips", "ignore",
+    "ignores", "cancel", "cancels", "replace", "replaces", "teleport", "redeploy", "resolve",
 ];
 
 const TOKEN_NAMES: &[&str] = &["charge", "guard", "stagger", "move"];
@@ -1044,6 +1043,58 @@ impl Parser {
                     index..index + 4,
                 );
                 Some(index + 4)
+            }
+            "remove" | "removes" => {
+                // remove (a/one/all/N) (of) (its/their) X token(s) (from TARGET)
+                let mut next = index + 1;
+                let amount = if let Some(n) = self.number(next) {
+                    next += 1;
+                    Some(n)
+                } else if matches!(self.w(next), "a" | "an") {
+                    next += 1;
+                    Some(1)
+                } else {
+                    if self.w(next) == "all" {
+                        next += 1;
+                    }
+                    None
+                };
+                if self.w(next) == "of" {
+                    next += 1;
+                }
+                let mut target = None;
+                if matches!(self.w(next), "its" | "their") {
+                    target = Some(Target {
+                        quantity: Quantity::One,
+                        side: self.chosen.unwrap_or(Side::This),
+                        kind: None,
+                        within: None,
+                    });
+                    next += 1;
+                } else if self.seq(next, &["this", "fighter", "'s"]) {
+                    target = self.target(next).map(|(t, _)| t);
+                    next += 3;
+                }
+                let token = self.w(next).to_owned();
+                if !matches!(self.w(next + 1), "token" | "tokens") {
+                    return None;
+                }
+                next += 2;
+                if self.w(next) == "from"
+                    && let Some((t, after)) = self.target(next + 1)
+                {
+                    target = Some(t);
+                    next = after;
+                }
+                self.add(
+                    Item::Effect(make(
+                        EffectKind::RemoveToken(token),
+                        amount,
+                        target.unwrap_or_else(Target::unknown),
+                    )),
+                    index..next,
+                );
+                Some(next)
             }
             "stagger" => {
                 let (target, next) = self.target(index + 1)?;

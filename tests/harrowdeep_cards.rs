@@ -1554,6 +1554,48 @@ fn brave_the_darkness_every_survivor_with_a_charge_token_scores() {
     assert_eq!(glory(game.state(), SEEKERS), 1);
     let game = run(&["Calthia Xandire", "Luxa Stormrider"]);
     assert!(!scored(game.state(), SEEKERS, "Brave the Darkness"));
+    // The last of them charges in this activation (the flow gives the Charge token).
+    let calthia = pick(&rules, &[], |h| roomy(&rules, h));
+    let shank = pick(&rules, &[calthia], |h| {
+        h.distance_to(calthia) == 3 && roomy(&rules, h)
+    });
+    let mut placed = scatter(
+        &rules,
+        &["Luxa Stormrider", "Taros", "Mannok da Kunnin'", "Gikkit"],
+        &[calthia, shank],
+    );
+    placed.extend([("Calthia Xandire", calthia), ("Shank", shank)]);
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            card(ctx, "Brave the Darkness", SEEKERS, "objective_hand");
+            token(ctx, "Luxa Stormrider", "charge");
+            token(ctx, "Taros", "charge");
+            set(ctx, Scope::Game, "turn_seat", 1);
+        },
+        vec![
+            frame("activation", &[("player", Value::Player(SEEKERS))]),
+            surge_step(SEEKERS),
+        ],
+    );
+    expect(&mut game, SEEKERS, "Choose an action", option("charge"));
+    let calthia_id = piece(game.state(), "Calthia Xandire");
+    expect(
+        &mut game,
+        SEEKERS,
+        "Which fighter charges?",
+        Choice::Piece(calthia_id),
+    );
+    let to = choices(&request(&game))[0].clone();
+    expect(&mut game, SEEKERS, "Where does it charge to?", to);
+    if prompt(&game).as_deref() == Some("Which enemy?") {
+        let first = choices(&request(&game))[0].clone();
+        expect(&mut game, SEEKERS, "Which enemy?", first);
+    }
+    settle(&mut game, |_| false);
+    assert!(has_token(game.state(), "Calthia Xandire", "charge"));
+    assert!(scored(game.state(), SEEKERS, "Brave the Darkness"));
 }
 
 /// Unfaltering Stride on Calthia, and the test's count of reactions so far this phase.

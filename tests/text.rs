@@ -435,7 +435,7 @@ proptest::proptest! {
     #[test]
     fn check_any_text_against_card_gives_verdict(
         words in proptest::collection::vec(
-            "(push|fighter|friendly|enemy|each|1|2|hex|hexes|\\+1|Move|Dice|Score|in|an|end|phase|if|after|Range|or|more|Reaction|:|\\.|,|\u{FB01}|within|re-roll|one|die)",
+            "(push|fighter|friendly|enemy|each|1|2|hex|hexes|\\+1|Move|Dice|Score|in|an|end|phase|if|after|Range|or|more|Reaction|:|\\.|,|\u{FB01}|within|re-roll|one|die|look|at|the|top|card|of|remove|token|draw|discard|restricted|spend|glory|is|a|make|action|attack|upgrade|costs|no|damage|until|another|waypoint)",
             0..24,
         ),
     ) {
@@ -447,6 +447,31 @@ proptest::proptest! {
                 check.status,
                 Status::Agrees | Status::Mismatch | Status::Unparsed
             ));
+        }
+    }
+}
+
+/// Phrases cut off at the end of the text (as a scan cut short leaves them) parse without
+/// a panic, with spans inside the text.
+#[test]
+fn parse_truncated_phrases_spans_within_text() {
+    for text in [
+        "Look at the top card of",
+        "Look at the top card of your",
+        "Push it 1",
+        "Remove all",
+        "Restricted:",
+        "Attack action",
+        "Score this in the third end",
+        "+1",
+        "Gambit Spell (",
+    ] {
+        let parsed = parse_text(text);
+        for clause in &parsed.clauses {
+            assert!(
+                text.get(clause.span.clone()).is_some(),
+                "{text}: {clause:?}"
+            );
         }
     }
 }

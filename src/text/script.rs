@@ -312,15 +312,17 @@ impl ScriptScan {
 
     /// The string literal an argument is, if it is one.
     pub(crate) fn string(&self, range: &Range<usize>) -> Option<&str> {
-        (range.len() == 1 && self.toks[range.start].kind == Kind::Str)
-            .then(|| self.toks[range.start].text.as_str())
+        let tok = self.toks.get(range.start)?;
+        (range.len() == 1 && tok.kind == Kind::Str).then_some(tok.text.as_str())
     }
 
     /// The integer literal an argument is (`2`, `-1`), if it is one.
     pub(crate) fn int(&self, range: &Range<usize>) -> Option<i64> {
         match range.len() {
-            1 if self.toks[range.start].kind == Kind::Int => self.t(range.start).parse().ok(),
-            2 if self.is_op(range.start, "-") && self.toks[range.start + 1].kind == Kind::Int => {
+            1 if self.toks.get(range.start)?.kind == Kind::Int => self.t(range.start).parse().ok(),
+            2 if self.is_op(range.start, "-")
+                && self.toks.get(range.start + 1)?.kind == Kind::Int =>
+            {
                 self.t(range.start + 1).parse::<i64>().ok().map(|n| -n)
             }
             _ => None,

@@ -201,7 +201,11 @@ impl Parser {
     }
 
     fn add(&mut self, item: Item, tokens: Range<usize>) {
-        self.found.push((item, tokens));
+        let end = tokens.end.min(self.tokens.len());
+        let start = tokens.start.min(end.saturating_sub(1));
+        if start < end {
+            self.found.push((item, start..end));
+        }
     }
 
     fn run(&mut self) {

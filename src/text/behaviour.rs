@@ -155,6 +155,26 @@ fn side_of(scan: &ScriptScan, range: &Range<usize>, attacker_is_enemy: bool) -> 
 }
 
 /// Reads what `card` does.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_grammar::text::{EffectKind, Side, Stat};
+/// let (library, _) = gloam_grammar::load(&[gloam_grammar::SourceFile::new("c.gloam", r#"
+/// card "Rally" {
+///     ruleset = "r"
+///     kind = ploy
+///     owner = universal
+///     window = power_step
+///     effect = { for f in friendly_fighters() { modify(f, "move", 1, "after_activation"); } }
+/// }
+/// "#)]);
+/// let found = gloam::text::behaviour(library.card("Rally").unwrap());
+/// let effect = &found.effects[0];
+/// assert_eq!(effect.kind, EffectKind::Modify(Stat::Move));
+/// assert_eq!((effect.amount, effect.side, effect.each), (Some(1), Side::Friendly, true));
+/// assert_eq!(effect.until.as_deref(), Some("after_activation"));
+/// ```
 pub fn behaviour(card: &CardDef) -> Behaviour {
     let mut found = Behaviour {
         kind: card.kind.clone(),

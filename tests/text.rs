@@ -35,6 +35,19 @@ fn harrowdeep() -> Data {
     }
 }
 
+/// The snapshot fixture: a small ruleset and two cards (tests/text/fixture.gloam).
+fn fixture() -> Data {
+    let path = root().join("tests/text/fixture.gloam");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let sources = [Source::new("tests/text/fixture.gloam", text)];
+    let (loaded, problems) = load(&sources, &gloam_dsl::Host::new());
+    assert!(problems.is_empty(), "{problems:?}");
+    Data {
+        sites: Sites::new(&sources),
+        library: loaded.library,
+    }
+}
+
 /// One load for the property tests.
 fn shared_harrowdeep() -> &'static Data {
     static DATA: std::sync::OnceLock<Data> = std::sync::OnceLock::new();
@@ -278,13 +291,13 @@ fn parse_nonsense_reported_unparsed() {
     );
 }
 
-/// A diagnostic points at the clause in the text and, in the same file, at the script
-/// literal it disagrees with.
+/// A diagnostic points at the clause in an external text and, under it, at the card
+/// file's script literal it disagrees with.
 #[test]
 fn diagnostic_wrong_number_rendered_with_both_places() {
-    let data = harrowdeep();
+    let data = fixture();
     let check = check_card(
-        card(&data, "True Grit"),
+        card(&data, "Grit"),
         Some((
             "printed.txt",
             "Score in an end phase if your leader has three or more wound counters.",
@@ -295,12 +308,12 @@ fn diagnostic_wrong_number_rendered_with_both_places() {
     let diagnostic = &check.diagnostics[0];
     assert_eq!(diagnostic.code, Code::Number);
     let site = diagnostic.card.as_ref().expect("a place in the card file");
-    assert!(
-        site.file.ends_with("cards_universal.gloam"),
-        "{}",
-        site.file
-    );
+    assert_eq!(site.file, "tests/text/fixture.gloam");
     assert_eq!(site.what, "condition script");
+    insta::assert_snapshot!("text_wrong_number", rendered(diagnostic));
+}
+
+fn rendered(diagnostic: &gloam::text::TextDiagnostic) -> String {
     let handler =
         miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
             .with_width(100);
@@ -308,8 +321,7 @@ fn diagnostic_wrong_number_rendered_with_both_places() {
     handler
         .render_report(&mut out, diagnostic)
         .expect("renders");
-    let out = out.replace(&format!("{}/", root().display()), "");
-    insta::assert_snapshot!("text_wrong_number", out);
+    out
 }
 
 #[test]
@@ -474,4 +486,15 @@ fn parse_truncated_phrases_spans_within_text() {
             );
         }
     }
+}
+
+/// A card's own text: the clause and the card's effect script are labelled in the same
+/// file.
+#[test]
+fn diagnostic_own_text_rendered_in_card_file() {
+    let data = fixture();
+    let check = check_card(card(&data, "Shove"), None, &data.sites);
+    assert_eq!(check.status, Status::Mismatch);
+    assert_eq!(check.diagnostics[0].code, Code::MissingEffect);
+    insta::assert_snapshot!("text_own_text", rendered(&check.diagnostics[0]));
 }

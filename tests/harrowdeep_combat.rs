@@ -1949,4 +1949,6 @@ fn an_attack_action_with_a_scything_weapon_attacks_every_adjacent_enemy() {
         .filter(|e| matches!(e, Event::Marker { name, .. } if name == "attack_declared"))
         .count();
     assert_eq!(declared, 2);
+    // Marked for Titan of Krulety, whose reaction follows no Scything Attack action.
+    assert_eq!(game_counter(game.state(), "attack_scything"), 1);
 }

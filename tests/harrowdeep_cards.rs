@@ -3382,8 +3382,32 @@ fn titan_of_krulety_costs_nothing_and_pushes_its_fighter_after_its_action() {
             .is_empty()
     );
     assert!(names_in(game.state(), KREW, "power_discard").contains(&"Titan of Krulety".to_owned()));
-    // pending: Illusion breaking when its fighter is chosen by a gambit; no reaction after a
-    // Scything Attack action.
+    // Not after a Scything Attack action (the flow's counter `attack_scything`): the window
+    // after Shank's activation offers the reaction only when his action was not one.
+    for (scything, offered) in [(0, true), (1, false)] {
+        let placed = everyone_but(&rules, &[]);
+        let game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &placed);
+                upgrade(ctx, "Titan of Krulety", "Shank");
+                set(ctx, Scope::Game, "turn_seat", 0);
+                set(ctx, Scope::Game, "attack_scything", scything);
+            },
+            vec![window(
+                KREW,
+                "after_activation",
+                Some(fighter(&rules, "Shank")),
+                None,
+            )],
+        );
+        assert_eq!(
+            prompt(&game).as_deref() == Some("Reaction step: react or pass?"),
+            offered,
+            "scything {scything}"
+        );
+    }
+    // Gambits that choose a fighter break its Illusions: see Swampspill and Creeping Doubt.
 }
 
 // ---------------------------------------------------------------------------------------

@@ -104,6 +104,12 @@ pub struct Behaviour {
     pub successful: Option<Range<usize>>,
     /// Where a once-per-round test is.
     pub once_per_round: Option<Range<usize>>,
+    /// Where the effect keeps something for the fighter's first Attack action only (the
+    /// Shadespire `bonus_dice` counter, which the combat step spends).
+    pub first_attack: Option<Range<usize>>,
+    /// Where the condition excludes a kind of Attack action by a flag the flow sets
+    /// (`counter("attack_scything") == 0`): the text's `not`/`other than`/`except`.
+    pub except: Option<Range<usize>>,
 }
 
 /// Modifier characteristics, as the Harrowdeep data names them, to the text's terms.
@@ -114,6 +120,8 @@ fn modifier_kind(characteristic: &str) -> Option<EffectKind> {
         "attack_damage" | "damage" => EffectKind::Modify(Stat::Damage),
         "defence" | "save" => EffectKind::Modify(Stat::Defence),
         "wounds" | "health" => EffectKind::Modify(Stat::Wounds),
+        "attack_range" | "range" => EffectKind::Modify(Stat::Range),
+        "bounty" => EffectKind::Modify(Stat::Bounty),
         "attack_rerolls" => EffectKind::Reroll(Roll::Attack),
         "defence_rerolls" => EffectKind::Reroll(Roll::Defence),
         _ => return None,
@@ -304,6 +312,33 @@ fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
             found.ranges = Some((values, span));
             continue;
         }
+        if scan.mentions(operand, "counter")
+            && counter_name.starts_with("feature")
+            && counter_name.ends_with("_side")
+        {
+            // Embergard keeps each feature token in counters `feature<i>_side` (1 treasure,
+            // 2 cover): testing the side is testing for that token in the hex.
+            let name = match comparison.value {
+                1 => "treasure",
+                2 => "cover",
+                _ => continue,
+            };
+            found.hex_types.push(DataName {
+                name: name.to_owned(),
+                span,
+                in_condition: true,
+            });
+            continue;
+        }
+        if scan.mentions(operand, "counter")
+            && counter_name.starts_with("attack_")
+            && !matches!(counter_name.as_str(), "attack_outcome" | "attack_range")
+            && comparison.op == "=="
+            && comparison.value == 0
+        {
+            found.except = Some(span);
+            continue;
+        }
         if scan.mentions(operand, "counter") && counter_name == "attack_outcome" {
             found.successful = Some(span);
             continue;
@@ -445,6 +480,15 @@ fn read_effects(
                     .and_then(|a| scan.string(a))
                     .unwrap_or_default()
                     .to_owned();
+                // A fighter that ends a move on a stagger hex is staggered, and a raised
+                // fighter carries a raise token (Embergard): rules of the game, not the card.
+                let stagger_hex = (call.at.saturating_sub(12)..call.at)
+                    .any(|index| scan.text(index) == "stagger_hex");
+                let raised = token == "raise"
+                    && scan.calls().iter().any(|c| scan.name(c) == "place_fighter");
+                if stagger_hex || raised {
+                    continue;
+                }
                 if let Some(at) = call.args.get(1) {
                     found.tokens.push(DataName {
                         name: token.clone(),
@@ -520,8 +564,17 @@ fn read_effects(
             "set_counter" | "add_counter"
                 if matches!(scan.string(&arg(1)), Some("bonus_dice" | "extra_dice")) =>
             {
+                // The combat step spends them in the fighter's first Attack action.
+                found.first_attack = Some(span.clone());
                 effect(EffectKind::Modify(Stat::Dice), scan.int(&arg(2)), side())
             }
+            "set_counter" | "add_counter" if scan.string(&arg(1)) == Some("both_symbols") => {
+                effect(EffectKind::CountAsSuccess, None, side())
+            }
+            "set_counter" | "add_counter" if scan.string(&arg(1)) == Some("exhausted") => {
+                effect(EffectKind::NoMoreActivations, None, side())
+            }
+            "place_fighter" => effect(EffectKind::Raise, None, side()),
             "move_card_bottom" => effect(EffectKind::Bottom, None, Side::Unknown),
             "cards_in" if !looked => {
                 let zone = scan.string(&arg(1)).unwrap_or_default().to_owned();

@@ -42,8 +42,16 @@ fn event_window(event: Event) -> &'static str {
         Event::Move => "after_move",
         Event::Reaction => "after_reaction",
         Event::OutOfAction => "after_out_of_action",
+        Event::Delve => "after_delve",
+        Event::Damage => "after_damage",
         _ => "after_action",
     }
+}
+
+/// Whether the window the text implies is the card's: the same name, or the same moment
+/// under another edition's name (Embergard's `after_slain` is out of action).
+fn same_window(said: &str, actual: &str) -> bool {
+    said == actual || matches!((said, actual), ("after_out_of_action", "after_slain"))
 }
 
 /// The window the text implies, and the clause that implies it.
@@ -51,6 +59,7 @@ fn text_window(text: &CardText, data: &Behaviour) -> Option<(String, Option<Rang
     for clause in &text.clauses {
         let window = match &clause.item {
             Item::Trigger(Trigger::After(event)) => event_window(*event),
+            Item::Trigger(Trigger::Before(Event::Attack)) => "before_attack",
             Item::Trigger(Trigger::ActionPhaseEnd) => "action_phase_end",
             Item::Trigger(Trigger::Action) | Item::Keyword(Keyword::AttackAction) => {
                 "fighter_action"
@@ -73,7 +82,7 @@ fn text_window(text: &CardText, data: &Behaviour) -> Option<(String, Option<Rang
             _ => {}
         }
     }
-    if matches!(data.kind.as_str(), "ploy" | "spell") {
+    if matches!(data.kind.as_str(), "ploy" | "spell" | "play") {
         return Some(("power_step".to_owned(), None));
     }
     None
@@ -83,7 +92,7 @@ fn duration_of(until: &str) -> Option<Duration> {
     match until {
         "after_activation" => Some(Duration::NextActivation),
         "action_phase_end" | "phase_end" => Some(Duration::EndOfPhase),
-        "round_end" | "end_round" => Some(Duration::EndOfRound),
+        "round_end" | "end_round" | "round_powers_end" => Some(Duration::EndOfRound),
         _ => None,
     }
 }
@@ -139,6 +148,9 @@ pub(crate) fn describe(kind: &EffectKind) -> String {
         EffectKind::MakeAction => "an action".to_owned(),
         EffectKind::GrantKeyword(keyword) => format!("the keyword `{keyword}`"),
         EffectKind::Inspire => "an Inspire".to_owned(),
+        EffectKind::Raise => "a raised fighter".to_owned(),
+        EffectKind::CountAsSuccess => "symbols counted as successes".to_owned(),
+        EffectKind::NoMoreActivations => "no further activation".to_owned(),
         _ => "an effect".to_owned(),
     }
 }
@@ -194,8 +206,28 @@ pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
         _ => {}
     }
 
-    // Score timing.
-    let surge = find(&|i| matches!(i, Item::Keyword(Keyword::Surge)));
+    // Score timing. On a power card (an Embergard surge play), `Surge` is a keyword.
+    let surge_keyword = data.kind != "objective" && data.score.is_none();
+    let surge = find(&|i| matches!(i, Item::Keyword(Keyword::Surge))).filter(|_| !surge_keyword);
+    if surge_keyword {
+        let said = find(&|i| matches!(i, Item::Keyword(Keyword::Surge)));
+        let has = data.keywords.iter().any(|k| k == "surge");
+        match (said, has) {
+            (Some(span), false) => out.add(
+                Code::Keyword,
+                "the text has the keyword `surge`; the card's `keywords` do not".to_owned(),
+                Some(span),
+                Site::Field("keywords"),
+            ),
+            (None, true) => out.add(
+                Code::Keyword,
+                "the card has the keyword `surge`; the text does not say it".to_owned(),
+                first_span.clone(),
+                Site::Field("keywords"),
+            ),
+            _ => {}
+        }
+    }
     let scored = text.clauses.iter().find_map(|c| match &c.item {
         Item::Score(timing) => Some((*timing, c.span.clone())),
         _ => None,
@@ -236,7 +268,10 @@ pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
 
     // Window.
     if let Some((window, clause)) = text_window(text, data)
-        && data.window.as_deref() != Some(window.as_str())
+        && !data
+            .window
+            .as_deref()
+            .is_some_and(|actual| same_window(&window, actual))
         && !(data.kind == "objective" && data.window.is_none())
     {
         out.add(
@@ -685,6 +720,10 @@ fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
                 if effect.kind == EffectKind::Stagger {
                     text_tokens.push(("stagger".to_owned(), clause.span.clone()));
                 }
+                // Removing a fighter's tokens says it has them.
+                if let EffectKind::RemoveToken(token) = &effect.kind {
+                    text_tokens.push((token.clone(), clause.span.clone()));
+                }
             }
             Item::Choose(target) => {
                 if let Some(kind) = &target.kind {
@@ -800,12 +839,25 @@ fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
             _ => {}
         }
     }
+    // An Attack action excluded by a flag of the flow: the text must say the exception.
+    if let Some(at) = &data.except
+        && flag(&Condition::Except).is_none()
+    {
+        out.add(
+            Code::DroppedCondition,
+            "the card excludes a kind of Attack action; the text does not say it".to_owned(),
+            None,
+            Site::Span("condition", at.clone()),
+        );
+    }
     // Qualifiers the data cannot express.
     for clause in &text.clauses {
         let words = match &clause.item {
-            Item::Condition(Condition::First) => "only the first Attack action",
+            Item::Condition(Condition::First) if data.first_attack.is_none() => {
+                "only the first Attack action"
+            }
             Item::Condition(Condition::Supported) => "a supporting fighter",
-            Item::Condition(Condition::Except) => "an exception",
+            Item::Condition(Condition::Except) if data.except.is_none() => "an exception",
             _ => continue,
         };
         out.add(

@@ -62,6 +62,8 @@ fn stat(stat: Stat) -> &'static str {
         Stat::Dice => "Dice",
         Stat::Defence => "Defence",
         Stat::Wounds => "Wounds",
+        Stat::Range => "Range",
+        Stat::Bounty => "Bounty",
         _ => "Damage",
     }
 }
@@ -132,6 +134,17 @@ fn clause(effect: &DataEffect) -> Option<String> {
         EffectKind::Bottom => "or put that card at the bottom of its deck".to_owned(),
         EffectKind::SpendGlory => format!("spend {}", plural(n, "glory point", "glory points")),
         EffectKind::Inspire => format!("{} is Inspired", who(effect, false)),
+        EffectKind::Raise => format!("raise {}", who(effect, false)),
+        EffectKind::CountAsSuccess => format!(
+            "both attack symbols count as successes for {}",
+            who(effect, false)
+        ),
+        EffectKind::NoMoreActivations => {
+            format!(
+                "{} cannot be activated again this phase",
+                who(effect, false)
+            )
+        }
         _ => return None,
     })
 }

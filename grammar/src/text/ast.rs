@@ -133,6 +133,8 @@ pub enum Trigger {
     Action,
     /// When an Attack action targets this fighter.
     AgainstThisFighter,
+    /// Just before an event (Embergard: `immediately before an attack`).
+    Before(Event),
 }
 
 /// An event a card waits for.
@@ -149,8 +151,12 @@ pub enum Event {
     Move,
     /// A reaction.
     Reaction,
-    /// A fighter taken out of action.
+    /// A fighter taken out of action (slain).
     OutOfAction,
+    /// A fighter delves (Embergard).
+    Delve,
+    /// A fighter is dealt damage.
+    Damage,
 }
 
 /// Something the card does.
@@ -206,6 +212,13 @@ pub enum EffectKind {
     GrantKeyword(String),
     /// A fighter is Inspired.
     Inspire,
+    /// A slain fighter is put back on the battlefield (Embergard: `raise`).
+    Raise,
+    /// Attack symbols count as successes (Shadespire: `both attack symbols count as
+    /// successes`).
+    CountAsSuccess,
+    /// A fighter cannot be activated again this phase.
+    NoMoreActivations,
 }
 
 /// Which way a push goes.
@@ -234,6 +247,10 @@ pub enum Stat {
     Wounds,
     /// Attack damage.
     Damage,
+    /// Attack range (Embergard: `+1 RANGE`).
+    Range,
+    /// Bounty (Embergard: glory for slaying the fighter).
+    Bounty,
 }
 
 /// Which roll a re-roll is in.

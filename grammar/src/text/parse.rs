@@ -137,6 +137,8 @@ fn stat_word(word: &str) -> Option<Stat> {
         "defence" | "defense" | "save" => Stat::Defence,
         "wounds" | "health" => Stat::Wounds,
         "damage" => Stat::Damage,
+        "range" => Stat::Range,
+        "bounty" => Stat::Bounty,
         _ => return None,
     })
 }
@@ -151,12 +153,42 @@ fn deck_word(word: &str) -> Option<Deck> {
 
 /// Verbs of effects the grammar does not model: a clause led by one is reported unparsed.
 const UNKNOWN_VERBS: &[&str] = &[
-    "place", "places", "raise", "raises", "swap", "swaps", "switch", "return", "returns",
-    "shuffle", "shuffles", "reveal", "reveals", "lose", "loses", "flip", "flips", "ignore",
-    "ignores", "cancel", "cancels", "replace", "replaces", "teleport", "redeploy", "resolve",
+    "place", "places", "swap", "swaps", "switch", "return", "returns", "shuffle", "shuffles",
+    "reveal", "reveals", "lose", "loses", "flip", "flips", "ignore", "ignores", "cancel",
+    "cancels", "replace", "replaces", "teleport", "redeploy", "resolve",
 ];
 
 const TOKEN_NAMES: &[&str] = &["charge", "guard", "stagger", "move"];
+
+/// The event an `after ...` phrase (its words up to the next comma, space-padded) waits
+/// for. Harrowdeep says `Attack action`, `Move action`; Embergard says `an attack`, `moves`,
+/// `delves`, `is dealt damage`, `slays`.
+fn event_of(phrase: &str) -> Option<Event> {
+    let has = |word: &str| phrase.contains(word);
+    Some(if has(" attack action") {
+        Event::Attack
+    } else if has(" activation ") {
+        Event::Activation
+    } else if has(" reaction") {
+        Event::Reaction
+    } else if has(" out of action") || has(" slay") || has(" slain") {
+        Event::OutOfAction
+    } else if has(" move action") {
+        Event::Move
+    } else if has(" action") {
+        Event::Action
+    } else if has(" attack ") || has(" attacks ") {
+        Event::Attack
+    } else if has(" delves ") || has(" delve ") {
+        Event::Delve
+    } else if has(" moves ") || has(" move ") {
+        Event::Move
+    } else if has(" dealt damage") || has(" suffers damage") {
+        Event::Damage
+    } else {
+        return None;
+    })
+}
 
 impl Parser {
     fn w(&self, index: usize) -> &str {
@@ -450,8 +482,8 @@ impl Parser {
     fn timing(&mut self, index: usize) -> Option<usize> {
         let word = self.w(index).to_owned();
         match word.as_str() {
-            "after" | "when"
-                if word == "after"
+            "after" | "when" | "before"
+                if word != "when"
                     || self.found.last().is_some_and(|(item, range)| {
                         *item == Item::Score(ScoreTiming::Immediately) && range.end == index
                     }) =>
@@ -470,29 +502,13 @@ impl Parser {
                     words.push(w.to_owned());
                     end += 1;
                 }
-                let phrase = format!(" {} ", words.join(" "));
-                let event = if phrase.contains(" attack action") {
-                    Event::Attack
-                } else if phrase.contains(" activation ") {
-                    Event::Activation
-                } else if phrase.contains(" reaction") {
-                    Event::Reaction
-                } else if phrase.contains(" out of action")
-                    || phrase.contains(" slay")
-                    || phrase.contains(" slain")
-                {
-                    Event::OutOfAction
-                } else if phrase.contains(" move action") {
-                    Event::Move
-                } else if phrase.contains(" action") {
-                    Event::Action
+                let event = event_of(&format!(" {} ", words.join(" ")))?;
+                let trigger = if word == "before" {
+                    Trigger::Before(event)
                 } else {
-                    return None;
+                    Trigger::After(event)
                 };
-                self.add(
-                    Item::Trigger(Trigger::After(event)),
-                    index..end.max(index + 1),
-                );
+                self.add(Item::Trigger(trigger), index..end.max(index + 1));
                 Some(index + 1)
             }
             "at" if self.seq(index + 1, &["the", "end", "of"])
@@ -587,6 +603,10 @@ impl Parser {
         }
         if matches!(self.w(next), "chosen" | "nearest") {
             chosen = self.w(next) == "chosen";
+            next += 1;
+        }
+        // Embergard: `a slain friendly fighter`.
+        if self.w(next) == "slain" {
             next += 1;
         }
         if self.w(next) == "adjacent" {
@@ -1005,6 +1025,33 @@ impl Parser {
                 );
                 Some(next)
             }
+            "gain" | "gains"
+                if self.w(index + 1) == "one"
+                    && !matches!(self.w(index + 2), "token" | "tokens") =>
+            {
+                // `..., it gains one`: one of the token the sentence named.
+                let sentence = self.sentence(index);
+                let token = self
+                    .found
+                    .iter()
+                    .rev()
+                    .find_map(|(item, range)| match item {
+                        Item::Condition(Condition::Token(token))
+                            if self.sentence(range.start) == sentence =>
+                        {
+                            Some(token.clone())
+                        }
+                        _ => None,
+                    })?;
+                let kind = if token == "stagger" {
+                    EffectKind::Stagger
+                } else {
+                    EffectKind::GiveToken(token)
+                };
+                let target = self.subject_or_unknown();
+                self.add(Item::Effect(make(kind, Some(1), target)), index..index + 2);
+                Some(index + 2)
+            }
             "gain" | "gains" | "give" | "gives" => {
                 let mut next = index + 1;
                 let amount = if let Some(n) = self.number(next) {
@@ -1027,10 +1074,13 @@ impl Parser {
                     self.subject.clone()
                 }
                 .unwrap_or_else(Target::unknown);
-                self.add(
-                    Item::Effect(make(EffectKind::GiveToken(token), Some(amount), target)),
-                    index..next,
-                );
+                // Gaining a Stagger token is being staggered.
+                let kind = if token == "stagger" {
+                    EffectKind::Stagger
+                } else {
+                    EffectKind::GiveToken(token)
+                };
+                self.add(Item::Effect(make(kind, Some(amount), target)), index..next);
                 Some(next)
             }
             "put" if self.w(index + 2) == "on" && self.w(index + 3) == "guard" => {
@@ -1176,11 +1226,39 @@ impl Parser {
             "make" | "makes"
                 if matches!(self.w(index + 1), "a" | "an" | "another")
                     && !matches!(self.w(index.wrapping_sub(1)), "they" | "when")
+                    // `When this fighter makes an Attack action`: the moment, not an effect.
+                    && !(index.saturating_sub(3)..index).any(|at| self.w(at) == "when")
                     && self.w(index + 3) == "action" =>
             {
                 let target = self.subject_or_unknown();
                 self.add(
                     Item::Effect(make(EffectKind::MakeAction, None, target)),
+                    index..index + 4,
+                );
+                Some(index + 4)
+            }
+            "raise" | "raises" => {
+                let (target, next) = self.target(index + 1)?;
+                self.add(
+                    Item::Effect(make(EffectKind::Raise, None, target)),
+                    index..next,
+                );
+                Some(next)
+            }
+            "count" | "counts"
+                if self.w(index + 1) == "as" && self.w(index + 2).starts_with("success") =>
+            {
+                let target = self.subject_or_unknown();
+                self.add(
+                    Item::Effect(make(EffectKind::CountAsSuccess, None, target)),
+                    index..index + 3,
+                );
+                Some(index + 3)
+            }
+            "cannot" if self.seq(index + 1, &["be", "activated", "again"]) => {
+                let target = self.subject_or_unknown();
+                self.add(
+                    Item::Effect(make(EffectKind::NoMoreActivations, None, target)),
                     index..index + 4,
                 );
                 Some(index + 4)
@@ -1302,6 +1380,10 @@ impl Parser {
             "other" if self.w(index + 1) == "than" => single(self, Condition::Except, 2),
             "not" if matches!(self.w(index + 1), "a" | "an") => single(self, Condition::Except, 2),
             "cover" | "edge" if matches!(self.w(index + 1), "hex" | "hexes") => {
+                single(self, Condition::HexType(word.clone()), 2)
+            }
+            // Embergard's feature tokens: treasure side up, or cover side up.
+            "treasure" | "cover" if matches!(self.w(index + 1), "token" | "tokens") => {
                 single(self, Condition::HexType(word.clone()), 2)
             }
             "feature" if matches!(self.w(index + 1), "token" | "tokens") => {

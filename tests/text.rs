@@ -250,14 +250,14 @@ fn shipped_failures(data: &Data, cards: &[&CardDef]) -> Vec<String> {
 /// than an objective's are not rendered; see docs/card-text.md).
 #[test]
 fn render_every_shipped_card_parses_and_agrees_on_what_it_says() {
-    let data = harrowdeep();
+    let data = every_ruleset();
     let rendered_only_conditions = [Code::MissingCondition, Code::DroppedCondition, Code::Range];
     let mut failures = Vec::new();
     for card in data
         .library
         .cards()
         .iter()
-        .filter(|c| c.ruleset == "harrowdeep")
+        .filter(|c| SHIPPED.iter().any(|(ruleset, _)| c.ruleset == *ruleset))
     {
         let text = render(card);
         let check = check_card(card, Some(("render", &text)), &data.sites);

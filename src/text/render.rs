@@ -20,7 +20,7 @@ fn who(effect: &DataEffect, subject: bool) -> String {
         (Side::Friendly, true) => format!("{each} friendly fighter"),
         (Side::Friendly, false) => format!("{one} friendly fighter"),
         (Side::Enemy, true) => format!("{each} enemy fighter"),
-        (Side::Enemy, false) => format!("{one} enemy fighter"),
+        (Side::Enemy, false) => format!("{}n enemy fighter", one),
         (Side::Any, _) => format!("{each} fighter"),
         _ => if subject {
             "The fighter"
@@ -134,6 +134,7 @@ fn clause(effect: &DataEffect) -> Option<String> {
         EffectKind::Bottom => "or put that card at the bottom of its deck".to_owned(),
         EffectKind::SpendGlory => format!("spend {}", plural(n, "glory point", "glory points")),
         EffectKind::Inspire => format!("{} is Inspired", who(effect, false)),
+        EffectKind::MakeAction => format!("{} makes another action", who(effect, false)),
         EffectKind::Raise => format!("raise {}", who(effect, false)),
         EffectKind::CountAsSuccess => format!(
             "both attack symbols count as successes for {}",
@@ -217,11 +218,14 @@ pub fn render(card: &CardDef) -> String {
             .find(|c| matches!(c.item, Item::Score(_)))
             .map(|c| own[c.span.start..].to_owned())
             .unwrap_or(own);
-        sentences.push(body);
+        sentences.push(capitalise(&body));
     } else {
         let mut lead = String::new();
         if has("reaction") {
             lead.push_str("Reaction: ");
+        }
+        if has("surge") {
+            lead.push_str("Surge: ");
         }
         match data.window.as_deref() {
             Some("after_activation") => lead.push_str("after this fighter's activation, "),
@@ -229,6 +233,12 @@ pub fn render(card: &CardDef) -> String {
             Some("after_attack") => lead.push_str("after a friendly fighter's Attack action, "),
             Some("action_phase_end") => lead.push_str("at the end of each action phase, "),
             Some("fighter_action") => lead.push_str("Action: "),
+            // Embergard's moments (seed 001).
+            Some("after_move") => lead.push_str("after a friendly fighter moves, "),
+            Some("after_damage") => lead.push_str("after a friendly fighter is dealt damage, "),
+            Some("after_delve") => lead.push_str("after a friendly fighter delves, "),
+            Some("after_slain") => lead.push_str("after a fighter is slain, "),
+            Some("before_attack") => lead.push_str("immediately before an attack, "),
             _ => {}
         }
         if data.kind == "spell" {
@@ -246,10 +256,19 @@ pub fn render(card: &CardDef) -> String {
             .any(|e| e.until.as_deref() == Some("action_phase_end"))
         {
             lead.push_str("until the end of the phase, ");
+        } else if data
+            .effects
+            .iter()
+            .any(|e| e.until.as_deref() == Some("round_powers_end"))
+        {
+            lead.push_str("until the end of the round, ");
         }
         let clauses: Vec<String> = data.effects.iter().filter_map(clause).collect();
         if !clauses.is_empty() {
             sentences.push(capitalise(&format!("{lead}{}.", clauses.join(", then "))));
+        } else if data.window.as_deref() == Some("fighter_action") {
+            // An action printed on the upgrade, with no effect the render can say.
+            sentences.push("This fighter has this action.".to_owned());
         } else if !lead.is_empty() {
             sentences.push(capitalise(lead.trim_end_matches([' ', ',', ':'])) + ".");
         }

@@ -11,12 +11,14 @@
 //! | --- | --- |
 //! | `Surge`, `Hybrid`, `Dual`, `Waypoint`, `Illusion`, `Grievous`, `Reaction:`, `Spell` | [`Keyword`] |
 //! | `Score (this) in an end phase`, `... in the third end phase`, `... immediately/right after` | [`ScoreTiming`] |
-//! | `after ...` (an activation, an action, an Attack action, a reaction, out of action) | [`Trigger::After`] |
+//! | `after ...` (an activation, an action, an Attack action, a reaction, out of action; Embergard's `an attack`, `delves`, `moves`, `is dealt damage`) | [`Trigger::After`] |
+//! | `before ...` (Embergard: `immediately before an attack`) | [`Trigger::Before`] |
 //! | `at the end of the/each action phase`, `Action:`, `has this action`, `against it` | [`Trigger`] |
 //! | `in/during the next activation step`, `until the end of the phase/round`, `until another Waypoint is played` | [`Duration`] |
 //! | `push TARGET (up to) N hex(es) (towards/closer/away)`, `deal N damage to`, `suffers N damage`, `heal N` | [`Effect`] |
 //! | `+N Stat`, `-N Stat`, `roll N more/fewer dice`, `N extra damage`, `re-roll one (attack/defence) die` | [`Effect`] |
-//! | `draw N (power/objective) cards`, `discard ...`, `gains a X token`, `give a X token to`, `stagger`, `break` | [`Effect`] |
+//! | `draw N (power/objective) cards`, `discard ...`, `gains a X token`, `gains one`, `give a X token to`, `stagger`, `break` | [`Effect`] |
+//! | `raise TARGET`, `count as successes`, `cannot be activated again` | [`Effect`] |
 //! | `N or more`, `at least N`, `exactly N`, `no ...`, `Range N (or Range M)`, `within N hexes`, `adjacent`, `next to` | [`Condition`] |
 //! | `leader`, `wizard`, `minion`, `assassin`, `X token`, `cover/edge hex`, `feature token`, `successful`, `once per round` | [`Condition`] |
 //! | `Restricted: NAME, NAME` | [`Item::Restriction`] |
@@ -1228,14 +1230,20 @@ impl Parser {
                     && !matches!(self.w(index.wrapping_sub(1)), "they" | "when")
                     // `When this fighter makes an Attack action`: the moment, not an effect.
                     && !(index.saturating_sub(3)..index).any(|at| self.w(at) == "when")
-                    && self.w(index + 3) == "action" =>
+                    && (self.w(index + 2) == "action" || self.w(index + 3) == "action") =>
             {
+                // `makes another action`, `makes an Attack action`.
+                let end = if self.w(index + 2) == "action" {
+                    index + 3
+                } else {
+                    index + 4
+                };
                 let target = self.subject_or_unknown();
                 self.add(
                     Item::Effect(make(EffectKind::MakeAction, None, target)),
-                    index..index + 4,
+                    index..end,
                 );
-                Some(index + 4)
+                Some(end)
             }
             "raise" | "raises" => {
                 let (target, next) = self.target(index + 1)?;

@@ -710,3 +710,39 @@ fn check_other_editions_planted_mismatches_caught() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// What the reader takes from other editions' scripts: Embergard's feature counters as
+/// treasure and cover tokens, a raise (without its raise token or the stagger hex's
+/// token, rules of the game), Harrowdeep's Scything flag as an exception, Shadespire's
+/// first-Attack-action dice (seed 001 L75-81, L351; 002 L930-932; 000 L361-365).
+#[test]
+fn behaviour_other_editions_scripts_read() {
+    use gloam_grammar::text::{EffectKind, Stat};
+    let data = every_ruleset();
+    let found = gloam::text::behaviour(card_of(&data, "embergard", "Take Cover"));
+    let hex_types: Vec<&str> = found.hex_types.iter().map(|h| h.name.as_str()).collect();
+    assert_eq!(hex_types, ["cover"]);
+    let found = gloam::text::behaviour(card_of(&data, "embergard", "Treasure Seekers"));
+    assert!(found.hex_types.iter().any(|h| h.name == "treasure"));
+    assert!(
+        found.numbers.iter().all(|n| n.value == 2),
+        "{:?}",
+        found.numbers
+    );
+    let found = gloam::text::behaviour(card_of(&data, "embergard", "Return from the Brink"));
+    let kinds: Vec<&EffectKind> = found.effects.iter().map(|e| &e.kind).collect();
+    assert_eq!(kinds, [&EffectKind::Raise]);
+    let found = gloam::text::behaviour(card_of(&data, "embergard", "Long Reach"));
+    assert_eq!(found.effects[0].kind, EffectKind::Modify(Stat::Range));
+    let found = gloam::text::behaviour(card_of(&data, "harrowdeep", "Titan of Krulety"));
+    assert!(found.except.is_some());
+    assert!(
+        found.numbers.iter().all(|n| n.value != 0),
+        "{:?}",
+        found.numbers
+    );
+    let found = gloam::text::behaviour(card_of(&data, "shadespire", "Blood Offering"));
+    assert!(found.first_attack.is_some());
+    let found = gloam::text::behaviour(card_of(&data, "shadespire", "Sidestep"));
+    assert!(found.first_attack.is_none());
+}

@@ -124,3 +124,56 @@ fn rules_diff_both_directions_mirror_each_other() {
         assert_eq!(ours, theirs, "{}", a.section);
     }
 }
+
+#[test]
+fn rules_diff_shadespire_against_harrowdeep_reads_the_edition_differences() {
+    let library = shipped();
+    let diff = diff_rulesets(&library, "harrowdeep", "shadespire").unwrap();
+    let names = |section: &str, kind: ChangeKind| -> Vec<String> {
+        diff.section(section)
+            .unwrap()
+            .changes
+            .iter()
+            .filter(|c| c.kind == kind)
+            .map(|c| c.name.clone())
+            .collect()
+    };
+    // Digest section 5, rows 23 and 36: Shadespire has no lethal or cover hexes and no
+    // magic (no spells, no magic die).
+    let removed_hexes = names("hex types", ChangeKind::Removed);
+    assert!(
+        removed_hexes.contains(&"lethal".to_string()),
+        "{removed_hexes:?}"
+    );
+    assert!(
+        removed_hexes.contains(&"cover".to_string()),
+        "{removed_hexes:?}"
+    );
+    assert_eq!(names("card kinds", ChangeKind::Removed), ["spell"]);
+    assert!(names("dice", ChangeKind::Removed).contains(&"magic".to_string()));
+    // Row 22: no Stagger in Shadespire.
+    assert!(names("tokens", ChangeKind::Removed).contains(&"stagger".to_string()));
+    // Rows 14-18: combat differs, so the step that makes Attack actions is overridden, and
+    // both editions' decks differ (row 49).
+    assert!(names("steps", ChangeKind::Overridden).contains(&"attack_action".to_string()));
+    assert_eq!(names("decks", ChangeKind::Overridden).len(), 2);
+    // The content is each edition's own.
+    assert!(names("warbands", ChangeKind::Added).contains(&"Steelheart's Champions".to_string()));
+    assert!(names("warbands", ChangeKind::Removed).contains(&"Da Kunnin' Krew".to_string()));
+}
+
+#[test]
+fn rules_diff_a_mode_shows_only_what_it_changes() {
+    // Capture the Artefact (000; digest 2.17) is a ruleset extending Shadespire: against
+    // Shadespire it adds its own parts and removes nothing of the flow.
+    let library = shipped();
+    let diff = diff_rulesets(&library, "shadespire", "shadespire_artefact").unwrap();
+    assert_eq!(diff.to_extends, ["shadespire", "underworlds"]);
+    let steps = diff.section("steps").unwrap();
+    assert!(steps.changes.iter().all(|c| c.kind != ChangeKind::Removed));
+    assert!(
+        steps.unchanged > 10,
+        "most of the flow is inherited: {}",
+        steps.unchanged
+    );
+}

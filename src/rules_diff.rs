@@ -4,7 +4,7 @@
 //! through `extends`), so the answer is what a player of B meets that a player of A does
 //! not: vocabulary added or removed, dice faces changed, windows, steps of the flow and
 //! deck rules added, removed or overridden, and the content (boards, warbands, cards)
-//! written for each.
+//! each plays: its own and what the rulesets it extends hold.
 //!
 //! ```
 //! use gloam_grammar::{load, SourceFile};
@@ -262,10 +262,11 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
     sections.push(named_section("decks", &a.decks, &b.decks, deck_part));
     sections.push(scripts_section(a, b));
     let boards = |name: &str| -> Vec<&BoardDef> {
+        let lineage = lineage(library, name);
         library
             .boards()
             .iter()
-            .filter(|x| x.ruleset == name)
+            .filter(|x| lineage.contains(&x.ruleset))
             .collect()
     };
     sections.push(named_section(
@@ -279,10 +280,11 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
         },
     ));
     let warbands = |name: &str| -> Vec<&WarbandDef> {
+        let lineage = lineage(library, name);
         library
             .warbands()
             .iter()
-            .filter(|x| x.ruleset == name)
+            .filter(|x| lineage.contains(&x.ruleset))
             .collect()
     };
     sections.push(named_section(
@@ -305,10 +307,11 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
         },
     ));
     let cards = |name: &str| -> Vec<&CardDef> {
+        let lineage = lineage(library, name);
         library
             .cards()
             .iter()
-            .filter(|x| x.ruleset == name)
+            .filter(|x| lineage.contains(&x.ruleset))
             .collect()
     };
     sections.push(named_section("cards", &cards(from), &cards(to), |c| {
@@ -335,6 +338,14 @@ fn resolved<'a>(library: &'a Library, name: &str) -> Result<&'a RulesetDef, Diff
                 .collect::<Vec<_>>()
                 .join(", "),
         })
+}
+
+/// The ruleset and every ruleset it extends: whose content (boards, warbands, cards) a
+/// game of it plays, as the driver does.
+fn lineage(library: &Library, name: &str) -> Vec<String> {
+    let mut names = vec![name.to_string()];
+    names.extend(chain(library, name));
+    names
 }
 
 /// The `extends` chain of a ruleset as written, nearest first; stops at a repeat.

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use gloam_core::{Game, GameState, PlayerId};
 use serde::Serialize;
 
-use crate::agent::{Agent, RandomAgent};
+use crate::agent::{Agent, GreedyAgent, RandomAgent};
 use crate::engine::{MatchSpec, RulesetGame};
 use crate::load::{Loaded, load, read_paths};
 
@@ -43,6 +43,8 @@ pub struct SimReport {
     pub ruleset: String,
     /// The warbands, by seat.
     pub warbands: Vec<String>,
+    /// The agents, by seat (`random`, `greedy`).
+    pub agents: Vec<String>,
     /// The games played.
     pub games: usize,
     /// The first game's seed.
@@ -88,8 +90,52 @@ pub fn check_invariants(state: &GameState) -> Result<(), String> {
     Ok(())
 }
 
-/// Plays one game with two random agents and summarises it.
+/// Which agent plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    /// [`RandomAgent`]: a uniformly random legal answer.
+    Random,
+    /// [`GreedyAgent`]: tries each legal answer a few decisions ahead and keeps the best.
+    Greedy,
+}
+
+impl AgentKind {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Random => "random",
+            AgentKind::Greedy => "greedy",
+        }
+    }
+}
+
+impl std::str::FromStr for AgentKind {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<AgentKind, String> {
+        match text {
+            "random" => Ok(AgentKind::Random),
+            "greedy" => Ok(AgentKind::Greedy),
+            other => Err(format!("no agent named `{other}` (agents: random, greedy)")),
+        }
+    }
+}
+
+/// One seat's agent in a game.
+enum Player {
+    Random(RandomAgent),
+    Greedy(GreedyAgent),
+}
+
+/// Plays one game with random agents and summarises it.
 pub fn play_one(rules: &RulesetGame, seed: u64) -> GameSummary {
+    play_one_with(rules, seed, &[AgentKind::Random])
+}
+
+/// Plays one game, seat `s` played by `agents[s % agents.len()]` (random if `agents` is
+/// empty), and summarises it. Each agent is seeded from the game's seed and its seat.
+pub fn play_one_with(rules: &RulesetGame, seed: u64, agents: &[AgentKind]) -> GameSummary {
     let mut summary = GameSummary {
         seed,
         winners: Vec::new(),
@@ -99,8 +145,14 @@ pub fn play_one(rules: &RulesetGame, seed: u64) -> GameSummary {
         error: None,
     };
     let seats = rules.spec().seats.len();
-    let mut agents: Vec<RandomAgent> = (0..seats)
-        .map(|s| RandomAgent::new(seed.wrapping_mul(31).wrapping_add(s as u64 + 1)))
+    let mut players: Vec<Player> = (0..seats)
+        .map(|s| {
+            let agent_seed = seed.wrapping_mul(31).wrapping_add(s as u64 + 1);
+            match agents.get(s % agents.len().max(1)) {
+                Some(AgentKind::Greedy) => Player::Greedy(GreedyAgent::new(agent_seed)),
+                _ => Player::Random(RandomAgent::new(agent_seed)),
+            }
+        })
         .collect();
     let mut game = match Game::start(
         rules.clone(),
@@ -123,8 +175,10 @@ pub fn play_one(rules: &RulesetGame, seed: u64) -> GameSummary {
             break;
         };
         let seat = request.player.0 as usize;
-        let view = game.view(request.player);
-        let answer = agents[seat % seats].choose(&view, &request);
+        let answer = match &mut players[seat % seats] {
+            Player::Random(agent) => agent.choose(&game.view(request.player), &request),
+            Player::Greedy(agent) => agent.choose_in(&game, &request),
+        };
         if let Err(error) = game.submit(request.player, answer) {
             summary.error = Some(format!("decision {}: {error}", summary.decisions + 1));
             break;
@@ -271,7 +325,51 @@ pub fn simulate_for(
     jobs: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<SimReport, String> {
-    let jobs = jobs.clamp(1, 64);
+    let config = SimConfig {
+        ruleset: ruleset.to_owned(),
+        players,
+        agents: vec![AgentKind::Random],
+        games,
+        seed,
+        jobs,
+    };
+    run(paths, &config, progress)
+}
+
+/// What to simulate: a ruleset, its number of seats, who plays them, how many games from
+/// which seed, on how many threads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimConfig {
+    /// The ruleset.
+    pub ruleset: String,
+    /// How many seats.
+    pub players: usize,
+    /// The agents, by seat (repeated when shorter than the seats; empty means random).
+    pub agents: Vec<AgentKind>,
+    /// How many games.
+    pub games: usize,
+    /// The first game's seed; game `i` uses `seed + i`.
+    pub seed: u64,
+    /// Worker threads; the results do not depend on it.
+    pub jobs: usize,
+}
+
+/// Plays the games `config` asks for and reports.
+pub fn run(
+    paths: &[PathBuf],
+    config: &SimConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<SimReport, String> {
+    let SimConfig {
+        ruleset,
+        players,
+        games,
+        seed,
+        ..
+    } = config;
+    let (ruleset, players, games, seed) = (ruleset.as_str(), *players, *games, *seed);
+    let agents = config.agents.as_slice();
+    let jobs = config.jobs.clamp(1, 64);
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let mut summaries: Vec<Option<GameSummary>> = vec![None; games];
     let (warbands, outcome) = std::thread::scope(|scope| {
@@ -288,7 +386,8 @@ pub fn simulate_for(
                         .collect();
                     let mut done = Vec::new();
                     for index in (worker..games).step_by(jobs) {
-                        done.push((index, play_one(&rules, seed.wrapping_add(index as u64))));
+                        let game_seed = seed.wrapping_add(index as u64);
+                        done.push((index, play_one_with(&rules, game_seed, agents)));
                         let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         progress(count);
                     }
@@ -339,9 +438,18 @@ pub fn simulate_for(
         events += summary.events;
     }
     let played = (summaries.len() - errors.len()).max(1) as f64;
+    let agents = (0..seats)
+        .map(|s| {
+            agents
+                .get(s % agents.len().max(1))
+                .map_or("random", |a| a.name())
+                .to_owned()
+        })
+        .collect();
     Ok(SimReport {
         ruleset: ruleset.to_owned(),
         warbands,
+        agents,
         games,
         seed,
         wins,

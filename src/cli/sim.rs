@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use gloam::sim::simulate_for;
+use gloam::sim::{AgentKind, SimConfig};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::CliError;
@@ -26,6 +26,11 @@ pub(crate) struct SimArgs {
     /// How many players (seats); warbands repeat when the ruleset has fewer.
     #[arg(long, default_value_t = 2)]
     players: usize,
+    /// Who plays each seat, comma-separated, repeated over the seats: `random` (uniformly
+    /// random legal answers) or `greedy` (tries each answer a few decisions ahead; much
+    /// slower). `greedy,random` puts the greedy agent in seat 0.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    agents: Vec<AgentKind>,
     /// Worker threads. The results do not depend on it.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -40,17 +45,17 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = simulate_for(
-        &args.paths,
-        &args.ruleset,
-        args.players,
-        args.games,
-        args.seed,
-        args.jobs,
-        &|done| {
-            bar.set_position(done as u64);
-        },
-    )
+    let config = SimConfig {
+        ruleset: args.ruleset.clone(),
+        players: args.players,
+        agents: args.agents.clone(),
+        games: args.games,
+        seed: args.seed,
+        jobs: args.jobs,
+    };
+    let report = gloam::sim::run(&args.paths, &config, &|done| {
+        bar.set_position(done as u64);
+    })
     .map_err(CliError::input)?;
     bar.finish_and_clear();
     if args.json {
@@ -63,7 +68,7 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
     let played = report.games - report.errors.len();
     let _ = writeln!(
         out,
-        "{} games of {} (seeds {}..{}), random agents",
+        "{} games of {} (seeds {}..{})",
         report.games,
         report.ruleset,
         report.seed,
@@ -71,9 +76,10 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
     );
     for (seat, warband) in report.warbands.iter().enumerate() {
         let rate = 100.0 * report.wins[seat] as f64 / played.max(1) as f64;
+        let agent = report.agents.get(seat).map_or("random", String::as_str);
         let _ = writeln!(
             out,
-            "  seat {seat} {warband:<28} wins {:>5} ({rate:5.1}%)  average glory {:.2}",
+            "  seat {seat} {warband:<28} {agent:<6} wins {:>5} ({rate:5.1}%)  average glory {:.2}",
             report.wins[seat], report.average_glory[seat]
         );
     }

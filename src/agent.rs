@@ -78,6 +78,11 @@ pub fn random_answer(rng: &mut GameRng, request: &Request) -> Answer {
 /// it best placed: glory ahead of the best other player first, then damage dealt to enemy
 /// fighters minus damage taken. Ties are broken by its own seeded RNG. It reads the counters
 /// named `glory` (players) and `damage` (pieces), the names the Underworlds rulesets use.
+///
+/// It is a benchmark opponent, not a fair player: the copy it looks ahead on is the whole
+/// game, so its trials see the other hands and roll the dice the game itself will roll.
+/// A fair agent would work from its [`PlayerView`] and a re-seeded copy; that needs a way
+/// to build a game from a view, which the kernel does not offer yet.
 #[derive(Clone, Debug)]
 pub struct GreedyAgent {
     rng: GameRng,

@@ -109,11 +109,19 @@ fn register_queries(engine: &mut Engine) {
                     .state()
                     .piece(fighter)
                     .ok_or_else(|| Stop::failed("card_allows", format!("there is no {fighter}")))?;
-                Ok(restrictions.is_empty()
-                    || restrictions.iter().any(|restriction| match restriction {
+                for restriction in restrictions {
+                    let allows = match restriction {
                         CardRestriction::Fighter(kind) => piece.kind == *kind,
-                        CardRestriction::Keyword(keyword) => piece.keywords.contains(keyword),
-                    }))
+                        CardRestriction::Keyword(keyword) => {
+                            piece.keywords.contains(keyword)
+                                || equipped_keyword(run, "card_allows", fighter, keyword)?
+                        }
+                    };
+                    if allows {
+                        return Ok(true);
+                    }
+                }
+                Ok(restrictions.is_empty())
             })
         },
     );
@@ -164,6 +172,23 @@ fn register_queries(engine: &mut Engine) {
                 .collect())
         })
     });
+}
+
+/// Whether a card equipped on `fighter` carries `keyword` (an upgrade's keyword is its
+/// bearer's too: "this fighter is a hunter").
+pub(crate) fn equipped_keyword(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    keyword: &str,
+) -> Result<bool, Stop> {
+    let zone = equipped_zone(run, function, fighter)?;
+    for card in run.state().zone_cards(&zone) {
+        if info(run, function, *card)?.keywords.contains(keyword) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The zone holding the cards equipped on `fighter`.

@@ -517,7 +517,8 @@ fn register_queries(engine: &mut Engine) {
         "has_keyword",
         |ctx: Ncc, fighter: PieceId, keyword: ImmutableString| -> Res<bool> {
             with_run(&ctx, "has_keyword", |run| {
-                has_keyword(run, "has_keyword", fighter, &keyword)
+                Ok(has_keyword(run, "has_keyword", fighter, &keyword)?
+                    || crate::cards::equipped_keyword(run, "has_keyword", fighter, &keyword)?)
             })
         },
     );

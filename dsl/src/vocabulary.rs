@@ -430,7 +430,7 @@ static VOCABULARY: &[FunctionDoc] = &[
         "has_keyword",
         &[FIGHTER, n("keyword", NameKind::Keyword)],
         "bool",
-        "whether `fighter` carries the keyword",
+        "whether `fighter` carries the keyword, or a card equipped on it does (an upgrade that makes its fighter a hunter)",
     ),
     doc(
         Query,

@@ -187,7 +187,7 @@ fn is_condition(field: &str) -> bool {
 /// The variables of a ruleset's step scripts: the values of the frame that runs them (see
 /// `gloam::engine`); a value the frame does not set is `()`.
 pub const STEP_VARIABLES: &[&str] = &[
-    "player", "fighter", "target", "card", "hex", "count", "data", "weapon", "rolls",
+    "player", "fighter", "target", "card", "hex", "count", "data", "weapon", "rolls", "attacker",
 ];
 
 /// The variables a script receives, by where it is written.

@@ -108,9 +108,27 @@ pub struct Behaviour {
     /// Shadespire `bonus_dice` counter, which the combat step spends).
     pub first_attack: Option<Range<usize>>,
     /// Where the condition excludes a kind of Attack action by a flag the flow sets
-    /// (`counter("attack_scything") == 0`): the text's `not`/`other than`/`except`.
+    /// (`counter("attack_scything") == 0`), or the effect takes a Move bonus back from Charge
+    /// actions (a negative `charge_move`): the text's `not`/`other than`/`except`.
     pub except: Option<Range<usize>>,
+    /// Where a script reads the attacker's supporting fighters (`counter("attack_supporters")`).
+    pub supported: Option<Range<usize>>,
+    /// Keywords an upgrade gives its bearer: its keywords that are not card keywords
+    /// (`has_keyword` counts an equipped card's keywords).
+    pub granted_keywords: Vec<String>,
 }
+
+/// Keywords of cards that describe the card, never given to a fighter that bears it.
+const CARD_ONLY_KEYWORDS: &[&str] = &[
+    "hybrid",
+    "dual",
+    "reaction",
+    "waypoint",
+    "illusion",
+    "attack_action",
+    "surge",
+    "next_activation",
+];
 
 /// Modifier characteristics, as the Harrowdeep data names them, to the text's terms.
 fn modifier_kind(characteristic: &str) -> Option<EffectKind> {
@@ -122,7 +140,7 @@ fn modifier_kind(characteristic: &str) -> Option<EffectKind> {
         "wounds" | "health" => EffectKind::Modify(Stat::Wounds),
         "attack_range" | "range" => EffectKind::Modify(Stat::Range),
         "bounty" => EffectKind::Modify(Stat::Bounty),
-        "attack_rerolls" => EffectKind::Reroll(Roll::Attack),
+        "attack_rerolls" | "close_attack_rerolls" => EffectKind::Reroll(Roll::Attack),
         "defence_rerolls" => EffectKind::Reroll(Roll::Defence),
         _ => return None,
     })
@@ -222,6 +240,30 @@ pub fn behaviour(card: &CardDef) -> Behaviour {
     if let Some(scan) = &effect_scan {
         read_effects(scan, attacker_is_enemy, card.window.as_deref(), &mut found);
     }
+    // An upgrade's own keywords (not an Attack action upgrade's, which describe its weapon)
+    // are its bearer's: "this fighter is a hunter".
+    if card.kind == "upgrade" && !card.keywords.iter().any(|k| k == "attack_action") {
+        let span = card
+            .effect
+            .as_ref()
+            .map_or(0..0, |script| script.text_range());
+        for keyword in &card.keywords {
+            if CARD_ONLY_KEYWORDS.contains(&keyword.as_str()) {
+                continue;
+            }
+            found.granted_keywords.push(keyword.clone());
+            found.effects.push(DataEffect {
+                kind: EffectKind::GrantKeyword(keyword.clone()),
+                amount: None,
+                side: Side::Unknown,
+                per: None,
+                until: None,
+                each: false,
+                contextual: true,
+                span: span.clone(),
+            });
+        }
+    }
     found
 }
 
@@ -267,6 +309,9 @@ fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
             }
             "adjacent" if found.adjacent.is_none() => {
                 found.adjacent = Some(scan.call_span(&call));
+            }
+            "counter" if literal(0).is_some_and(|(name, _)| name == "attack_supporters") => {
+                found.supported = Some(scan.call_span(&call));
             }
             _ => {}
         }
@@ -511,6 +556,20 @@ fn read_effects(
             }
             "modify" => {
                 let characteristic = scan.string(&arg(1)).unwrap_or_default().to_owned();
+                // A Move bonus taken back from Charge actions: "except when charging".
+                if characteristic == "charge_move" && scan.int(&arg(2)).is_some_and(|n| n < 0) {
+                    found.except = Some(span.clone());
+                    found.tokens.push(DataName {
+                        name: "charge".to_owned(),
+                        span: span.clone(),
+                        in_condition: false,
+                    });
+                    continue;
+                }
+                // Re-rolls the attack roll adds only for Range 1 and 2 Attack actions.
+                if characteristic == "close_attack_rerolls" {
+                    found.ranges = Some((vec![1, 2], span.clone()));
+                }
                 let Some(kind) = modifier_kind(&characteristic) else {
                     continue;
                 };
@@ -538,6 +597,12 @@ fn read_effects(
                 // of the game (`if card_has_keyword(c, "illusion") { move_card(..) }`).
                 if (call.at.saturating_sub(12)..call.at).any(|index| scan.text(index) == "illusion")
                 {
+                    continue;
+                }
+                // A persisting card that discards itself once applied: it is spent by the
+                // first Attack action it is applied to ('next activation' gambits).
+                if arg(0).len() == 1 && scan.text(arg(0).start) == "this_card" {
+                    found.first_attack = Some(span.clone());
                     continue;
                 }
                 let zone = scan.string(&arg(1)).unwrap_or_default().to_owned();

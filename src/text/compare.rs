@@ -273,6 +273,8 @@ pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
             .as_deref()
             .is_some_and(|actual| same_window(&window, actual))
         && !(data.kind == "objective" && data.window.is_none())
+        // A 'next activation' gambit is played in the power step and applied at its window.
+        && !(window == "power_step" && data.keywords.iter().any(|k| k == "next_activation"))
     {
         out.add(
             Code::Window,
@@ -506,7 +508,13 @@ fn compare_effects(text: &CardText, data: &Behaviour, out: &mut Findings) {
             _ => None,
         })
         .collect();
-    let mut explained = vec![false; said.len()];
+    let mut explained: Vec<bool> = said
+        .iter()
+        .map(|(d, _)| {
+            // A 'next activation' gambit lasts by the flow (3.15).
+            *d == Duration::NextActivation && data.keywords.iter().any(|k| k == "next_activation")
+        })
+        .collect();
     for done in &data.effects {
         let Some(until) = done.until.as_deref() else {
             continue;
@@ -856,7 +864,9 @@ fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
             Item::Condition(Condition::First) if data.first_attack.is_none() => {
                 "only the first Attack action"
             }
-            Item::Condition(Condition::Supported) => "a supporting fighter",
+            Item::Condition(Condition::Supported) if data.supported.is_none() => {
+                "a supporting fighter"
+            }
             Item::Condition(Condition::Except) if data.except.is_none() => "an exception",
             _ => continue,
         };

@@ -140,6 +140,8 @@ fn clause(effect: &DataEffect) -> Option<String> {
             "both attack symbols count as successes for {}",
             who(effect, false)
         ),
+        // An upgrade's keyword, given to its bearer.
+        EffectKind::GrantKeyword(keyword) => format!("this fighter is a {keyword}"),
         EffectKind::NoMoreActivations => {
             format!(
                 "{} cannot be activated again this phase",

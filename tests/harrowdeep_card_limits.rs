@@ -789,3 +789,71 @@ fn power_step_upgrade_without_allowed_bearer_not_offered() {
         "{asked:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// gloam text: the limits read from the data
+// ---------------------------------------------------------------------------------------
+
+/// `gloam text render` writes the limits from the data (seed 002 L740-753, L888-899,
+/// L983-995, L2711-2725, L1451-1464): the first Attack action, its Range, support, the Charge
+/// exception, the keyword; each render parses and agrees with the card (`check_card`).
+#[test]
+fn render_card_limits_written_from_data() {
+    let (sources, problems) = gloam::load::read_paths(&[cards_dir()]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let (loaded, problems) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+    assert!(problems.is_empty(), "{problems:?}");
+    let sites = gloam::text::Sites::new(&sources);
+    let expected = [
+        (
+            "Called Strike",
+            "In the next activation step, in the first Attack action, the fighter may re-roll one attack die.",
+        ),
+        (
+            "Easy Meat",
+            "In the next activation step, in the first Range 1 or Range 2 Attack action, if the attacker has a supporting fighter, the fighter has +1 Damage.",
+        ),
+        (
+            "Swampspill",
+            "Until the end of the phase, in its Range 1 or Range 2 Attack actions, a friendly fighter may re-roll one attack die.",
+        ),
+        (
+            "Audacious Move",
+            "In the next activation step, each friendly fighter has +2 Move, except in a Charge action.",
+        ),
+    ];
+    for (name, text) in expected {
+        let card = loaded
+            .library
+            .cards()
+            .iter()
+            .find(|c| c.name == name && c.ruleset == "harrowdeep")
+            .unwrap_or_else(|| panic!("no card {name}"));
+        assert_eq!(gloam::text::render(card), text, "{name}");
+        let check = gloam::text::check_card(card, None, &sites);
+        assert_eq!(
+            check.status,
+            gloam::text::Status::Agrees,
+            "{name}: {check:?}"
+        );
+        let mut rendered = card.clone();
+        rendered.text = Some(text.to_owned());
+        let check = gloam::text::check_card(&rendered, None, &sites);
+        assert_eq!(
+            check.status,
+            gloam::text::Status::Agrees,
+            "{name} rendered: {check:?}"
+        );
+    }
+    let visage = loaded
+        .library
+        .cards()
+        .iter()
+        .find(|c| c.name == "Visage of Destruction")
+        .expect("Visage of Destruction");
+    assert!(
+        gloam::text::render(visage).contains("this fighter is a hunter"),
+        "{}",
+        gloam::text::render(visage)
+    );
+}

@@ -265,9 +265,43 @@ pub fn render(card: &CardDef) -> String {
         {
             lead.push_str("until the end of the round, ");
         }
+        // A 'next activation' gambit applied to one Attack action, re-rolls for short Range
+        // only, support required.
+        if has("next_activation") {
+            lead.push_str("in the next activation step, ");
+        }
+        let ranges = match &data.ranges {
+            Some((values, _)) if !values.is_empty() => {
+                let words: Vec<String> = values.iter().map(|v| format!("Range {v}")).collect();
+                format!("{} ", words.join(" or "))
+            }
+            _ => String::new(),
+        };
+        if data.first_attack.is_some() && has("next_activation") {
+            lead.push_str(&format!("in the first {ranges}Attack action, "));
+        } else if !ranges.is_empty() && data.window.as_deref() == Some("power_step") {
+            lead.push_str(&format!("in its {ranges}Attack actions, "));
+        }
+        if data.supported.is_some() {
+            lead.push_str("if the attacker has a supporting fighter, ");
+        }
+        // A Move bonus taken back from Charge actions.
+        let except = if data.except.is_some()
+            && data
+                .tokens
+                .iter()
+                .any(|t| t.name == "charge" && !t.in_condition)
+        {
+            ", except in a Charge action"
+        } else {
+            ""
+        };
         let clauses: Vec<String> = data.effects.iter().filter_map(clause).collect();
         if !clauses.is_empty() {
-            sentences.push(capitalise(&format!("{lead}{}.", clauses.join(", then "))));
+            sentences.push(capitalise(&format!(
+                "{lead}{}{except}.",
+                clauses.join(", then ")
+            )));
         } else if data.window.as_deref() == Some("fighter_action") {
             // An action printed on the upgrade, with no effect the render can say.
             sentences.push("This fighter has this action.".to_owned());

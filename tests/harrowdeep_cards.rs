@@ -287,11 +287,13 @@ impl Rules for Scenario {
     fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
         self.rules.start(ctx, setup)?;
         // The decks hold every card the warband may take; the scenarios build hands and
-        // decks themselves, so the shuffled decks are emptied into the discard piles.
+        // decks themselves, so the shuffled decks are set aside in a zone no step reads
+        // (the discard piles stay empty, so a card found there was discarded in the test).
         for seat in [KREW, SEEKERS] {
+            let to = ZoneId::new(seat, "set_aside");
+            ctx.create_zone(to.clone(), Visibility::Nobody)?;
             for deck in ["objective", "power"] {
                 let from = ZoneId::new(seat, format!("{deck}_deck"));
-                let to = ZoneId::new(seat, format!("{deck}_discard"));
                 for card in ctx.state().zone_cards(&from).to_vec() {
                     let end = ctx.state().zone_cards(&to).len();
                     ctx.move_card(card, &to, end)?;
@@ -1732,7 +1734,7 @@ fn after_activation() -> Frame {
 }
 
 /// Plays a ploy whose effect is a modifier on friendly fighters until the next activation
-/// step ends; returns (during, after) games.
+/// step ends (Audacious Move); returns (during, after) games.
 fn next_activation_ploy(
     rules: &RulesetGame,
     player: PlayerId,
@@ -1740,8 +1742,7 @@ fn next_activation_ploy(
 ) -> [Game<Scenario>; 2] {
     let names: &'static [&'static str] = match name {
         "Audacious Move" => &["Audacious Move"],
-        "Called Strike" => &["Called Strike"],
-        _ => &["Easy Meat"],
+        _ => &["Called Strike"],
     };
     [vec![], vec![after_activation()]].map(|after| {
         let placed = everyone_but(rules, &[]);
@@ -1863,7 +1864,34 @@ fn audacious_move_gives_friendly_fighters_two_move_until_the_activation_ends() {
         })
         .max();
     assert!(farthest > Some(4) && farthest <= Some(6), "{farthest:?}");
-    // pending: "except when they make a Charge action" (the flow adds it to a Charge's Move).
+    // Except in a Charge action: Luxa's charge still reaches only 4 hexes.
+    let luxa_hex = pick(&rules, &[], |h| roomy(&rules, h));
+    let shank_hex = pick(&rules, &[luxa_hex], |h| h.distance_to(luxa_hex) >= 7);
+    let placed = vec![("Luxa Stormrider", luxa_hex), ("Shank", shank_hex)];
+    let luxa = fighter(&rules, "Luxa Stormrider");
+    let mut game = power_step_with(
+        &rules,
+        SEEKERS,
+        &["Audacious Move"],
+        move |ctx| place_all(ctx, &placed),
+        vec![frame(
+            "charge_action",
+            &[("player", Value::Player(SEEKERS)), ("fighter", luxa)],
+        )],
+    );
+    play_in_power_step(&mut game, SEEKERS, "Audacious Move");
+    let reach: Vec<u32> = choices(&request(&game))
+        .iter()
+        .filter_map(|c| match c {
+            Choice::Hex(h) => Some(h.distance_to(luxa_hex)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(request(&game).prompt, "Where does it charge to?");
+    assert!(
+        !reach.is_empty() && reach.iter().all(|d| *d <= 4),
+        "{reach:?}"
+    );
 }
 
 /// Called Strike (seed 002 L740-753): in the next activation step, the first friendly
@@ -1871,14 +1899,22 @@ fn audacious_move_gives_friendly_fighters_two_move_until_the_activation_ends() {
 #[test]
 fn called_strike_gives_a_reroll_until_the_next_activation_ends() {
     let rules = rules();
-    let [during, after] = next_activation_ploy(&rules, SEEKERS, "Called Strike");
-    assert_eq!(stat(during.state(), "Calthia Xandire", "attack_rerolls"), 1);
-    assert_eq!(
-        stat(during.state(), "Mannok da Kunnin'", "attack_rerolls"),
-        0
+    // A 'next activation' gambit (3.15): played, it waits face up for the Attack action.
+    let placed = everyone_but(&rules, &[]);
+    let mut game = power_step_with(
+        &rules,
+        SEEKERS,
+        &["Called Strike"],
+        move |ctx| place_all(ctx, &placed),
+        vec![],
     );
-    assert_eq!(stat(after.state(), "Calthia Xandire", "attack_rerolls"), 0);
-    // Calthia's Attack action in that step: the combat flow offers her the re-roll.
+    play_in_power_step(&mut game, SEEKERS, "Called Strike");
+    assert!(game.pending().is_empty());
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "persisting"),
+        ["Called Strike"]
+    );
+    // Calthia's Attack action: the combat flow offers her the re-roll; the card is spent.
     let game = ploy_then_attack(
         &rules,
         SEEKERS,
@@ -1889,8 +1925,30 @@ fn called_strike_gives_a_reroll_until_the_next_activation_ends() {
         &[],
         |_| {},
     );
-    assert_eq!(prompt(&game).as_deref(), Some("Re-roll an attack die?"));
-    assert_eq!(request(&game).player, SEEKERS);
+    let asked = request(&game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (SEEKERS, "Re-roll an attack die?")
+    );
+    assert!(names_in(game.state(), SEEKERS, "persisting").is_empty());
+    assert!(names_in(game.state(), SEEKERS, "power_discard").contains(&"Called Strike".to_owned()));
+    // An enemy's Attack action neither uses it nor spends it.
+    let game = ploy_then_attack(
+        &rules,
+        SEEKERS,
+        Some("Called Strike"),
+        &[],
+        ("Gikkit", "Calthia Xandire", "Krule Irons"),
+        &[],
+        &[],
+        |_| {},
+    );
+    assert_ne!(prompt(&game).as_deref(), Some("Re-roll an attack die?"));
+    assert_eq!(
+        names_in(game.state(), SEEKERS, "persisting"),
+        ["Called Strike"]
+    );
+    // Without it, no re-roll.
     let game = ploy_then_attack(
         &rules,
         SEEKERS,
@@ -1901,12 +1959,7 @@ fn called_strike_gives_a_reroll_until_the_next_activation_ends() {
         &[],
         |_| {},
     );
-    assert_ne!(
-        prompt(&game).as_deref(),
-        Some("Re-roll an attack die?"),
-        "no re-roll without it"
-    );
-    // pending: only "the first Attack action" of the step (as written, every one).
+    assert_ne!(prompt(&game).as_deref(), Some("Re-roll an attack die?"));
 }
 
 /// Easy Meat (seed 002 L888-899): in the next activation step, the first Range 1 or 2
@@ -1914,12 +1967,9 @@ fn called_strike_gives_a_reroll_until_the_next_activation_ends() {
 #[test]
 fn easy_meat_gives_one_damage_until_the_next_activation_ends() {
     let rules = rules();
-    let [during, after] = next_activation_ploy(&rules, KREW, "Easy Meat");
-    assert_eq!(stat(during.state(), "Gikkit", "attack_damage"), 1);
-    assert_eq!(stat(during.state(), "Calthia Xandire", "attack_damage"), 0);
-    assert_eq!(stat(after.state(), "Gikkit", "attack_damage"), 0);
-    // Gikkit's Krule Irons (Damage 1) hits Calthia: 2 damage with Easy Meat, 1 without.
-    for (ploy, dealt) in [(Some("Easy Meat"), 2), (None, 1)] {
+    // Gikkit's Krule Irons (Damage 1, Range 1) hits Calthia. Torka, 2 hexes from her,
+    // supports Gikkit (Grapple).
+    let hit = |ploy: Option<&'static str>, supported: bool| {
         let game = ploy_then_attack(
             &rules,
             KREW,
@@ -1928,15 +1978,27 @@ fn easy_meat_gives_one_damage_until_the_next_activation_ends() {
             ("Gikkit", "Calthia Xandire", "Krule Irons"),
             &["smash", "smash"],
             &["dodge", "dodge"],
-            |_| {},
+            move |ctx| {
+                if !supported {
+                    let torka = piece(ctx.state(), "Torka Tuffskul");
+                    ctx.place_piece(torka, None, vec![], "test")
+                        .expect("take off");
+                }
+            },
         );
-        assert_eq!(
-            counter_of(game.state(), "Calthia Xandire", "damage"),
-            dealt,
-            "{ploy:?}"
+        let spent = names_in(game.state(), KREW, "power_discard").contains(&"Easy Meat".to_owned());
+        let waiting = names_in(game.state(), KREW, "persisting").contains(&"Easy Meat".to_owned());
+        assert!(
+            !waiting,
+            "{ploy:?}: spent by the first Range 1-2 Attack action"
         );
-    }
-    // pending: only the first Range 1-2 Attack action, and only if supported.
+        (counter_of(game.state(), "Calthia Xandire", "damage"), spent)
+    };
+    // Supported: 1 extra damage, and the card is spent.
+    assert_eq!(hit(Some("Easy Meat"), true), (2, true));
+    // Not supported: no extra damage, but this first Range 1 Attack action spends it.
+    assert_eq!(hit(Some("Easy Meat"), false), (1, true));
+    assert_eq!(hit(None, true), (1, false));
 }
 
 /// Swampspill (seed 002 L2711-2725): choose a friendly fighter; until the end of the
@@ -1966,18 +2028,18 @@ fn swampspill_gives_one_fighter_a_reroll_until_the_phase_ends() {
     };
     let game = run(vec![after_activation()]);
     assert_eq!(
-        stat(game.state(), "Torka Tuffskul", "attack_rerolls"),
+        stat(game.state(), "Torka Tuffskul", "close_attack_rerolls"),
         1,
         "lasts past the activation"
     );
     assert_eq!(
-        stat(game.state(), "Gikkit", "attack_rerolls"),
+        stat(game.state(), "Gikkit", "close_attack_rerolls"),
         0,
         "only the chosen fighter"
     );
     let game = run(vec![window(KREW, "action_phase_end", None, None)]);
     assert_eq!(
-        stat(game.state(), "Torka Tuffskul", "attack_rerolls"),
+        stat(game.state(), "Torka Tuffskul", "close_attack_rerolls"),
         0,
         "ends with the phase"
     );
@@ -2033,7 +2095,8 @@ fn swampspill_gives_one_fighter_a_reroll_until_the_phase_ends() {
     assert!(
         names_in(game.state(), KREW, "power_discard").contains(&"Visage of Destruction".to_owned())
     );
-    // pending: Range 1 and 2 Attack actions only (as written, every attack roll).
+    // Only its Range 1 and 2 Attack actions (`close_attack_rerolls`): no Kruleboy has a
+    // longer weapon to show the difference.
 }
 
 /// Advance as One (seed 002 L710-722): push every friendly fighter 1 hex towards the

@@ -64,7 +64,14 @@ card "Test Survey" {
 "#;
 
 fn rules_with_fixtures() -> RulesetGame {
-    let dir = std::env::temp_dir().join(format!("gloam-harrowdeep-combat-{}", std::process::id()));
+    // One file per call: tests run in parallel, and a file another test is rewriting
+    // could be read half-written.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "gloam-harrowdeep-combat-{}-{unique}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("fixtures.gloam");
     std::fs::write(&file, FIXTURES).expect("write the fixtures");

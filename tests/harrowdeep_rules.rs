@@ -44,7 +44,14 @@ card "Test Feint" {
 
 /// The shipped data plus the test ploy.
 fn rules_with_feint() -> RulesetGame {
-    let dir = std::env::temp_dir().join(format!("gloam-harrowdeep-rules-{}", std::process::id()));
+    // One file per call: tests run in parallel, and a file another test is rewriting
+    // could be read half-written.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "gloam-harrowdeep-rules-{}-{unique}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("feint.gloam");
     std::fs::write(&file, FEINT).expect("write the test ploy");

@@ -3881,19 +3881,29 @@ fn supporters(
 #[test]
 fn taros_companion_rule_luxa_supports_him_from_two_hexes() {
     let rules = rules();
-    let gikkit = away(&rules, &[], 0);
+    let gikkit = pick(&rules, &[], |h| roomy(&rules, h));
     let taros = pick(&rules, &[gikkit], |h| h.distance_to(gikkit) == 1);
-    let next_to = pick(&rules, &[gikkit, taros], |h| h.distance_to(gikkit) == 1);
-    let placed = vec![
-        ("Gikkit", gikkit),
-        ("Taros", taros),
-        ("Luxa Stormrider", next_to),
-    ];
+    let run = |luxa: Hex| {
+        let placed = vec![
+            ("Gikkit", gikkit),
+            ("Taros", taros),
+            ("Luxa Stormrider", luxa),
+        ];
+        supporters(&rules, placed, "Taros", "Gikkit", "Beak")
+    };
     // Next to the target, she supports as anyone does.
-    assert_eq!(supporters(&rules, placed, "Taros", "Gikkit", "Beak"), 1);
-    // pending: support counted from 2 hexes of Taros (the combat flow counts only fighters
-    // next to the target); then, with Luxa 2 hexes from Taros and 3 from Gikkit:
-    // assert_eq!(supporters(&rules, placed, "Taros", "Gikkit", "Beak"), 1);
+    let next_to = pick(&rules, &[gikkit, taros], |h| h.distance_to(gikkit) == 1);
+    assert_eq!(run(next_to), 1);
+    // Two hexes from Taros and away from Gikkit: she still supports him.
+    let near = pick(&rules, &[gikkit, taros], |h| {
+        h.distance_to(taros) == 2 && h.distance_to(gikkit) >= 2
+    });
+    assert_eq!(run(near), 1);
+    // Three hexes from him and not next to the target: no support.
+    let far = pick(&rules, &[gikkit, taros], |h| {
+        h.distance_to(taros) >= 3 && h.distance_to(gikkit) >= 2
+    });
+    assert_eq!(run(far), 0);
 }
 
 /// Grapple (Torka Tuffskul, seed 002 L772-781): when another friendly fighter attacks and

@@ -268,7 +268,14 @@ card "Test Probe" {
 
 /// The shipped data plus the probe.
 fn rules() -> RulesetGame {
-    let dir = std::env::temp_dir().join(format!("gloam-harrowdeep-cards-{}", std::process::id()));
+    // One file per call: tests run in parallel, and a file another test is rewriting
+    // could be read half-written.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "gloam-harrowdeep-cards-{}-{unique}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("probe.gloam");
     std::fs::write(&file, PROBE).expect("write the probe");

@@ -53,6 +53,22 @@ pub(crate) fn world_for(
         if let Some(script) = loaded.script("card", &card.name, "condition") {
             info = info.with_condition(script.clone());
         }
+        // An Attack action upgrade's weapons: one profile, used on both sides.
+        for weapon in &card.weapons {
+            let keywords = weapon.keywords.iter().map(|k| k.name.clone());
+            let granted = WeaponInfo::new(
+                weapon.name.clone(),
+                weapon.range,
+                weapon.dice,
+                weapon.damage,
+                weapon.symbol.clone(),
+            )
+            .with_keywords(keywords);
+            info = info.with_weapon(match &weapon.die {
+                Some(die) => granted.with_die(die.clone()),
+                None => granted,
+            });
+        }
         world = world.with_card(card.name.clone(), info);
     }
     for warband in library.warbands() {

@@ -8,7 +8,7 @@ use crate::FunctionKind;
 use crate::functions::{Ncc, Res, draw_from, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
 use crate::values::{humanize_types, type_name};
-use crate::world::{CardInfo, CardRestriction};
+use crate::world::{CardInfo, CardRestriction, WeaponInfo};
 
 /// A card's definition name and owner.
 fn card_of(
@@ -189,6 +189,21 @@ pub(crate) fn equipped_keyword(
         }
     }
     Ok(false)
+}
+
+/// The weapons the cards equipped on `fighter` give it (Attack action upgrades), in the
+/// order the cards were given.
+pub(crate) fn equipped_weapons<'a>(
+    run: &'a RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<Vec<&'a WeaponInfo>, Stop> {
+    let zone = equipped_zone(run, function, fighter)?;
+    let mut weapons = Vec::new();
+    for card in run.state().zone_cards(&zone) {
+        weapons.extend(info(run, function, *card)?.weapons.iter());
+    }
+    Ok(weapons)
 }
 
 /// The zone holding the cards equipped on `fighter`.

@@ -39,21 +39,24 @@ pub(crate) fn usable(side: Option<Side>, inspired: bool) -> bool {
     }
 }
 
-/// The weapons the fighter can use now, in the profile's order.
+/// The weapons the fighter can use now, in the profile's order, then those of the Attack
+/// action upgrades equipped on it, in the order they were given.
 pub(crate) fn usable_weapons<'a>(
     run: &'a RunState,
     function: &'static str,
     fighter: PieceId,
 ) -> Result<Vec<&'a WeaponInfo>, Stop> {
     let inspired = inspired(run, function, fighter)?;
-    Ok(profile(run, function, fighter)?
+    let mut weapons: Vec<&'a WeaponInfo> = profile(run, function, fighter)?
         .map(|info| {
             info.weapons
                 .iter()
                 .filter(|weapon| usable(weapon.side, inspired))
                 .collect()
         })
-        .unwrap_or_default())
+        .unwrap_or_default();
+    weapons.extend(crate::cards::equipped_weapons(run, function, fighter)?);
+    Ok(weapons)
 }
 
 /// The weapon named `name` the fighter can use now (the first, if the profile lists several).

@@ -445,7 +445,7 @@ static VOCABULARY: &[FunctionDoc] = &[
         "weapons",
         &[FIGHTER],
         "list of strings",
-        "the names of the weapons `fighter` can use on its current side (inspired or not), in its profile's order (empty if the world knows no profile of its kind)",
+        "the names of the weapons `fighter` can use on its current side (inspired or not), in its profile's order, then those its Attack action upgrades give it (a card's `weapon` items), in the order the upgrades were given (empty if the world knows no profile of its kind and it has no such upgrade)",
     ),
     doc(
         Query,

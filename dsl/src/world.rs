@@ -119,6 +119,9 @@ pub struct CardInfo {
     /// The symbols a casting roll must match to cast it (a spell's casting value), one entry
     /// per symbol (`["channel", "channel"]`); empty if it has none.
     pub casting_value: Vec<String>,
+    /// The Attack actions it gives the fighter it is equipped on (an Attack action upgrade),
+    /// usable on both sides of the fighter's card.
+    pub weapons: Vec<WeaponInfo>,
 }
 
 impl CardInfo {
@@ -129,6 +132,12 @@ impl CardInfo {
             kind: kind.into(),
             ..CardInfo::default()
         }
+    }
+
+    /// The same card giving one more Attack action (after the others) to its bearer.
+    pub fn with_weapon(mut self, weapon: WeaponInfo) -> CardInfo {
+        self.weapons.push(weapon);
+        self
     }
 
     /// The same card worth `glory`.

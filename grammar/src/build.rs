@@ -565,7 +565,8 @@ impl Builder<'_> {
         })
     }
 
-    fn fighter(&mut self, item: &Item) -> Option<FighterDef> {
+    /// The `weapon` items inside `item` (a fighter, or an upgrade that gives an Attack action).
+    fn weapons(&mut self, item: &Item) -> Vec<WeaponDef> {
         let mut weapons = Vec::new();
         for weapon in children(item, "weapon") {
             let side = self.side(weapon);
@@ -593,6 +594,11 @@ impl Builder<'_> {
                 uncertain: names(weapon, "uncertain"),
             });
         }
+        weapons
+    }
+
+    fn fighter(&mut self, item: &Item) -> Option<FighterDef> {
+        let weapons = self.weapons(item);
         let mut abilities = Vec::new();
         for ability in children(item, "ability") {
             let side = self.side(ability);
@@ -699,6 +705,7 @@ impl Builder<'_> {
             effect: self.script(item, "effect"),
             uncertain: names(item, "uncertain"),
             source: string(item, "source"),
+            weapons: self.weapons(item),
         })
     }
 

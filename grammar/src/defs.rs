@@ -722,6 +722,10 @@ pub struct CardDef {
     pub uncertain: Vec<String>,
     /// Where the values came from.
     pub source: Option<String>,
+    /// The Attack actions it gives its bearer (an Attack action upgrade), written as a
+    /// fighter's weapons are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weapons: Vec<WeaponDef>,
 }
 
 impl CardDef {

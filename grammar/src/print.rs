@@ -417,6 +417,9 @@ fn card(out: &mut Out, def: &CardDef) {
     out.script("effect", def.effect.as_ref());
     out.names("uncertain", &def.uncertain);
     out.opt_string("source", def.source.as_ref());
+    for def in &def.weapons {
+        weapon(out, def);
+    }
     out.close();
 }
 

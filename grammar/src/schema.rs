@@ -873,7 +873,7 @@ const SCHEMAS: &[ItemSchema] = &[
         named: true,
         about: "an objective or power card",
         fields: CARD_FIELDS,
-        children: &[],
+        children: &["weapon"],
         parent: None,
     },
     ItemSchema {
@@ -959,7 +959,7 @@ const SCHEMAS: &[ItemSchema] = &[
     ItemSchema {
         kind: "weapon",
         named: true,
-        about: "an attack action on a fighter card",
+        about: "an attack action on a fighter card (or on an Attack action upgrade card)",
         fields: WEAPON_FIELDS,
         children: &[],
         parent: None,

@@ -116,6 +116,9 @@ pub struct Behaviour {
     /// Keywords an upgrade gives its bearer: its keywords that are not card keywords
     /// (`has_keyword` counts an equipped card's keywords).
     pub granted_keywords: Vec<String>,
+    /// Whether the card writes its Attack action as a `weapon` (an Attack action upgrade whose
+    /// weapon its bearer uses like its own; its window is then when the weapon's extras apply).
+    pub grants_weapon: bool,
 }
 
 /// Keywords of cards that describe the card, never given to a fighter that bears it.
@@ -206,7 +209,18 @@ pub fn behaviour(card: &CardDef) -> Behaviour {
         kind: card.kind.clone(),
         window: card.window.clone(),
         score: card.score.clone(),
-        keywords: card.keywords.clone(),
+        // An Attack action upgrade's weapon keywords (Grievous) are what its text states.
+        keywords: card
+            .keywords
+            .iter()
+            .chain(
+                card.weapons
+                    .iter()
+                    .flat_map(|w| w.keywords.iter().map(|k| &k.name)),
+            )
+            .cloned()
+            .collect(),
+        grants_weapon: !card.weapons.is_empty(),
         restrictions: card
             .restrictions
             .iter()

@@ -275,6 +275,9 @@ pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
         && !(data.kind == "objective" && data.window.is_none())
         // A 'next activation' gambit is played in the power step and applied at its window.
         && !(window == "power_step" && data.keywords.iter().any(|k| k == "next_activation"))
+        // An Attack action written as a `weapon` is used in any Attack action; the card's
+        // window is when the weapon's extras apply.
+        && !(window == "fighter_action" && data.grants_weapon)
     {
         out.add(
             Code::Window,

@@ -465,3 +465,59 @@ fn activation_fighter_ability_money_bags_is_offered_and_a_minion_attacks() {
         .unwrap_or(0);
     assert_eq!(base, 0, "the extra die ends with the attack");
 }
+
+/// Calthia with Phantom Fathomer next to Shank, who has two upgrades (Titan of Krulety,
+/// Fatal Scheme); the Truthseekers' activation.
+fn fathomer_duel(rules: &RulesetGame) -> Game<Scenario> {
+    let calthia = pick(rules, &[], |h| roomy(rules, h));
+    let shank = pick(rules, &[calthia], |h| h.distance_to(calthia) == 1);
+    scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &[("Calthia Xandire", calthia), ("Shank", shank)]);
+            upgrade(ctx, "Phantom Fathomer", "Calthia Xandire");
+            upgrade(ctx, "Titan of Krulety", "Shank");
+            upgrade(ctx, "Fatal Scheme", "Shank");
+            set(ctx, Scope::Game, "turn_seat", 1);
+            set(ctx, Scope::Game, "round", 1);
+        },
+        vec![frame("activation", &[("player", Value::Player(SEEKERS))])],
+    )
+}
+
+/// Calthia attacks Shank with `weapon` in an Attack action of her activation; the dice of
+/// each attack roll.
+fn fathomer_attack(weapon: &str) -> Vec<usize> {
+    let rules = rules();
+    let mut game = fathomer_duel(&rules);
+    let calthia = piece(game.state(), "Calthia Xandire");
+    let shank = piece(game.state(), "Shank");
+    expect(&mut game, SEEKERS, "Choose an action", option("attack"));
+    expect(
+        &mut game,
+        SEEKERS,
+        "Which fighter attacks?",
+        Choice::Piece(calthia),
+    );
+    let asked = request(&game);
+    assert_eq!(asked.prompt, "Which weapon?");
+    assert_eq!(
+        choices(&asked),
+        [option("Broadsword"), option("Phantom Fathomer")],
+        "the upgrade's Attack action is offered after her own"
+    );
+    expect(&mut game, SEEKERS, "Which weapon?", option(weapon));
+    expect(&mut game, SEEKERS, "Which enemy?", Choice::Piece(shank));
+    settle(&mut game);
+    attack_rolls(&game)
+}
+
+/// Phantom Fathomer (002 L2155-2173; an upgrade's actions are usable when the fighter is
+/// activated, Harrowdeep 3.16, digest 3.16 "Effects"): its own Attack action (Range 1, 1 Smash
+/// die, Damage 2, Grievous) is one of Calthia's weapons in an Attack action, and rolls 1 more
+/// die for each of the target's two upgrades: 1 + 2 dice. Her Broadsword (3 dice) gets none.
+#[test]
+fn phantom_fathomer_attack_action_uses_its_own_profile_with_a_die_per_target_upgrade() {
+    assert_eq!(fathomer_attack("Phantom Fathomer"), [1 + 2]);
+    assert_eq!(fathomer_attack("Broadsword"), [3]);
+}

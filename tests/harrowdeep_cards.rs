@@ -9,8 +9,9 @@
 //! sequence on loaded dice, the end of the action phase) and asserts what the printed text
 //! says, plus at least one case where the card's condition is not met.
 //!
-//! Where the flow does not yet offer the card (no activation offers the `fighter_action`
-//! cards and abilities; the power step offers no upgrade), the card's effect runs through
+//! The `fighter_action` cards and abilities go through the activation step (helper
+//! `activation_action`). Where the flow does not yet offer the card (the power step offers
+//! no upgrade), the card's effect runs through
 //! the driver's `card` pseudo-step (the one `play_card` queues) or end phase step 3, and its
 //! condition through a test-only probe card; what is still missing is marked `// pending:`
 //! here and listed in docs/harrowdeep-data.md ("Card scenario tests").
@@ -825,6 +826,47 @@ fn resolve(
     let mut frames = vec![frame];
     frames.extend(after);
     scenario(rules, move |ctx: &mut Ctx<'_>| with_card(ctx), frames)
+}
+
+/// An activation step of `player` (Harrowdeep 3.6, 002 L2406-2420; digest 3.6) after
+/// `arrange`, with the upgrade `name` put on the fighter `on` (if any): the player takes the
+/// printed action `name` of the fighter `actor` ("use a fighter's action"). The game waits at
+/// the action's first request, or past it when it asks nothing.
+fn activation_action(
+    rules: &RulesetGame,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    player: PlayerId,
+    name: &'static str,
+    on: Option<&'static str>,
+    actor: &str,
+) -> Game<Scenario> {
+    let mut game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            arrange(ctx);
+            if let Some(kind) = on {
+                upgrade(ctx, name, kind);
+            }
+        },
+        vec![frame("activation", &[("player", Value::Player(player))])],
+    );
+    expect(
+        &mut game,
+        player,
+        "Choose an action",
+        option("use a fighter's action"),
+    );
+    let acting = piece(game.state(), actor);
+    expect(
+        &mut game,
+        player,
+        "Which fighter acts?",
+        Choice::Piece(acting),
+    );
+    if prompt(&game).as_deref() == Some("Which action?") {
+        expect(&mut game, player, "Which action?", option(name));
+    }
+    game
 }
 
 // ---------------------------------------------------------------------------------------
@@ -3065,14 +3107,14 @@ fn dark_insight_in_cover_draws_or_buries_the_top_objective() {
         "out of cover"
     );
     // The action: draw it (then discard one), or put it at the bottom.
-    let mut game = resolve(
+    // Offered in Luxa's activation (Harrowdeep 3.6, digest 3.6) and resolved there.
+    let mut game = activation_action(
         &rules,
         arrange(cover),
         SEEKERS,
         "Dark Insight",
         Some("Luxa Stormrider"),
-        &[],
-        vec![],
+        "Luxa Stormrider",
     );
     expect(
         &mut game,
@@ -3086,14 +3128,14 @@ fn dark_insight_in_cover_draws_or_buries_the_top_objective() {
         names_in(game.state(), SEEKERS, "objective_hand"),
         ["True Grit"]
     );
-    let mut game = resolve(
+    // Offered in Luxa's activation (Harrowdeep 3.6, digest 3.6) and resolved there.
+    let mut game = activation_action(
         &rules,
         arrange(cover),
         SEEKERS,
         "Dark Insight",
         Some("Luxa Stormrider"),
-        &[],
-        vec![],
+        "Luxa Stormrider",
     );
     expect(
         &mut game,
@@ -3110,64 +3152,54 @@ fn dark_insight_in_cover_draws_or_buries_the_top_objective() {
         names_in(game.state(), SEEKERS, "objective_hand"),
         ["Blaze of Glory"]
     );
-    // pending: fighter actions of upgrades offered in the activation step.
 }
 
 /// Phantom Fathomer (seed 002 L2155-2173): Attack action upgrade; Range 1, 1 Smash die,
-/// Damage 2, Grievous; 1 more die for each upgrade its target has.
+/// Damage 2, Grievous; 1 more die for each upgrade its target has. Its Attack action is one
+/// of its bearer's weapons in an Attack action of her activation (an upgrade's actions are
+/// usable when the fighter is activated: Harrowdeep 3.16, digest 3.16 "Effects"; 3.6).
 #[test]
 fn phantom_fathomer_attacks_an_adjacent_enemy_with_a_die_per_upgrade() {
     let rules = rules();
-    let calthia = away(&rules, &[], 0);
+    let calthia = pick(&rules, &[], |h| roomy(&rules, h));
     let shank = pick(&rules, &[calthia], |h| h.distance_to(calthia) == 1);
-    let far = pick(&rules, &[calthia], |h| h.distance_to(calthia) >= 3);
-    let arrange = move |enemy: Hex| {
-        move |ctx: &mut Ctx<'_>| {
-            place_all(ctx, &[("Calthia Xandire", calthia), ("Shank", enemy)]);
-            upgrade(ctx, "Titan of Krulety", "Shank");
-            upgrade(ctx, "Fatal Scheme", "Shank");
-        }
-    };
-    let bearer = fighter(&rules, "Calthia Xandire");
-    for (enemy, holds) in [(shank, true), (far, false)] {
-        let arrange = arrange(enemy);
-        let holding = conditions_holding(
+    // The dice of Calthia's attack roll with `weapon` against Shank, who has `upgrades`.
+    let attack = |weapon: &str, upgrades: &'static [&'static str]| {
+        let mut game = scenario(
             &rules,
-            move |ctx| {
-                arrange(ctx);
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &[("Calthia Xandire", calthia), ("Shank", shank)]);
                 upgrade(ctx, "Phantom Fathomer", "Calthia Xandire");
+                for name in upgrades {
+                    upgrade(ctx, name, "Shank");
+                }
             },
+            vec![frame("activation", &[("player", Value::Player(SEEKERS))])],
+        );
+        let calthia_id = piece(game.state(), "Calthia Xandire");
+        let shank_id = piece(game.state(), "Shank");
+        expect(&mut game, SEEKERS, "Choose an action", option("attack"));
+        expect(
+            &mut game,
             SEEKERS,
-            &[("fighter", bearer.clone())],
+            "Which fighter attacks?",
+            Choice::Piece(calthia_id),
         );
         assert_eq!(
-            holding.contains(&"Phantom Fathomer".to_owned()),
-            holds,
-            "enemy next to her: {holds}"
+            choices(&request(&game)),
+            [option("Broadsword"), option("Phantom Fathomer")]
         );
-    }
-    let mut game = resolve(
-        &rules,
-        arrange(shank),
-        SEEKERS,
-        "Phantom Fathomer",
-        Some("Calthia Xandire"),
-        &[],
-        vec![],
-    );
-    let victim = piece(game.state(), "Shank");
-    expect(
-        &mut game,
-        SEEKERS,
-        "Which enemy does Phantom Fathomer attack?",
-        Choice::Piece(victim),
-    );
-    // Two upgrades on Shank: two more dice for this attack. The combat flow rolls them
-    // (with her Broadsword's 3 for now), and the modifier ends with the attack.
-    assert_eq!(attack_rolls(&game), [3 + 2]);
-    assert_eq!(stat(game.state(), "Calthia Xandire", "attack_dice"), 0);
-    // pending: the Attack action's own profile (Range 1, 1 Smash, Damage 2, Grievous): the
-    // `attack_action` step does not read `card` yet and attacks with her weapons.
+        expect(&mut game, SEEKERS, "Which weapon?", option(weapon));
+        expect(&mut game, SEEKERS, "Which enemy?", Choice::Piece(shank_id));
+        settle(&mut game, |_| false);
+        assert_eq!(stat(game.state(), "Calthia Xandire", "attack_dice"), 0);
+        attack_rolls(&game)
+    };
+    // Its own Dice (1), plus one for each of Shank's upgrades; her Broadsword (3) gets none.
+    let two = &["Titan of Krulety", "Fatal Scheme"];
+    assert_eq!(attack("Phantom Fathomer", two), [1 + 2]);
+    assert_eq!(attack("Phantom Fathomer", &[]), [1]);
+    assert_eq!(attack("Broadsword", two), [3]);
 }
 
 /// Visage of Destruction (seed 002 L1451-1464): Illusion upgrade (no glory); this fighter
@@ -3317,14 +3349,14 @@ fn fatal_scheme_spends_a_glory_to_draw_two_and_discard_two_once_a_round() {
             "glory {glory}, spent {spent}, used in round {used}"
         );
     }
-    let mut game = resolve(
+    // Offered in Mannok's activation (Harrowdeep 3.6, digest 3.6) and resolved there.
+    let mut game = activation_action(
         &rules,
         arrange(1, 0, 0),
         KREW,
         "Fatal Scheme",
         Some("Mannok da Kunnin'"),
-        &[],
-        vec![],
+        "Mannok da Kunnin'",
     );
     // The two drawn cards join the hand before the first discard is asked.
     let offered: Vec<String> = choices(&request(&game))
@@ -3343,6 +3375,7 @@ fn fatal_scheme_spends_a_glory_to_draw_two_and_discard_two_once_a_round() {
         let gone = card_choice(&game, name);
         expect(&mut game, KREW, "Discard which power card?", gone);
     }
+    settle(&mut game, |_| false);
     assert!(game.pending().is_empty());
     let state = game.state();
     assert_eq!(names_in(state, KREW, "power_hand"), ["Grotpile"]);
@@ -3354,7 +3387,6 @@ fn fatal_scheme_spends_a_glory_to_draw_two_and_discard_two_once_a_round() {
         counter_of(state, "Mannok da Kunnin'", "fatal_scheme_round"),
         1
     );
-    // pending: fighter actions of upgrades offered in the activation step.
 }
 
 /// Titan of Krulety (seed 002 L920-936): Illusion upgrade (no glory); reaction after this
@@ -3823,18 +3855,8 @@ fn money_bags_spends_a_glory_for_a_minions_attack_with_one_more_die() {
             "{glory} glory"
         );
     }
-    let mut game = scenario(
-        &rules,
-        arrange(1),
-        vec![frame(
-            "ability",
-            &[
-                ("player", Value::Player(KREW)),
-                ("fighter", krookgrin.clone()),
-                ("name", Value::Str("Money Bags".into())),
-            ],
-        )],
-    );
+    // Offered in Krookgrin's activation (Harrowdeep 3.6, digest 3.6) and resolved there.
+    let mut game = activation_action(&rules, arrange(1), KREW, "Money Bags", None, "Krookgrin");
     let gikkit_id = piece(game.state(), "Gikkit");
     expect(
         &mut game,
@@ -3850,7 +3872,6 @@ fn money_bags_spends_a_glory_for_a_minions_attack_with_one_more_die() {
     assert_eq!(stat(state, "Gikkit", "attack_dice"), 1);
     // The minion's Attack action follows.
     assert_eq!(request(&game).prompt, "Which enemy?");
-    // pending: fighter actions offered in the activation step.
 }
 
 /// The game counter `attack_supporters` set by the flow's combat sequence when `attacker`

@@ -5,24 +5,19 @@
 //! kernel's `Ctx` (who stands where, damage, counters, cards in hand), then runs chosen
 //! steps of the flow and answers its requests.
 
-use std::path::PathBuf;
-
 use gloam::agent::{Agent, RandomAgent};
 use gloam::core::{
-    Answer, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId,
-    Position, Request, RuleError, Rules, Scope, Setup, Value, Visibility, ZoneId,
+    Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId, Position, Request,
+    Scope, Value, Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare};
 
-/// Seat 0 of the default match.
-const KREW: PlayerId = PlayerId(0);
-/// Seat 1 of the default match.
-const SEEKERS: PlayerId = PlayerId(1);
-
-fn cards_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
+mod scenario;
+use scenario::{
+    KREW, SEEKERS, Scenario, answer, cards_dir, frame, inspired, option, options, piece, place,
+    request, with_fixture,
+};
 
 fn rules() -> RulesetGame {
     prepare(&[cards_dir()], "harrowdeep").expect("the shipped Harrowdeep data sets up a match")
@@ -44,38 +39,7 @@ card "Test Feint" {
 
 /// The shipped data plus the test ploy.
 fn rules_with_feint() -> RulesetGame {
-    // One file per call: tests run in parallel, and a file another test is rewriting
-    // could be read half-written.
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "gloam-harrowdeep-rules-{}-{unique}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("feint.gloam");
-    std::fs::write(&file, FEINT).expect("write the test ploy");
-    prepare(&[cards_dir(), file], "harrowdeep").expect("the data and the test ploy load")
-}
-
-type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
-
-/// The match's rules with an arrangement run right after the set-up: a scenario.
-struct Scenario {
-    rules: RulesetGame,
-    arrange: Arrange,
-}
-
-impl Rules for Scenario {
-    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
-        self.rules.start(ctx, setup)?;
-        (self.arrange)(ctx);
-        Ok(())
-    }
-
-    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        self.rules.step(ctx, frame)
-    }
+    with_fixture("harrowdeep", "harrowdeep-rules-feint", FEINT)
 }
 
 /// Starts `frames` of the flow after `arrange`.
@@ -92,15 +56,6 @@ fn scenario(
     Game::start(scenario, setup, frames).expect("the scenario starts")
 }
 
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
-}
-
 /// The id of a fighter of the match (the set-up creates them in the same order every time).
 fn id(rules: &RulesetGame, kind: &str) -> PieceId {
     piece(bare(rules).state(), kind)
@@ -109,12 +64,6 @@ fn id(rules: &RulesetGame, kind: &str) -> PieceId {
 /// The match right after its set-up, before any step of the flow.
 fn bare(rules: &RulesetGame) -> Game<RulesetGame> {
     Game::start(rules.clone(), rules.setup(7), vec![]).expect("start")
-}
-
-fn place(ctx: &mut Ctx<'_>, kind: &str, hex: Hex) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(id, Some(Position::Hex(hex)), vec![], "deploy")
-        .expect("place");
 }
 
 /// Hexes to stand on: neither blocked nor lethal, in a fixed order.
@@ -144,42 +93,6 @@ fn spread(rules: &RulesetGame, n: usize, apart: u32, avoid: &[Hex]) -> Vec<Hex> 
         }
     }
     panic!("the battlefield has no {n} hexes {apart} apart");
-}
-
-fn inspired(state: &GameState, kind: &str) -> bool {
-    state.pieces[&piece(state, kind)]
-        .keywords
-        .contains("inspired")
-}
-
-fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
-    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
-        frame.with(*name, value.clone())
-    })
-}
-
-fn request(game: &Game<Scenario>) -> Request {
-    game.pending()
-        .first()
-        .map(|r| (*r).clone())
-        .expect("a request is pending")
-}
-
-fn options(request: &Request) -> Vec<String> {
-    match &request.options {
-        Options::One { choices } => choices.iter().map(ToString::to_string).collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
-fn answer(game: &mut Game<Scenario>, player: PlayerId, choice: Choice) {
-    game.submit(player, Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
-}
-
-fn option(text: &str) -> Choice {
-    Choice::Option(text.into())
 }
 
 const REACT_OR_PASS: &str = "Reaction step: react or pass?";

@@ -1,0 +1,148 @@
+//! One scenario harness for the rules tests: a match of the shipped data with an arrangement
+//! run right after its set-up, and the helpers that read and answer it. Each test binary
+//! includes this module with `mod scenario;` and uses a subset of it.
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::PathBuf;
+
+use gloam::core::{
+    Answer, Choice, Control, Ctx, Frame, Game, GameState, Hex, Options, PieceId, PlayerId,
+    Position, Request, RuleError, Rules, Setup, Value,
+};
+use gloam::engine::RulesetGame;
+use gloam::sim::{check_invariants, prepare};
+
+/// Seat 0 of the default Harrowdeep match.
+pub const KREW: PlayerId = PlayerId(0);
+/// Seat 1 of the default Harrowdeep match.
+pub const SEEKERS: PlayerId = PlayerId(1);
+
+/// The shipped data folder.
+pub fn cards_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
+}
+
+/// The shipped data plus the test-only `.gloam` text `text`, set up as `ruleset`.
+///
+/// One file per call: tests run in parallel, and a file another test is rewriting could be
+/// read half-written.
+pub fn with_fixture(ruleset: &str, name: &str, text: &str) -> RulesetGame {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("gloam-{name}-{}-{unique}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.gloam"));
+    std::fs::write(&file, text).expect("write the fixture");
+    prepare(&[cards_dir(), file], ruleset).expect("the data and the fixture load")
+}
+
+/// An arrangement run right after the set-up.
+pub type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
+
+/// The match's rules with an arrangement run right after the set-up: a scenario.
+pub struct Scenario {
+    /// The match's rules.
+    pub rules: RulesetGame,
+    /// Run once the rules' own set-up is done.
+    pub arrange: Arrange,
+}
+
+impl Rules for Scenario {
+    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
+        self.rules.start(ctx, setup)?;
+        (self.arrange)(ctx);
+        Ok(())
+    }
+
+    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+        self.rules.step(ctx, frame)
+    }
+}
+
+/// The fighter of kind `kind`.
+pub fn piece(state: &GameState, kind: &str) -> PieceId {
+    state
+        .pieces
+        .values()
+        .find(|p| p.kind == kind)
+        .unwrap_or_else(|| panic!("no fighter {kind}"))
+        .id
+}
+
+/// The id of a fighter of the match (the set-up creates them in the same order every time).
+pub fn id(rules: &RulesetGame, kind: &str) -> PieceId {
+    let game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    piece(game.state(), kind)
+}
+
+/// Places the fighter `kind` on `hex`.
+pub fn place(ctx: &mut Ctx<'_>, kind: &str, hex: Hex) {
+    let id = piece(ctx.state(), kind);
+    ctx.place_piece(id, Some(Position::Hex(hex)), vec![], "deploy")
+        .expect("place");
+}
+
+/// A frame of the step `step` with the variables `vars`.
+pub fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
+    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
+        frame.with(*name, value.clone())
+    })
+}
+
+/// The first pending request.
+pub fn request<R: Rules>(game: &Game<R>) -> Request {
+    game.pending()
+        .first()
+        .map(|r| (*r).clone())
+        .expect("a request is pending")
+}
+
+/// The choices of a single-choice request, as text.
+pub fn options(request: &Request) -> Vec<String> {
+    match &request.options {
+        Options::One { choices } => choices.iter().map(ToString::to_string).collect(),
+        other => panic!("not a single choice: {other:?}"),
+    }
+}
+
+/// `player` answers `choice`; the invariants still hold.
+pub fn answer<R: Rules>(game: &mut Game<R>, player: PlayerId, choice: Choice) {
+    game.submit(player, Answer::One(choice))
+        .unwrap_or_else(|error| panic!("{error}"));
+    check_invariants(game.state()).expect("invariants");
+}
+
+/// The named option `text`.
+pub fn option(text: &str) -> Choice {
+    Choice::Option(text.into())
+}
+
+/// Whether the fighter `kind` is Inspired.
+pub fn inspired(state: &GameState, kind: &str) -> bool {
+    state.pieces[&piece(state, kind)]
+        .keywords
+        .contains("inspired")
+}
+
+/// The damage on the fighter `kind`.
+pub fn damage(state: &GameState, kind: &str) -> i64 {
+    state.pieces[&piece(state, kind)]
+        .counters
+        .get("damage")
+        .copied()
+        .unwrap_or(0)
+}
+
+/// A game counter, 0 when unset.
+pub fn game_counter(state: &GameState, name: &str) -> i64 {
+    state.counters.get(name).copied().unwrap_or(0)
+}
+
+/// The glory of `player`, 0 when unset.
+pub fn glory(state: &GameState, player: PlayerId) -> i64 {
+    state.players[player.0 as usize]
+        .counters
+        .get("glory")
+        .copied()
+        .unwrap_or(0)
+}

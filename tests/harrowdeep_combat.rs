@@ -13,23 +13,19 @@
 use std::path::PathBuf;
 
 use gloam::core::{
-    Answer, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget,
-    ModifierSpec, Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Scope, Setup,
-    Value,
+    Choice, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget, ModifierSpec, Options,
+    Position, Request, Scope, Value,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare};
 
-/// Seat 0 of the default match.
-const KREW: PlayerId = PlayerId(0);
-/// Seat 1 of the default match.
-const SEEKERS: PlayerId = PlayerId(1);
+mod scenario;
+use scenario::{
+    KREW, SEEKERS, Scenario, answer, cards_dir, damage, frame, game_counter, glory, id, option,
+    options, piece, place, with_fixture,
+};
 
 const DRIVE_BACK: &str = "Drive the target back?";
-
-fn cards_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
 
 fn rules() -> RulesetGame {
     prepare(&[cards_dir()], "harrowdeep").expect("the shipped Harrowdeep data sets up a match")
@@ -64,38 +60,7 @@ card "Test Survey" {
 "#;
 
 fn rules_with_fixtures() -> RulesetGame {
-    // One file per call: tests run in parallel, and a file another test is rewriting
-    // could be read half-written.
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "gloam-harrowdeep-combat-{}-{unique}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("fixtures.gloam");
-    std::fs::write(&file, FIXTURES).expect("write the fixtures");
-    prepare(&[cards_dir(), file], "harrowdeep").expect("the data and the fixtures load")
-}
-
-type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
-
-/// The match's rules with an arrangement run right after the set-up: a scenario.
-struct Scenario {
-    rules: RulesetGame,
-    arrange: Arrange,
-}
-
-impl Rules for Scenario {
-    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
-        self.rules.start(ctx, setup)?;
-        (self.arrange)(ctx);
-        Ok(())
-    }
-
-    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        self.rules.step(ctx, frame)
-    }
+    with_fixture("harrowdeep", "harrowdeep-combat-fixtures", FIXTURES)
 }
 
 fn scenario(
@@ -111,26 +76,6 @@ fn scenario(
     Game::start(scenario, setup, frames).expect("the scenario starts")
 }
 
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
-}
-
-fn id(rules: &RulesetGame, kind: &str) -> PieceId {
-    let game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
-    piece(game.state(), kind)
-}
-
-fn place(ctx: &mut Ctx<'_>, kind: &str, hex: Hex) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(id, Some(Position::Hex(hex)), vec![], "deploy")
-        .expect("place");
-}
-
 /// A permanent modifier adding `amount` to a fighter's characteristic, as cards give them.
 fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) {
     let fighter = piece(ctx.state(), kind);
@@ -142,21 +87,8 @@ fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) {
     .expect("modifier");
 }
 
-fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
-    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
-        frame.with(*name, value.clone())
-    })
-}
-
 fn request(game: &Game<Scenario>) -> Option<Request> {
     game.pending().first().map(|r| (*r).clone())
-}
-
-fn options(request: &Request) -> Vec<String> {
-    match &request.options {
-        Options::One { choices } => choices.iter().map(ToString::to_string).collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
 }
 
 fn hex_choices(request: &Request) -> Vec<Hex> {
@@ -170,16 +102,6 @@ fn hex_choices(request: &Request) -> Vec<Hex> {
             .collect(),
         other => panic!("not a single choice: {other:?}"),
     }
-}
-
-fn answer(game: &mut Game<Scenario>, player: PlayerId, choice: Choice) {
-    game.submit(player, Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
-}
-
-fn option(text: &str) -> Choice {
-    Choice::Option(text.into())
 }
 
 /// Answers every pending request with "pass" or "keep the roll" while one of those is
@@ -198,18 +120,6 @@ fn settle(game: &mut Game<Scenario>) {
             None => return,
         }
     }
-}
-
-fn damage(state: &GameState, kind: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .counters
-        .get("damage")
-        .copied()
-        .unwrap_or(0)
-}
-
-fn game_counter(state: &GameState, name: &str) -> i64 {
-    state.counters.get(name).copied().unwrap_or(0)
 }
 
 fn hex_of(state: &GameState, kind: &str) -> Hex {
@@ -1259,14 +1169,6 @@ fn cast(rules: &RulesetGame, card: &str, rolled: &[&str]) -> Game<Scenario> {
     );
     settle(&mut game);
     game
-}
-
-fn glory(state: &GameState, player: PlayerId) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get("glory")
-        .copied()
-        .unwrap_or(0)
 }
 
 fn spells_cast(state: &GameState) -> i64 {

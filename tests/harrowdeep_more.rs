@@ -9,18 +9,18 @@
 
 use std::path::PathBuf;
 
-use gloam::core::Control;
 use gloam::core::{
-    Answer, Choice, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget, ModifierSpec,
-    Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Setup, Value,
+    Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget, ModifierSpec, Options, Position,
+    Request, Value,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, prepare};
+use gloam::sim::prepare;
 
-/// Seat 0 of the default match.
-const KREW: PlayerId = PlayerId(0);
-/// Seat 1 of the default match.
-const SEEKERS: PlayerId = PlayerId(1);
+mod scenario;
+use scenario::{
+    KREW, SEEKERS, Scenario, answer, damage, frame, game_counter, glory, id, option, options,
+    piece, place,
+};
 
 const POINT: &str = "Which way does the scatter token point?";
 const ORDER: &str = "Which die extends the chain next?";
@@ -88,26 +88,6 @@ fn rules_with_fixtures() -> RulesetGame {
     prepare(&[cards_dir(), fixtures_file()], "harrowdeep").expect("the data and the fixtures load")
 }
 
-type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
-
-/// The match's rules with an arrangement run right after the set-up: a scenario.
-struct Scenario {
-    rules: RulesetGame,
-    arrange: Arrange,
-}
-
-impl Rules for Scenario {
-    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
-        self.rules.start(ctx, setup)?;
-        (self.arrange)(ctx);
-        Ok(())
-    }
-
-    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        self.rules.step(ctx, frame)
-    }
-}
-
 fn scenario(
     rules: &RulesetGame,
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
@@ -121,26 +101,6 @@ fn scenario(
     Game::start(scenario, setup, frames).expect("the scenario starts")
 }
 
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
-}
-
-fn id(rules: &RulesetGame, kind: &str) -> PieceId {
-    let game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
-    piece(game.state(), kind)
-}
-
-fn place(ctx: &mut Ctx<'_>, kind: &str, hex: Hex) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(id, Some(Position::Hex(hex)), vec![], "deploy")
-        .expect("place");
-}
-
 /// A permanent modifier adding `amount` to a fighter's characteristic, as cards give them.
 fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) {
     let fighter = piece(ctx.state(), kind);
@@ -152,31 +112,8 @@ fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) {
     .expect("modifier");
 }
 
-fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
-    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
-        frame.with(*name, value.clone())
-    })
-}
-
 fn request(game: &Game<Scenario>) -> Option<Request> {
     game.pending().first().map(|r| (*r).clone())
-}
-
-fn options(request: &Request) -> Vec<String> {
-    match &request.options {
-        Options::One { choices } => choices.iter().map(ToString::to_string).collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
-fn answer(game: &mut Game<Scenario>, player: PlayerId, choice: Choice) {
-    game.submit(player, Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
-}
-
-fn option(text: &str) -> Choice {
-    Choice::Option(text.into())
 }
 
 /// Answers every pending request with "pass", "keep the roll" or "no" (the drive back)
@@ -207,26 +144,6 @@ fn pick(game: &mut Game<Scenario>, prompt: &str, text: &str) {
         options(&asked)
     );
     answer(game, asked.player, option(text));
-}
-
-fn damage(state: &GameState, kind: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .counters
-        .get("damage")
-        .copied()
-        .unwrap_or(0)
-}
-
-fn game_counter(state: &GameState, name: &str) -> i64 {
-    state.counters.get(name).copied().unwrap_or(0)
-}
-
-fn glory(state: &GameState, player: PlayerId) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get("glory")
-        .copied()
-        .unwrap_or(0)
 }
 
 fn card_named(state: &GameState, name: &str) -> gloam::core::CardId {

@@ -9,16 +9,16 @@
 use std::path::PathBuf;
 
 use gloam::core::{
-    Answer, CardId, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId,
-    PlayerId, Position, Request, RuleError, Rules, Scope, Setup, Value, Visibility, ZoneId,
+    CardId, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId, Request,
+    Scope, Value, Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, play_one, prepare_for};
+use gloam::sim::{play_one, prepare_for};
 
-/// Seat 0 of the default match.
-const KREW: PlayerId = PlayerId(0);
-/// Seat 1 of the default match.
-const SEEKERS: PlayerId = PlayerId(1);
+mod scenario;
+use scenario::{
+    KREW, SEEKERS, Scenario, answer, frame, glory, option, options, piece, place, request,
+};
 
 fn data() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards");
@@ -108,26 +108,6 @@ fn rules_with_fixtures_for(players: usize) -> RulesetGame {
     prepare_for(&paths, "harrowdeep", players).expect("the data and the fixtures load")
 }
 
-type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
-
-/// The match's rules with an arrangement run right after the set-up.
-struct Scenario {
-    rules: RulesetGame,
-    arrange: Arrange,
-}
-
-impl Rules for Scenario {
-    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
-        self.rules.start(ctx, setup)?;
-        (self.arrange)(ctx);
-        Ok(())
-    }
-
-    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        self.rules.step(ctx, frame)
-    }
-}
-
 fn scenario_seeded(
     rules: RulesetGame,
     seed: u64,
@@ -150,15 +130,6 @@ fn scenario(
     scenario_seeded(rules, 7, arrange, frames)
 }
 
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
-}
-
 fn bare(rules: &RulesetGame) -> Game<RulesetGame> {
     Game::start(rules.clone(), rules.setup(7), vec![]).expect("start")
 }
@@ -171,12 +142,6 @@ fn id(rules: &RulesetGame, kind: &str) -> PieceId {
 fn next_card(rules: &RulesetGame) -> CardId {
     let state = bare(rules).state().clone();
     CardId(state.cards.keys().map(|c| c.0).max().map_or(0, |m| m + 1))
-}
-
-fn place(ctx: &mut Ctx<'_>, kind: &str, hex: Hex) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(id, Some(Position::Hex(hex)), vec![], "deploy")
-        .expect("place");
 }
 
 fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
@@ -225,26 +190,6 @@ fn deploy_all(rules: &RulesetGame) -> impl Fn(&mut Ctx<'_>) + use<> {
     }
 }
 
-fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
-    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
-        frame.with(*name, value.clone())
-    })
-}
-
-fn request<R: Rules>(game: &Game<R>) -> Request {
-    game.pending()
-        .first()
-        .map(|r| (*r).clone())
-        .expect("a request is pending")
-}
-
-fn options(request: &Request) -> Vec<String> {
-    match &request.options {
-        Options::One { choices } => choices.iter().map(ToString::to_string).collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
 fn first_choice(request: &Request) -> Choice {
     match &request.options {
         Options::One { choices } => choices[0].clone(),
@@ -252,26 +197,8 @@ fn first_choice(request: &Request) -> Choice {
     }
 }
 
-fn answer<R: Rules>(game: &mut Game<R>, player: PlayerId, choice: Choice) {
-    game.submit(player, Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
-}
-
-fn option(text: &str) -> Choice {
-    Choice::Option(text.into())
-}
-
 fn zone(state: &GameState, player: PlayerId, name: &str) -> Vec<CardId> {
     state.zone_cards(&ZoneId::new(player, name)).to_vec()
-}
-
-fn glory(state: &GameState, player: PlayerId) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get("glory")
-        .copied()
-        .unwrap_or(0)
 }
 
 fn marked(game: &Game<Scenario>, name: &str) -> usize {

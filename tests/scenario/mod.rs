@@ -3,6 +3,8 @@
 //! includes this module with `mod scenario;` and uses a subset of it.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod decks;
+
 use std::path::PathBuf;
 
 use gloam::core::{

@@ -20,20 +20,19 @@
 //! ruleset; `every_card_and_ability_has_a_scenario_test` fails when one is added without a
 //! test.
 
-use std::path::PathBuf;
-
 use gloam::core::{
-    Answer, CardId, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId,
-    PlayerId, Position, Request, RuleError, Rules, Scope, Setup, Value, Visibility, ZoneId,
+    Choice, Ctx, Event, Frame, Game, GameState, Hex, PlayerId, Position, Request, Scope, Value,
+    ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::load::{load, read_paths};
-use gloam::sim::{check_invariants, prepare};
 
-/// Seat 0 of the default match.
-const KREW: PlayerId = PlayerId(0);
-/// Seat 1 of the default match.
-const SEEKERS: PlayerId = PlayerId(1);
+mod scenario;
+use scenario::decks::{
+    Scenario, answer, attack_rolls, away, card, choices, expect, glory_spent, names_in, open_hexes,
+    pick, place_all, power_step, prompt, request, roomy, scenario, set, token, upgrade,
+};
+use scenario::{KREW, SEEKERS, cards_dir, frame, glory, id, option, piece, with_fixture};
 
 /// Every card of the Harrowdeep ruleset and the test that shows it at work.
 const CARD_TESTS: &[(&str, &str)] = &[
@@ -233,10 +232,6 @@ const ABILITY_TESTS: &[(&str, &str, &str)] = &[
 // The harness
 // ---------------------------------------------------------------------------------------
 
-fn cards_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
-
 /// A test-only card: run as a `card` frame, it marks `holds NAME` for each card in its
 /// owner's power hand, each upgrade on `this_fighter` and, when the frame binds a `target`
 /// (ability conditions read the event's fighters), each ability of `this_fighter` whose
@@ -269,138 +264,11 @@ card "Test Probe" {
 
 /// The shipped data plus the probe.
 fn rules() -> RulesetGame {
-    // One file per call: tests run in parallel, and a file another test is rewriting
-    // could be read half-written.
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "gloam-harrowdeep-cards-{}-{unique}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("probe.gloam");
-    std::fs::write(&file, PROBE).expect("write the probe");
-    prepare(&[cards_dir(), file], "harrowdeep").expect("the data and the probe load")
-}
-
-type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
-
-/// The match's rules with an arrangement run right after the set-up.
-struct Scenario {
-    rules: RulesetGame,
-    arrange: Arrange,
-}
-
-impl Rules for Scenario {
-    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
-        self.rules.start(ctx, setup)?;
-        // The decks hold every card the warband may take; the scenarios build hands and
-        // decks themselves, so the shuffled decks are set aside in a zone no step reads
-        // (the discard piles stay empty, so a card found there was discarded in the test).
-        for seat in [KREW, SEEKERS] {
-            let to = ZoneId::new(seat, "set_aside");
-            ctx.create_zone(to.clone(), Visibility::Nobody)?;
-            for deck in ["objective", "power"] {
-                let from = ZoneId::new(seat, format!("{deck}_deck"));
-                for card in ctx.state().zone_cards(&from).to_vec() {
-                    let end = ctx.state().zone_cards(&to).len();
-                    ctx.move_card(card, &to, end)?;
-                }
-            }
-        }
-        (self.arrange)(ctx);
-        Ok(())
-    }
-
-    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        self.rules.step(ctx, frame)
-    }
-}
-
-/// Starts `frames` of the flow after `arrange`.
-fn scenario(
-    rules: &RulesetGame,
-    arrange: impl Fn(&mut Ctx<'_>) + 'static,
-    frames: Vec<Frame>,
-) -> Game<Scenario> {
-    let scenario = Scenario {
-        rules: rules.clone(),
-        arrange: Box::new(arrange),
-    };
-    let mut game = Game::start(scenario, rules.setup(7), frames).expect("the scenario starts");
-    game.set_max_steps(10_000);
-    check_invariants(game.state()).expect("invariants");
-    game
-}
-
-fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
-    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
-        frame.with(*name, value.clone())
-    })
-}
-
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
-}
-
-/// The id of a fighter (the set-up creates them in the same order every time).
-fn id(rules: &RulesetGame, kind: &str) -> PieceId {
-    let game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
-    piece(game.state(), kind)
+    with_fixture("harrowdeep", "harrowdeep-cards-probe", PROBE)
 }
 
 fn fighter(rules: &RulesetGame, kind: &str) -> Value {
     Value::Piece(id(rules, kind))
-}
-
-/// Hexes to stand on: neither blocked nor lethal nor cover, in a fixed order.
-fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
-    let battlefield = rules.battlefield();
-    let mut hexes: Vec<Hex> = battlefield
-        .hexes()
-        .filter(|&h| {
-            !["blocked", "lethal", "cover"]
-                .iter()
-                .any(|t| battlefield.has_type(h, t))
-        })
-        .collect();
-    hexes.sort();
-    hexes
-}
-
-/// The first open hex, not in `taken`, for which `fits` holds.
-fn pick(rules: &RulesetGame, taken: &[Hex], fits: impl Fn(Hex) -> bool) -> Hex {
-    open_hexes(rules)
-        .into_iter()
-        .find(|h| !taken.contains(h) && fits(*h))
-        .expect("the battlefield has such a hex")
-}
-
-/// Whether every hex next to `hex` is open (pushes and moves around it are free).
-fn roomy(rules: &RulesetGame, hex: Hex) -> bool {
-    let open = open_hexes(rules);
-    hex.range(1).iter().all(|h| open.contains(h))
-}
-
-/// An open hex at least `apart` from every hex of `taken`.
-fn away(rules: &RulesetGame, taken: &[Hex], apart: u32) -> Hex {
-    pick(rules, taken, |h| {
-        taken.iter().all(|t| h.distance_to(*t) >= apart)
-    })
-}
-
-/// Places fighters: `(kind, hex)`.
-fn place_all(ctx: &mut Ctx<'_>, placed: &[(&str, Hex)]) {
-    for (kind, hex) in placed {
-        let id = piece(ctx.state(), kind);
-        ctx.place_piece(id, Some(Position::Hex(*hex)), vec![], "deploy")
-            .expect("place");
-    }
 }
 
 /// `kinds`, each at least 2 hexes (never next to each other) from the others and from `taken`, in order.
@@ -415,77 +283,9 @@ fn scatter(rules: &RulesetGame, kinds: &[&'static str], taken: &[Hex]) -> Vec<(&
     placed
 }
 
-fn set(ctx: &mut Ctx<'_>, scope: Scope, counter: &str, value: i64) {
-    ctx.set_counter(scope, counter, value).expect("counter");
-}
-
 fn damage(ctx: &mut Ctx<'_>, kind: &str, amount: i64) {
     let id = piece(ctx.state(), kind);
     set(ctx, Scope::Piece(id), "damage", amount);
-}
-
-fn token(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
-    let id = piece(ctx.state(), kind);
-    ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
-}
-
-fn card(ctx: &mut Ctx<'_>, name: &str, player: PlayerId, zone: &str) -> CardId {
-    ctx.create_card(name, player, &ZoneId::new(player, zone))
-        .expect("card")
-}
-
-/// Puts the upgrade `name` on the fighter `kind` (as `equip` does).
-fn upgrade(ctx: &mut Ctx<'_>, name: &str, kind: &str) -> CardId {
-    let bearer = piece(ctx.state(), kind);
-    let owner = ctx.state().pieces[&bearer].owner;
-    let zone = ZoneId::on_piece(owner, "equipped", bearer);
-    if !ctx.state().zones.contains_key(&zone) {
-        ctx.create_zone(zone.clone(), Visibility::Public)
-            .expect("zone");
-    }
-    ctx.create_card(name, owner, &zone).expect("card")
-}
-
-fn request(game: &Game<Scenario>) -> Request {
-    game.pending()
-        .first()
-        .map(|r| (*r).clone())
-        .unwrap_or_else(|| panic!("a request is pending"))
-}
-
-fn choices(request: &Request) -> Vec<Choice> {
-    match &request.options {
-        Options::One { choices } => choices.clone(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
-fn answer(game: &mut Game<Scenario>, choice: Choice) {
-    let player = request(game).player;
-    game.submit(player, Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
-}
-
-/// Answers the pending request, checking who is asked and what.
-fn expect(game: &mut Game<Scenario>, player: PlayerId, prompt: &str, choice: Choice) {
-    let asked = request(game);
-    assert_eq!(
-        (asked.player, asked.prompt.as_str()),
-        (player, prompt),
-        "{:?}",
-        asked.options
-    );
-    assert!(
-        choices(&asked).contains(&choice),
-        "{choice:?} is not offered: {:?}",
-        asked.options
-    );
-    answer(game, choice);
-}
-
-fn option(text: &str) -> Choice {
-    Choice::Option(text.into())
 }
 
 /// The card choice of the pending request whose card is named `name`.
@@ -501,19 +301,6 @@ fn play_in_power_step(game: &mut Game<Scenario>, player: PlayerId, name: &str) {
     expect(game, player, "Power step", option("play a card"));
     let card = card_choice(game, name);
     expect(game, player, "Which card?", card);
-}
-
-/// The number of dice of each attack roll of the game so far.
-fn attack_rolls(game: &Game<Scenario>) -> Vec<usize> {
-    game.events()
-        .iter()
-        .filter_map(|e| match e {
-            Event::Rolled { purpose, dice, .. } if purpose.contains("attack_roll") => {
-                Some(dice.len())
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// Combat step 1 onwards (3.9): `attacker` attacks `target` with `weapon`.
@@ -532,11 +319,6 @@ fn attack_frame(rules: &RulesetGame, attacker: &str, target: &str, weapon: &str)
             ("weapon", Value::Str(weapon.into())),
         ],
     )
-}
-
-/// The prompt of the pending request, if any.
-fn prompt(game: &Game<Scenario>) -> Option<String> {
-    game.pending().first().map(|r| r.prompt.clone())
 }
 
 /// A power step in which `player` casts the spell `name` (their wizard's casting roll shows
@@ -640,39 +422,6 @@ fn lethal_blow(
 /// A surge step (3.20): surge objectives revealed at their window are scored.
 fn surge_step(player: PlayerId) -> Frame {
     frame("surge_step", &[("player", Value::Player(player))])
-}
-
-/// A power step opened by `player`, with both players taking part (as the flow's `turn`
-/// step queues it, 3.14).
-fn power_step(player: PlayerId) -> Frame {
-    let other = PlayerId(1 - player.0);
-    frame(
-        "power_step",
-        &[
-            ("player", Value::Player(player)),
-            ("count", Value::Int(0)),
-            (
-                "data",
-                Value::List(vec![Value::Player(player), Value::Player(other)]),
-            ),
-        ],
-    )
-}
-
-fn names_in(state: &GameState, player: PlayerId, zone: &str) -> Vec<String> {
-    state
-        .zone_cards(&ZoneId::new(player, zone))
-        .iter()
-        .map(|c| state.cards[c].name.clone())
-        .collect()
-}
-
-fn glory(state: &GameState, player: PlayerId) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get("glory")
-        .copied()
-        .unwrap_or(0)
 }
 
 fn counter_of(state: &GameState, kind: &str, counter: &str) -> i64 {
@@ -2947,14 +2696,6 @@ fn play_upgrade(
         [name]
     );
     Some(game)
-}
-
-fn glory_spent(state: &GameState, player: PlayerId) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get("glory_spent")
-        .copied()
-        .unwrap_or(0)
 }
 
 /// Tempered Sigmarite (seed 002 L756-769): upgrade (1 glory; Calthia, Dhoraz or Luxa);

@@ -10,19 +10,18 @@
 //! Truthseekers), arranges the battlefield and hands through the kernel's `Ctx`, then runs
 //! the real flow (power step, windows, the combat sequence on loaded dice).
 
-use std::path::PathBuf;
-
 use gloam::core::{
-    Answer, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId,
-    Position, Request, RuleError, Rules, Scope, Setup, Value, ZoneId,
+    Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, PieceId, PlayerId, Position, Request,
+    RuleError, Rules, Scope, Setup, Value, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare};
 
-/// Seat 0 of the default match.
-const KREW: PlayerId = PlayerId(0);
-/// Seat 1 of the default match.
-const SEEKERS: PlayerId = PlayerId(1);
+mod scenario;
+use scenario::decks::{
+    answer, choices, expect, names_in, pick, power_step, prompt, request, roomy,
+};
+use scenario::{KREW, SEEKERS, cards_dir, frame, option, piece};
 
 /// A test-only card: run as a `card` frame for `this_fighter`, it marks `hunter` when the
 /// fighter is a hunter (`has_keyword`) and `allowed` when a hunter-only card would allow it
@@ -52,10 +51,6 @@ card "Hunter Only" {
     effect = { }
 }
 "#;
-
-fn cards_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
 
 /// The shipped data plus the probe.
 fn rules() -> RulesetGame {
@@ -113,53 +108,9 @@ fn scenario(
     game
 }
 
-fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
-    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
-        frame.with(*name, value.clone())
-    })
-}
-
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
-}
-
 fn fighter(rules: &RulesetGame, kind: &str) -> Value {
     let game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
     Value::Piece(piece(game.state(), kind))
-}
-
-/// Hexes to stand on: neither blocked nor lethal nor cover, in a fixed order.
-fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
-    let battlefield = rules.battlefield();
-    let mut hexes: Vec<Hex> = battlefield
-        .hexes()
-        .filter(|&h| {
-            !["blocked", "lethal", "cover"]
-                .iter()
-                .any(|t| battlefield.has_type(h, t))
-        })
-        .collect();
-    hexes.sort();
-    hexes
-}
-
-/// The first open hex, not in `taken`, for which `fits` holds.
-fn pick(rules: &RulesetGame, taken: &[Hex], fits: impl Fn(Hex) -> bool) -> Hex {
-    open_hexes(rules)
-        .into_iter()
-        .find(|h| !taken.contains(h) && fits(*h))
-        .expect("the battlefield has such a hex")
-}
-
-/// Whether every hex next to `hex` is open.
-fn roomy(rules: &RulesetGame, hex: Hex) -> bool {
-    let open = open_hexes(rules);
-    hex.range(1).iter().all(|h| open.contains(h))
 }
 
 /// Places fighters `(kind, hex)`; every other fighter stays off the battlefield.
@@ -180,48 +131,6 @@ fn card(ctx: &mut Ctx<'_>, name: &str, player: PlayerId, zone: &str) {
         .expect("card");
 }
 
-fn request(game: &Game<Scenario>) -> Request {
-    game.pending()
-        .first()
-        .map(|r| (*r).clone())
-        .unwrap_or_else(|| panic!("a request is pending"))
-}
-
-fn choices(request: &Request) -> Vec<Choice> {
-    match &request.options {
-        Options::One { choices } => choices.clone(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
-fn answer(game: &mut Game<Scenario>, choice: Choice) {
-    let player = request(game).player;
-    game.submit(player, Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
-}
-
-/// Answers the pending request, checking who is asked and what.
-fn expect(game: &mut Game<Scenario>, player: PlayerId, prompt: &str, choice: Choice) {
-    let asked = request(game);
-    assert_eq!(
-        (asked.player, asked.prompt.as_str()),
-        (player, prompt),
-        "{:?}",
-        asked.options
-    );
-    assert!(
-        choices(&asked).contains(&choice),
-        "{choice:?} is not offered: {:?}",
-        asked.options
-    );
-    answer(game, choice);
-}
-
-fn option(text: &str) -> Choice {
-    Choice::Option(text.into())
-}
-
 /// Plays `name` from `player`'s hand in the power step the game is at.
 fn play_in_power_step(game: &mut Game<Scenario>, player: PlayerId, name: &str) {
     expect(game, player, "Power step", option("play a card"));
@@ -230,27 +139,6 @@ fn play_in_power_step(game: &mut Game<Scenario>, player: PlayerId, name: &str) {
         .find(|c| matches!(c, Choice::Card(id) if game.state().cards[id].name == name))
         .unwrap_or_else(|| panic!("{name} is not offered"));
     expect(game, player, "Which card?", card);
-}
-
-/// The prompt of the pending request, if any.
-fn prompt(game: &Game<Scenario>) -> Option<String> {
-    game.pending().first().map(|r| r.prompt.clone())
-}
-
-/// A power step opened by `player`, with both players taking part (3.14).
-fn power_step(player: PlayerId) -> Frame {
-    let other = PlayerId(1 - player.0);
-    frame(
-        "power_step",
-        &[
-            ("player", Value::Player(player)),
-            ("count", Value::Int(0)),
-            (
-                "data",
-                Value::List(vec![Value::Player(player), Value::Player(other)]),
-            ),
-        ],
-    )
 }
 
 /// Combat step 1 onwards (3.9): `attacker` attacks `target` with `weapon`.
@@ -287,14 +175,6 @@ fn window(player: PlayerId, name: &str) -> Frame {
             ("data", Value::Str(name.into())),
         ],
     )
-}
-
-fn names_in(state: &GameState, player: PlayerId, zone: &str) -> Vec<String> {
-    state
-        .zone_cards(&ZoneId::new(player, zone))
-        .iter()
-        .map(|c| state.cards[c].name.clone())
-        .collect()
 }
 
 fn damage_of(state: &GameState, kind: &str) -> i64 {

@@ -6,46 +6,26 @@
 //! of the flow and answers their requests. Combat is checked against a reference written
 //! here in Rust from the rulebook over many seeds, so every branch is met with real rolls.
 
-use std::path::PathBuf;
-
 use gloam::core::{
-    Answer, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId,
-    Position, Request, RuleError, Rules, Scope, Setup, Value, Visibility, ZoneId,
+    Answer, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId, Position,
+    Scope, Value, Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, play_one, prepare, prepare_for, simulate};
+use gloam::sim::{play_one, prepare, prepare_for, simulate};
+
+mod scenario;
+use scenario::{
+    Scenario, answer, cards_dir, frame, game_counter, glory, id, inspired, option, options, piece,
+    place, request,
+};
 
 /// Seat 0 of the default match.
 const REAVERS: PlayerId = PlayerId(0);
 /// Seat 1 of the default match.
 const CHAMPIONS: PlayerId = PlayerId(1);
 
-fn cards_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
-
 fn rules() -> RulesetGame {
     prepare(&[cards_dir()], "shadespire").expect("the shipped Shadespire data sets up a match")
-}
-
-type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
-
-/// The match's rules with an arrangement run right after the set-up: a scenario.
-struct Scenario {
-    rules: RulesetGame,
-    arrange: Arrange,
-}
-
-impl Rules for Scenario {
-    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
-        self.rules.start(ctx, setup)?;
-        (self.arrange)(ctx);
-        Ok(())
-    }
-
-    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        self.rules.step(ctx, frame)
-    }
 }
 
 /// Starts `frames` of the flow after `arrange`, with the game's seed `seed`.
@@ -61,27 +41,6 @@ fn scenario(
         arrange: Box::new(arrange),
     };
     Game::start(scenario, setup, frames).expect("the scenario starts")
-}
-
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
-}
-
-/// The id of a fighter of the match (the set-up creates them in the same order every time).
-fn id(rules: &RulesetGame, kind: &str) -> PieceId {
-    let game = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
-    piece(game.state(), kind)
-}
-
-fn place(ctx: &mut Ctx<'_>, kind: &str, hex: Hex) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(id, Some(Position::Hex(hex)), vec![], "deploy")
-        .expect("place");
 }
 
 fn hex_of(state: &GameState, kind: &str) -> Option<Hex> {
@@ -105,54 +64,6 @@ fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
         .get(token)
         .copied()
         .unwrap_or(0)
-}
-
-fn game_counter(state: &GameState, name: &str) -> i64 {
-    state.counters.get(name).copied().unwrap_or(0)
-}
-
-fn glory(state: &GameState, player: PlayerId) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get("glory")
-        .copied()
-        .unwrap_or(0)
-}
-
-fn inspired(state: &GameState, kind: &str) -> bool {
-    state.pieces[&piece(state, kind)]
-        .keywords
-        .contains("inspired")
-}
-
-fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
-    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
-        frame.with(*name, value.clone())
-    })
-}
-
-fn request(game: &Game<Scenario>) -> Request {
-    game.pending()
-        .first()
-        .map(|r| (*r).clone())
-        .expect("a request is pending")
-}
-
-fn options(request: &Request) -> Vec<String> {
-    match &request.options {
-        Options::One { choices } => choices.iter().map(ToString::to_string).collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
-fn answer(game: &mut Game<Scenario>, player: PlayerId, choice: Choice) {
-    game.submit(player, Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
-}
-
-fn option(text: &str) -> Choice {
-    Choice::Option(text.into())
 }
 
 /// The cards of `player`'s zone, by name.

@@ -10,16 +10,17 @@ use std::path::PathBuf;
 
 use gloam::agent::{Agent, RandomAgent};
 use gloam::core::{
-    Answer, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId,
-    Position, Request, RuleError, Rules, Scope, Setup, Value, ZoneId,
+    Answer, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PlayerId, Scope, Value,
+    ZoneId,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, play_one, prepare, simulate};
+use gloam::sim::{play_one, prepare, simulate};
 
-/// Seat 0 of the default match (the first warband in the library's order).
-const KREW: PlayerId = PlayerId(0);
-/// Seat 1.
-const SEEKERS: PlayerId = PlayerId(1);
+mod scenario;
+use scenario::{
+    KREW, SEEKERS, Scenario, answer, damage, frame, glory, inspired, option, options, piece, place,
+    request,
+};
 
 const CALTHIA: &str = "Calthia Xandire (Embergard)";
 const DHORAZ: &str = "Dhoraz Giant-fell (Embergard)";
@@ -38,26 +39,6 @@ fn data() -> Vec<PathBuf> {
 
 fn rules() -> RulesetGame {
     prepare(&data(), "embergard").expect("the shipped Embergard data sets up a match")
-}
-
-type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
-
-/// The match's rules with an arrangement run right after the set-up: a scenario.
-struct Scenario {
-    rules: RulesetGame,
-    arrange: Arrange,
-}
-
-impl Rules for Scenario {
-    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
-        self.rules.start(ctx, setup)?;
-        (self.arrange)(ctx);
-        Ok(())
-    }
-
-    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        self.rules.step(ctx, frame)
-    }
 }
 
 fn scenario_seeded(
@@ -82,21 +63,6 @@ fn scenario(
     scenario_seeded(rules, 7, arrange, frames)
 }
 
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
-}
-
-fn place(ctx: &mut Ctx<'_>, kind: &str, hex: Hex) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(id, Some(Position::Hex(hex)), vec![], "deploy")
-        .expect("place");
-}
-
 fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
     state.pieces[&piece(state, kind)]
         .tokens
@@ -115,58 +81,6 @@ fn position(state: &GameState, kind: &str) -> Option<Hex> {
     state.pieces[&piece(state, kind)]
         .position
         .and_then(|p| p.hex())
-}
-
-fn damage(state: &GameState, kind: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .counters
-        .get("damage")
-        .copied()
-        .unwrap_or(0)
-}
-
-fn glory(state: &GameState, player: PlayerId) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get("glory")
-        .copied()
-        .unwrap_or(0)
-}
-
-fn inspired(state: &GameState, kind: &str) -> bool {
-    state.pieces[&piece(state, kind)]
-        .keywords
-        .contains("inspired")
-}
-
-fn frame(step: &str, vars: &[(&str, Value)]) -> Frame {
-    vars.iter().fold(Frame::new(step), |frame, (name, value)| {
-        frame.with(*name, value.clone())
-    })
-}
-
-fn request(game: &Game<Scenario>) -> Request {
-    game.pending()
-        .first()
-        .map(|r| (*r).clone())
-        .expect("a request is pending")
-}
-
-fn options(request: &Request) -> Vec<String> {
-    match &request.options {
-        Options::One { choices } => choices.iter().map(ToString::to_string).collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
-fn answer(game: &mut Game<Scenario>, player: PlayerId, choice: Choice) {
-    game.submit(player, Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
-}
-
-fn option(text: &str) -> Choice {
-    Choice::Option(text.into())
 }
 
 /// Answers every pending request with the first option named in `prefer` that it offers,

@@ -11,22 +11,19 @@
 //! so the dice are given as roles: the weapon's symbol, the target's defence symbol, and the
 //! other symbols of each die.
 
-use std::path::PathBuf;
-
 use gloam::core::{
-    Answer, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget,
-    ModifierSpec, Options, PieceId, Position, RuleError, Rules, Scope, Setup, Value,
+    Answer, Choice, Ctx, Event, Frame, Game, Hex, ModOp, ModTarget, ModifierSpec, Options, PieceId,
+    Position, Scope, Value,
 };
 use gloam::engine::RulesetGame;
 use gloam::load::read_paths;
 use gloam::sim::{check_invariants, prepare};
 use gloam_grammar::{FighterDef, Library, Side};
 
-const EDITIONS: [&str; 3] = ["shadespire", "harrowdeep", "embergard"];
+mod scenario;
+use scenario::{Scenario, cards_dir, piece};
 
-fn cards_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
+const EDITIONS: [&str; 3] = ["shadespire", "harrowdeep", "embergard"];
 
 fn library() -> Library {
     let (sources, problems) = read_paths(&[cards_dir()]);
@@ -34,25 +31,6 @@ fn library() -> Library {
     let (library, problems) = gloam_grammar::load(&sources);
     assert!(problems.is_empty(), "{problems:?}");
     library
-}
-
-type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;
-
-struct Scenario {
-    rules: RulesetGame,
-    arrange: Arrange,
-}
-
-impl Rules for Scenario {
-    fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
-        self.rules.start(ctx, setup)?;
-        (self.arrange)(ctx);
-        Ok(())
-    }
-
-    fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        self.rules.step(ctx, frame)
-    }
 }
 
 /// What the dice show, by role.
@@ -179,15 +157,6 @@ fn edition(library: &Library, name: &'static str) -> Edition {
         },
         rules,
     }
-}
-
-fn piece(state: &GameState, kind: &str) -> PieceId {
-    state
-        .pieces
-        .values()
-        .find(|p| p.kind == kind)
-        .unwrap_or_else(|| panic!("no fighter {kind}"))
-        .id
 }
 
 /// Two neighbouring hexes (target, attacker) such that the target, the attacker and every

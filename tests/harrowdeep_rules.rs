@@ -7,16 +7,16 @@
 
 use gloam::agent::{Agent, RandomAgent};
 use gloam::core::{
-    Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId, Position, Request,
-    Scope, Value, Visibility, ZoneId,
+    Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PlayerId, Position, Scope, Value,
+    Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare};
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, cards_dir, frame, inspired, option, options, piece, place,
-    request, with_fixture,
+    KREW, SEEKERS, Scenario, answer, bare, cards_dir, frame, hex_choices, id, inspired, open_hexes,
+    option, options, piece, place, request, with_fixture,
 };
 
 fn rules() -> RulesetGame {
@@ -54,27 +54,6 @@ fn scenario(
         arrange: Box::new(arrange),
     };
     Game::start(scenario, setup, frames).expect("the scenario starts")
-}
-
-/// The id of a fighter of the match (the set-up creates them in the same order every time).
-fn id(rules: &RulesetGame, kind: &str) -> PieceId {
-    piece(bare(rules).state(), kind)
-}
-
-/// The match right after its set-up, before any step of the flow.
-fn bare(rules: &RulesetGame) -> Game<RulesetGame> {
-    Game::start(rules.clone(), rules.setup(7), vec![]).expect("start")
-}
-
-/// Hexes to stand on: neither blocked nor lethal, in a fixed order.
-fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
-    let battlefield = rules.battlefield();
-    let mut hexes: Vec<Hex> = battlefield
-        .hexes()
-        .filter(|&h| !battlefield.has_type(h, "blocked") && !battlefield.has_type(h, "lethal"))
-        .collect();
-    hexes.sort();
-    hexes
 }
 
 /// `n` open hexes, each at least `apart` from the others and from `avoid`.
@@ -326,19 +305,6 @@ fn companions(rules: &RulesetGame) -> (impl Fn(&mut Ctx<'_>) + use<>, Hex, Hex) 
         place(ctx, "Torka Tuffskul", others[3]);
     };
     (arrange, luxa, taros)
-}
-
-fn hex_choices(request: &Request) -> Vec<Hex> {
-    match &request.options {
-        Options::One { choices } => choices
-            .iter()
-            .filter_map(|c| match c {
-                Choice::Hex(h) => Some(*h),
-                _ => None,
-            })
-            .collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
 }
 
 #[test]

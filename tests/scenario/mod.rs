@@ -8,8 +8,8 @@ pub mod decks;
 use std::path::PathBuf;
 
 use gloam::core::{
-    Answer, Choice, Control, Ctx, Frame, Game, GameState, Hex, Options, PieceId, PlayerId,
-    Position, Request, RuleError, Rules, Setup, Value,
+    Answer, CardId, Choice, Control, Ctx, Frame, Game, GameState, Hex, ModOp, ModTarget,
+    ModifierSpec, Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Setup, Value,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare};
@@ -147,4 +147,83 @@ pub fn glory(state: &GameState, player: PlayerId) -> i64 {
         .get("glory")
         .copied()
         .unwrap_or(0)
+}
+
+/// The match right after its set-up, before any step of the flow.
+pub fn bare(rules: &RulesetGame) -> Game<RulesetGame> {
+    Game::start(rules.clone(), rules.setup(7), vec![]).expect("start")
+}
+
+/// The card `name` of `player`.
+pub fn card_id(state: &GameState, player: PlayerId, name: &str) -> CardId {
+    state
+        .cards
+        .values()
+        .find(|c| c.name == name && c.owner == player)
+        .unwrap_or_else(|| panic!("no card {name}"))
+        .id
+}
+
+/// The first card named `name`.
+pub fn card_named(state: &GameState, name: &str) -> CardId {
+    *state
+        .cards
+        .iter()
+        .find(|(_, c)| c.name == name)
+        .unwrap_or_else(|| panic!("no card {name}"))
+        .0
+}
+
+/// The hexes offered by a single-choice request.
+pub fn hex_choices(request: &Request) -> Vec<Hex> {
+    match &request.options {
+        Options::One { choices } => choices
+            .iter()
+            .filter_map(|c| match c {
+                Choice::Hex(h) => Some(*h),
+                _ => None,
+            })
+            .collect(),
+        other => panic!("not a single choice: {other:?}"),
+    }
+}
+
+/// A counter of `player`, 0 when unset.
+pub fn player_counter(state: &GameState, player: PlayerId, name: &str) -> i64 {
+    state.players[player.0 as usize]
+        .counters
+        .get(name)
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The tokens `token` on the fighter `kind`, 0 when unset.
+pub fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
+    state.pieces[&piece(state, kind)]
+        .tokens
+        .get(token)
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Hexes to stand on: neither blocked nor lethal, in a fixed order.
+pub fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
+    let battlefield = rules.battlefield();
+    let mut hexes: Vec<Hex> = battlefield
+        .hexes()
+        .filter(|&h| !battlefield.has_type(h, "blocked") && !battlefield.has_type(h, "lethal"))
+        .collect();
+    hexes.sort();
+    hexes
+}
+
+/// A permanent modifier adding `amount` to a fighter's characteristic, as cards give them.
+pub fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) {
+    let fighter = piece(ctx.state(), kind);
+    ctx.add_modifier(ModifierSpec::new(
+        ModTarget::Piece(fighter),
+        characteristic,
+        ModOp::Add(amount),
+    ))
+    .expect("modifier");
 }

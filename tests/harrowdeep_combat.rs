@@ -13,16 +13,15 @@
 use std::path::PathBuf;
 
 use gloam::core::{
-    Choice, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget, ModifierSpec, Options,
-    Position, Request, Scope, Value,
+    Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, Position, Request, Scope, Value,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare};
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, cards_dir, damage, frame, game_counter, glory, id, option,
-    options, piece, place, with_fixture,
+    KREW, SEEKERS, Scenario, answer, card_named, cards_dir, damage, frame, game_counter, glory,
+    hex_choices, id, modify, option, options, piece, place, with_fixture,
 };
 
 const DRIVE_BACK: &str = "Drive the target back?";
@@ -76,32 +75,8 @@ fn scenario(
     Game::start(scenario, setup, frames).expect("the scenario starts")
 }
 
-/// A permanent modifier adding `amount` to a fighter's characteristic, as cards give them.
-fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) {
-    let fighter = piece(ctx.state(), kind);
-    ctx.add_modifier(ModifierSpec::new(
-        ModTarget::Piece(fighter),
-        characteristic,
-        ModOp::Add(amount),
-    ))
-    .expect("modifier");
-}
-
 fn request(game: &Game<Scenario>) -> Option<Request> {
     game.pending().first().map(|r| (*r).clone())
-}
-
-fn hex_choices(request: &Request) -> Vec<Hex> {
-    match &request.options {
-        Options::One { choices } => choices
-            .iter()
-            .filter_map(|c| match c {
-                Choice::Hex(h) => Some(*h),
-                _ => None,
-            })
-            .collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
 }
 
 /// Answers every pending request with "pass" or "keep the roll" while one of those is
@@ -1135,15 +1110,6 @@ fn a_scything_attack_strikes_each_adjacent_enemy_once_in_the_chosen_order() {
 // ---------------------------------------------------------------------------------------
 // Spells (3.17)
 // ---------------------------------------------------------------------------------------
-
-fn card_named(state: &GameState, name: &str) -> gloam::core::CardId {
-    *state
-        .cards
-        .iter()
-        .find(|(_, c)| c.name == name)
-        .unwrap_or_else(|| panic!("no card {name}"))
-        .0
-}
 
 /// The casting result of `card` for Calthia with the given faces.
 fn cast(rules: &RulesetGame, card: &str, rolled: &[&str]) -> Game<Scenario> {

@@ -9,17 +9,14 @@
 
 use std::path::PathBuf;
 
-use gloam::core::{
-    Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget, ModifierSpec, Options, Position,
-    Request, Value,
-};
+use gloam::core::{Ctx, Event, Frame, Game, GameState, Hex, Options, Position, Request, Value};
 use gloam::engine::RulesetGame;
 use gloam::sim::prepare;
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, damage, frame, game_counter, glory, id, option, options,
-    piece, place,
+    KREW, SEEKERS, Scenario, answer, card_named, damage, frame, game_counter, glory, id, modify,
+    option, options, place,
 };
 
 const POINT: &str = "Which way does the scatter token point?";
@@ -101,17 +98,6 @@ fn scenario(
     Game::start(scenario, setup, frames).expect("the scenario starts")
 }
 
-/// A permanent modifier adding `amount` to a fighter's characteristic, as cards give them.
-fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) {
-    let fighter = piece(ctx.state(), kind);
-    ctx.add_modifier(ModifierSpec::new(
-        ModTarget::Piece(fighter),
-        characteristic,
-        ModOp::Add(amount),
-    ))
-    .expect("modifier");
-}
-
 fn request(game: &Game<Scenario>) -> Option<Request> {
     game.pending().first().map(|r| (*r).clone())
 }
@@ -144,15 +130,6 @@ fn pick(game: &mut Game<Scenario>, prompt: &str, text: &str) {
         options(&asked)
     );
     answer(game, asked.player, option(text));
-}
-
-fn card_named(state: &GameState, name: &str) -> gloam::core::CardId {
-    *state
-        .cards
-        .iter()
-        .find(|(_, c)| c.name == name)
-        .unwrap_or_else(|| panic!("no card {name}"))
-        .0
 }
 
 fn step(h: Hex, d: usize) -> Hex {

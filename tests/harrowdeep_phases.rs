@@ -9,15 +9,16 @@
 use std::path::PathBuf;
 
 use gloam::core::{
-    CardId, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId, Request,
-    Scope, Value, Visibility, ZoneId,
+    CardId, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PlayerId, Request, Scope,
+    Value, Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{play_one, prepare_for};
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, frame, glory, option, options, piece, place, request,
+    KREW, SEEKERS, Scenario, answer, bare, frame, glory, id, open_hexes, option, options, piece,
+    place, request,
 };
 
 fn data() -> Vec<PathBuf> {
@@ -130,28 +131,10 @@ fn scenario(
     scenario_seeded(rules, 7, arrange, frames)
 }
 
-fn bare(rules: &RulesetGame) -> Game<RulesetGame> {
-    Game::start(rules.clone(), rules.setup(7), vec![]).expect("start")
-}
-
-fn id(rules: &RulesetGame, kind: &str) -> PieceId {
-    piece(bare(rules).state(), kind)
-}
-
 /// The id the next card created in a scenario's arrangement gets.
 fn next_card(rules: &RulesetGame) -> CardId {
     let state = bare(rules).state().clone();
     CardId(state.cards.keys().map(|c| c.0).max().map_or(0, |m| m + 1))
-}
-
-fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
-    let battlefield = rules.battlefield();
-    let mut hexes: Vec<Hex> = battlefield
-        .hexes()
-        .filter(|&h| !battlefield.has_type(h, "blocked") && !battlefield.has_type(h, "lethal"))
-        .collect();
-    hexes.sort();
-    hexes
 }
 
 /// `n` open hexes, each at least `apart` from the others.

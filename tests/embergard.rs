@@ -18,8 +18,8 @@ use gloam::sim::{play_one, prepare, simulate};
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, damage, frame, glory, inspired, option, options, piece, place,
-    request,
+    KREW, SEEKERS, Scenario, answer, card_id, damage, frame, glory, inspired, option, options,
+    piece, place, player_counter, request, tokens,
 };
 
 const CALTHIA: &str = "Calthia Xandire (Embergard)";
@@ -63,14 +63,6 @@ fn scenario(
     scenario_seeded(rules, 7, arrange, frames)
 }
 
-fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .tokens
-        .get(token)
-        .copied()
-        .unwrap_or(0)
-}
-
 fn give(ctx: &mut Ctx<'_>, kind: &str, token: &str, count: i64) {
     let id = piece(ctx.state(), kind);
     ctx.set_tokens(Scope::Piece(id), token, count)
@@ -106,14 +98,6 @@ fn counter(state: &GameState, name: &str) -> i64 {
     state.counters.get(name).copied().unwrap_or(0)
 }
 
-fn player_counter(state: &GameState, player: PlayerId, name: &str) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get(name)
-        .copied()
-        .unwrap_or(0)
-}
-
 /// Hexes to stand on: not blocked, not stagger hexes, in a fixed order.
 fn open_hexes(rules: &RulesetGame) -> Vec<Hex> {
     let battlefield = rules.battlefield();
@@ -145,15 +129,6 @@ fn hexes_of(rules: &RulesetGame, types: &[&str]) -> Vec<Hex> {
         .collect();
     hexes.sort();
     hexes
-}
-
-fn card_id(state: &GameState, player: PlayerId, name: &str) -> gloam::core::CardId {
-    state
-        .cards
-        .values()
-        .find(|c| c.name == name && c.owner == player)
-        .unwrap_or_else(|| panic!("no card {name}"))
-        .id
 }
 
 fn to_zone(ctx: &mut Ctx<'_>, player: PlayerId, name: &str, zone: &str) {

@@ -15,8 +15,8 @@ use gloam::sim::{play_one, prepare, prepare_for, simulate};
 
 mod scenario;
 use scenario::{
-    Scenario, answer, cards_dir, frame, game_counter, glory, id, inspired, option, options, piece,
-    place, request,
+    Scenario, answer, card_id, cards_dir, frame, game_counter, glory, id, inspired, option,
+    options, piece, place, player_counter, request, tokens,
 };
 
 /// Seat 0 of the default match.
@@ -54,14 +54,6 @@ fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
     state.pieces[&piece(state, kind)]
         .counters
         .get(name)
-        .copied()
-        .unwrap_or(0)
-}
-
-fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .tokens
-        .get(token)
         .copied()
         .unwrap_or(0)
 }
@@ -1532,15 +1524,6 @@ fn capture_the_artefact_inspires_its_holder_and_gives_three_glory_in_each_end_ph
 // Set-up and the cards of the seed
 // ---------------------------------------------------------------------------------------
 
-fn card_id(state: &GameState, player: PlayerId, name: &str) -> gloam::core::CardId {
-    state
-        .cards
-        .values()
-        .find(|c| c.name == name && c.owner == player)
-        .unwrap_or_else(|| panic!("no card {name}"))
-        .id
-}
-
 #[test]
 fn the_battlefield_joins_two_boards_with_at_least_three_completed_hexes_of_no_ones_territory() {
     // Shadespire, set-up 1 (000 L143-163, L389; digest 2.3, differences row 1): long edge to
@@ -1965,14 +1948,6 @@ fn end_of_match_game(
         },
         vec![frame("victory", &[])],
     )
-}
-
-fn player_counter(state: &GameState, player: PlayerId, name: &str) -> i64 {
-    state.players[player.0 as usize]
-        .counters
-        .get(name)
-        .copied()
-        .unwrap_or(0)
 }
 
 #[test]

@@ -15,13 +15,13 @@ use gloam::core::{
     RuleError, Rules, Scope, Setup, Value, ZoneId,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, prepare};
+use gloam::sim::check_invariants;
 
 mod scenario;
 use scenario::decks::{
     answer, choices, expect, names_in, pick, power_step, prompt, request, roomy,
 };
-use scenario::{KREW, SEEKERS, cards_dir, frame, option, piece};
+use scenario::{KREW, SEEKERS, cards_dir, frame, option, piece, with_fixture};
 
 /// A test-only card: run as a `card` frame for `this_fighter`, it marks `hunter` when the
 /// fighter is a hunter (`has_keyword`) and `allowed` when a hunter-only card would allow it
@@ -54,11 +54,8 @@ card "Hunter Only" {
 
 /// The shipped data plus the probe.
 fn rules() -> RulesetGame {
-    let dir = std::env::temp_dir().join(format!("gloam-card-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("probe.gloam");
-    std::fs::write(&file, PROBE).expect("write the probe");
-    prepare(&[cards_dir(), file], "harrowdeep").expect("the data and the probe load")
+    // Its own file for each call: parallel tests never read one half-written.
+    with_fixture("harrowdeep", "card-limits-probe", PROBE)
 }
 
 type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;

@@ -121,6 +121,9 @@ struct Inner {
     ruleset: RulesetDef,
     spec: MatchSpec,
     battlefield: Battlefield,
+    /// Each step of the ruleset and where its `run` script is in `loaded.scripts`, looked
+    /// up once along the `extends` chain.
+    steps: BTreeMap<String, usize>,
 }
 
 /// A ruleset from a loaded library, set up for one match, playable by the kernel's
@@ -178,6 +181,14 @@ impl RulesetGame {
         let battlefield = battlefield_for(&loaded, &ruleset, &spec)?;
         let dice = dice_of(&ruleset)?;
         let world = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec);
+        let steps = ruleset
+            .steps
+            .iter()
+            .filter_map(|step| {
+                let index = loaded.step_script_index(&ruleset.name, &step.name)?;
+                Some((step.name.clone(), index))
+            })
+            .collect();
         Ok(RulesetGame {
             inner: Rc::new(Inner {
                 loaded,
@@ -186,6 +197,7 @@ impl RulesetGame {
                 ruleset,
                 spec,
                 battlefield,
+                steps,
             }),
         })
     }
@@ -367,9 +379,12 @@ impl Rules for RulesetGame {
     }
 
     fn step(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
-        let ruleset_name = self.inner.ruleset.name.clone();
         match frame.step.as_str() {
-            SETUP => match self.inner.loaded.script("ruleset", &ruleset_name, "setup") {
+            SETUP => match self
+                .inner
+                .loaded
+                .script("ruleset", &self.inner.ruleset.name, "setup")
+            {
                 Some(script) => self.run(ctx, frame, script, &[]),
                 None => {
                     let first = self.inner.ruleset.steps.first().ok_or_else(|| {
@@ -421,14 +436,10 @@ impl Rules for RulesetGame {
                         "the ruleset has no step of this name",
                     ));
                 }
-                let script = self
-                    .inner
-                    .loaded
-                    .step_script(&ruleset_name, step)
-                    .ok_or_else(|| {
-                        RuleError::step(step, format!("the step `{step}` has no `run` script"))
-                    })?;
-                self.run(ctx, frame, script, &[])
+                let index = self.inner.steps.get(step).copied().ok_or_else(|| {
+                    RuleError::step(step, format!("the step `{step}` has no `run` script"))
+                })?;
+                self.run(ctx, frame, &self.inner.loaded.scripts[index].script, &[])
             }
         }
     }

@@ -165,16 +165,20 @@ impl Loaded {
     /// ruleset's own step of that name, else its nearest parent's. Sibling rulesets (two
     /// editions extending one base) may each write a step of the same name.
     pub fn step_script(&self, ruleset: &str, name: &str) -> Option<&Script> {
+        self.step_script_index(ruleset, name)
+            .map(|index| &self.scripts[index].script)
+    }
+
+    /// Where [`step_script`](Self::step_script) finds its script in [`Loaded::scripts`], so a
+    /// driver can look every step up once instead of at each run.
+    pub fn step_script_index(&self, ruleset: &str, name: &str) -> Option<usize> {
         self.ruleset_chain(ruleset).into_iter().find_map(|here| {
-            self.scripts
-                .iter()
-                .find(|s| {
-                    s.item_kind == "step"
-                        && s.item_name == name
-                        && s.field == "run"
-                        && s.ruleset == here
-                })
-                .map(|s| &s.script)
+            self.scripts.iter().position(|s| {
+                s.item_kind == "step"
+                    && s.item_name == name
+                    && s.field == "run"
+                    && s.ruleset == here
+            })
         })
     }
 }

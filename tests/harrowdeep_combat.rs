@@ -21,7 +21,7 @@ use gloam::sim::{check_invariants, prepare};
 mod scenario;
 use scenario::{
     KREW, SEEKERS, Scenario, answer, card_named, cards_dir, damage, frame, game_counter, glory,
-    hex_choices, id, modify, option, options, piece, place, with_fixture,
+    hex_choices, id, modify, option, options, pending, piece, place, scenario, with_fixture,
 };
 
 const DRIVE_BACK: &str = "Drive the target back?";
@@ -62,27 +62,10 @@ fn rules_with_fixtures() -> RulesetGame {
     with_fixture("harrowdeep", "harrowdeep-combat-fixtures", FIXTURES)
 }
 
-fn scenario(
-    rules: &RulesetGame,
-    arrange: impl Fn(&mut Ctx<'_>) + 'static,
-    frames: Vec<Frame>,
-) -> Game<Scenario> {
-    let setup = rules.setup(7);
-    let scenario = Scenario {
-        rules: rules.clone(),
-        arrange: Box::new(arrange),
-    };
-    Game::start(scenario, setup, frames).expect("the scenario starts")
-}
-
-fn request(game: &Game<Scenario>) -> Option<Request> {
-    game.pending().first().map(|r| (*r).clone())
-}
-
 /// Answers every pending request with "pass" or "keep the roll" while one of those is
 /// offered (reaction steps, re-rolls): the scenario's own choices are made by the test.
 fn settle(game: &mut Game<Scenario>) {
-    while let Some(asked) = request(game) {
+    while let Some(asked) = pending(game) {
         let opts = match &asked.options {
             Options::One { choices } => choices.clone(),
             _ => return,
@@ -210,7 +193,7 @@ fn more_attack_criticals_is_a_critical_hit_whatever_the_other_successes() {
     // Mansnappa has Grievous: Damage 2, +1 on a critical hit (3.11).
     assert_eq!(game_counter(game.state(), "attack_outcome"), 3);
     assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 3);
-    assert_eq!(request(&game).map(|r| r.prompt), Some(DRIVE_BACK.into()));
+    assert_eq!(pending(&game).map(|r| r.prompt), Some(DRIVE_BACK.into()));
 }
 
 #[test]
@@ -226,7 +209,7 @@ fn more_defence_criticals_is_a_miss_with_no_drive_back() {
     );
     assert_eq!(game_counter(game.state(), "attack_outcome"), 0);
     assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 0);
-    assert!(request(&game).is_none());
+    assert!(pending(&game).is_none());
 }
 
 #[test]
@@ -271,7 +254,7 @@ fn equal_successes_is_a_draw_that_deals_no_damage_but_may_drive_back() {
     );
     assert_eq!(game_counter(game.state(), "attack_outcome"), 1);
     assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 0);
-    assert_eq!(request(&game).map(|r| r.prompt), Some(DRIVE_BACK.into()));
+    assert_eq!(pending(&game).map(|r| r.prompt), Some(DRIVE_BACK.into()));
 }
 
 #[test]
@@ -285,7 +268,7 @@ fn no_success_on_either_side_is_a_miss() {
         &["dodge", "dodge"],
     );
     assert_eq!(game_counter(game.state(), "attack_outcome"), 0);
-    assert!(request(&game).is_none());
+    assert!(pending(&game).is_none());
 }
 
 /// Torka attacks Dhoraz, whose three hexes further from Torka hold his friends: trapped.
@@ -329,7 +312,7 @@ fn a_trapped_target_turns_a_draw_into_a_hit_and_is_not_driven_back() {
     assert_eq!(game_counter(game.state(), "attack_outcome"), 2);
     assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 2);
     assert!(
-        request(&game).is_none(),
+        pending(&game).is_none(),
         "no drive back for a trapped target"
     );
 }
@@ -342,7 +325,7 @@ fn a_critical_hit_on_a_fighter_with_nowhere_to_go_offers_no_drive_back() {
     let rules = rules();
     let game = step_four(&rules, trapped(&rules, false), &["critical"], &["block"]);
     assert_eq!(game_counter(game.state(), "attack_outcome"), 3);
-    assert!(request(&game).is_none());
+    assert!(pending(&game).is_none());
 }
 
 #[test]
@@ -407,7 +390,7 @@ fn a_guarded_target_is_never_trapped_and_counts_block_and_dodge() {
             outcome,
             "guard {guard}"
         );
-        assert!(request(&game).is_none(), "no drive back");
+        assert!(pending(&game).is_none(), "no drive back");
         if !guard {
             // The Great Hammer has Stagger: a successful attack staggers (3.11).
             assert_eq!(game.state().pieces[&torka].tokens.get("stagger"), Some(&1));
@@ -811,17 +794,17 @@ fn a_staggered_target_lets_the_attacker_re_roll_one_die() {
             .expect("stagger");
     };
     let mut game = scenario(&rules, staggered, vec![roll_frame(&rules)]);
-    let asked = request(&game).expect("a re-roll is offered");
+    let asked = pending(&game).expect("a re-roll is offered");
     assert_eq!(asked.prompt, "Re-roll an attack die?");
     let offered = options(&asked);
     assert_eq!(offered.len(), 3, "two dice and keep: {offered:?}");
     answer(&mut game, KREW, option(&offered[0]));
     // One die re-rolled: no second re-roll, on to the defence roll.
-    assert!(request(&game).is_none_or(|r| r.prompt != "Re-roll an attack die?"));
+    assert!(pending(&game).is_none_or(|r| r.prompt != "Re-roll an attack die?"));
     assert_eq!(attack_dice_rolled(&game), vec![2, 1]);
 
     let game = scenario(&rules, self::duel(&rules), vec![roll_frame(&rules)]);
-    assert!(request(&game).is_none_or(|r| r.prompt != "Re-roll an attack die?"));
+    assert!(pending(&game).is_none_or(|r| r.prompt != "Re-roll an attack die?"));
     assert_eq!(attack_dice_rolled(&game), vec![2]);
 }
 
@@ -839,9 +822,9 @@ fn re_rolls_from_several_rules_each_take_a_different_die() {
         modify(ctx, "Torka Tuffskul", "attack_rerolls", 1);
     };
     let mut game = scenario(&rules, arrange, vec![roll_frame(&rules)]);
-    let first = options(&request(&game).expect("first re-roll"));
+    let first = options(&pending(&game).expect("first re-roll"));
     answer(&mut game, KREW, option(&first[1]));
-    let second = options(&request(&game).expect("second re-roll"));
+    let second = options(&pending(&game).expect("second re-roll"));
     assert_eq!(second.len(), 2, "one die left and keep: {second:?}");
     assert!(second[0].starts_with("re-roll die 1"));
     answer(&mut game, KREW, option(&second[0]));
@@ -931,7 +914,7 @@ fn an_attack_action_offers_only_visible_enemies_in_range() {
             ],
         )],
     );
-    let asked = request(&game).expect("a target is asked for");
+    let asked = pending(&game).expect("a target is asked for");
     let shank = id(&rules, "Shank");
     match &asked.options {
         Options::One { choices } => assert_eq!(choices, &vec![Choice::Piece(shank)]),
@@ -963,7 +946,7 @@ fn a_drive_back_pushes_the_target_one_hex_away() {
     let (target, attacker) = duel_hexes(&rules);
     let mut game = scenario(&rules, duel(&rules), vec![drive_frame(&rules)]);
     answer(&mut game, KREW, option("drive back"));
-    if let Some(asked) = request(&game) {
+    if let Some(asked) = pending(&game) {
         if asked.prompt.starts_with("Where is") {
             let to = hex_choices(&asked)[0];
             answer(&mut game, KREW, Choice::Hex(to));
@@ -1013,10 +996,10 @@ fn knockback_pushes_further_in_the_same_direction() {
     };
     let mut game = scenario(&rules, arrange, vec![drive_frame(&rules)]);
     answer(&mut game, KREW, option("drive back"));
-    let asked = request(&game).expect("where the drive back goes");
+    let asked = pending(&game).expect("where the drive back goes");
     assert!(hex_choices(&asked).contains(&first));
     answer(&mut game, KREW, Choice::Hex(first));
-    let asked = request(&game).expect("the knockback");
+    let asked = pending(&game).expect("the knockback");
     assert_eq!(asked.prompt, "Knockback: how many hexes further?");
     assert_eq!(options(&asked), ["knock back 0 more", "knock back 1 more"]);
     answer(&mut game, KREW, option("knock back 1 more"));
@@ -1037,7 +1020,7 @@ fn no_knockback_without_the_keyword_or_a_modifier() {
     answer(&mut game, KREW, option("drive back"));
     answer(&mut game, KREW, Choice::Hex(first));
     settle(&mut game);
-    assert!(request(&game).is_none());
+    assert!(pending(&game).is_none());
     assert_eq!(hex_of(game.state(), "Dhoraz Giant-fell"), first);
 }
 
@@ -1082,7 +1065,7 @@ fn a_scything_attack_strikes_each_adjacent_enemy_once_in_the_chosen_order() {
             ],
         )],
     );
-    let asked = request(&game).expect("the order");
+    let asked = pending(&game).expect("the order");
     assert_eq!(
         asked.prompt,
         "Which enemy does the Scything attack strike next?"
@@ -1091,7 +1074,7 @@ fn a_scything_attack_strikes_each_adjacent_enemy_once_in_the_chosen_order() {
     // Play both attacks out, never driving back; two attacks end.
     loop {
         settle(&mut game);
-        match request(&game) {
+        match pending(&game) {
             Some(asked) if asked.prompt == DRIVE_BACK => {
                 answer(&mut game, KREW, option("do not drive back"))
             }
@@ -1249,14 +1232,14 @@ fn a_spell_is_offered_in_the_power_step_only_with_a_wizard_on_the_battlefield() 
         );
         if !with_wizard {
             assert!(
-                request(&game).is_none_or(
+                pending(&game).is_none_or(
                     |r| r.player != SEEKERS || !options(&r).contains(&"play a card".into())
                 ),
                 "no wizard, no spell"
             );
             continue;
         }
-        let asked = request(&game).expect("the power step asks");
+        let asked = pending(&game).expect("the power step asks");
         assert_eq!(options(&asked), ["play a card", "pass"]);
         answer(&mut game, SEEKERS, option("play a card"));
         let blaze = card_named(game.state(), "Blaze of Light");
@@ -1292,7 +1275,7 @@ fn feature_tokens_are_placed_gloom_side_up_away_from_forbidden_hexes() {
     let mut placers = Vec::new();
     let mut placed: Vec<Hex> = Vec::new();
     for _ in 0..5 {
-        let asked = request(&game).expect("a token to place");
+        let asked = pending(&game).expect("a token to place");
         assert_eq!(asked.prompt, "Place a feature token (gloom side up)");
         let offered = hex_choices(&asked);
         for h in &offered {
@@ -1309,10 +1292,10 @@ fn feature_tokens_are_placed_gloom_side_up_away_from_forbidden_hexes() {
     assert_eq!(placers, [KREW, SEEKERS, KREW, SEEKERS, KREW]);
     // The double-gloom tokens: optional, one per player, first-board player first.
     for p in [KREW, SEEKERS] {
-        let asked = request(&game).expect("a double-gloom token");
+        let asked = pending(&game).expect("a double-gloom token");
         assert_eq!(asked.player, p);
         answer(&mut game, p, option("add a double-gloom token"));
-        let asked = request(&game).expect("where");
+        let asked = pending(&game).expect("where");
         let offered = hex_choices(&asked);
         assert!(
             offered
@@ -1368,7 +1351,7 @@ fn delving_flips_a_token_under_a_friendly_fighter_once_per_power_step() {
             ],
         )],
     );
-    let asked = request(&game).expect("the power step");
+    let asked = pending(&game).expect("the power step");
     assert_eq!(options(&asked), ["delve", "pass"]);
     answer(&mut game, KREW, option("delve"));
     answer(&mut game, KREW, Choice::Hex(spot));
@@ -1379,7 +1362,7 @@ fn delving_flips_a_token_under_a_friendly_fighter_once_per_power_step() {
     );
     // The Truthseekers have nothing to play and pass; the Krew may not delve the same
     // token again in this power step, so they pass too and the step ends.
-    assert!(game.pending().is_empty(), "{:?}", request(&game));
+    assert!(game.pending().is_empty(), "{:?}", pending(&game));
     let flips = game
         .events()
         .iter()
@@ -1556,7 +1539,7 @@ fn a_flyer_moving_into_a_lethal_hex_takes_no_damage_but_a_walker_does() {
                 ],
             )],
         );
-        let asked = request(&game).expect("where");
+        let asked = pending(&game).expect("where");
         assert!(hex_choices(&asked).contains(&hazard), "{kind}");
         answer(&mut game, SEEKERS, Choice::Hex(hazard));
         settle(&mut game);
@@ -1600,7 +1583,7 @@ fn a_flyer_passes_over_blocked_and_occupied_hexes() {
                 ],
             )],
         );
-        assert_eq!(request(&game).is_some(), can, "{kind}");
+        assert_eq!(pending(&game).is_some(), can, "{kind}");
     }
 }
 
@@ -1744,7 +1727,7 @@ fn a_spell_attack_rolls_wizard_level_magic_dice_with_backlash_and_counts_as_cast
     );
     loop {
         settle(&mut game);
-        match request(&game) {
+        match pending(&game) {
             Some(asked) if asked.prompt == DRIVE_BACK => {
                 answer(&mut game, SEEKERS, option("do not drive back"))
             }
@@ -1794,7 +1777,7 @@ fn an_attack_action_with_a_scything_weapon_attacks_every_adjacent_enemy() {
             ],
         )],
     );
-    let asked = request(&game).expect("the first Scything target");
+    let asked = pending(&game).expect("the first Scything target");
     assert_eq!(
         asked.prompt,
         "Which enemy does the Scything attack strike next?"
@@ -1811,7 +1794,7 @@ fn an_attack_action_with_a_scything_weapon_attacks_every_adjacent_enemy() {
     answer(&mut game, SEEKERS, Choice::Piece(id(&rules, "Shank")));
     loop {
         settle(&mut game);
-        match request(&game) {
+        match pending(&game) {
             Some(asked) if asked.prompt == DRIVE_BACK => {
                 answer(&mut game, SEEKERS, option("do not drive back"))
             }

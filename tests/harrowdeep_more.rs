@@ -9,14 +9,14 @@
 
 use std::path::PathBuf;
 
-use gloam::core::{Ctx, Event, Frame, Game, GameState, Hex, Options, Position, Request, Value};
+use gloam::core::{Ctx, Event, Frame, Game, GameState, Hex, Options, Position, Value};
 use gloam::engine::RulesetGame;
 use gloam::sim::prepare;
 
 mod scenario;
 use scenario::{
     KREW, SEEKERS, Scenario, answer, card_named, damage, frame, game_counter, glory, id, modify,
-    option, options, place,
+    option, options, pending, place, scenario,
 };
 
 const POINT: &str = "Which way does the scatter token point?";
@@ -85,27 +85,10 @@ fn rules_with_fixtures() -> RulesetGame {
     prepare(&[cards_dir(), fixtures_file()], "harrowdeep").expect("the data and the fixtures load")
 }
 
-fn scenario(
-    rules: &RulesetGame,
-    arrange: impl Fn(&mut Ctx<'_>) + 'static,
-    frames: Vec<Frame>,
-) -> Game<Scenario> {
-    let setup = rules.setup(7);
-    let scenario = Scenario {
-        rules: rules.clone(),
-        arrange: Box::new(arrange),
-    };
-    Game::start(scenario, setup, frames).expect("the scenario starts")
-}
-
-fn request(game: &Game<Scenario>) -> Option<Request> {
-    game.pending().first().map(|r| (*r).clone())
-}
-
 /// Answers every pending request with "pass", "keep the roll" or "no" (the drive back)
 /// while one of those is offered: the scenario's own choices are made by the test.
 fn settle(game: &mut Game<Scenario>) {
-    while let Some(asked) = request(game) {
+    while let Some(asked) = pending(game) {
         let opts = match &asked.options {
             Options::One { choices } => choices.clone(),
             _ => return,
@@ -122,7 +105,7 @@ fn settle(game: &mut Game<Scenario>) {
 
 /// Answers the pending request (asked of anyone) with the option `text`.
 fn pick(game: &mut Game<Scenario>, prompt: &str, text: &str) {
-    let asked = request(game).unwrap_or_else(|| panic!("no request, expected {prompt}"));
+    let asked = pending(game).unwrap_or_else(|| panic!("no request, expected {prompt}"));
     assert_eq!(asked.prompt, prompt);
     assert!(
         options(&asked).iter().any(|o| o == text),
@@ -203,7 +186,7 @@ fn scatter_chain_follows_the_dice_in_the_order_picked_and_hits_the_end_hex() {
         vec![scatter_frame(origin, 2)],
     );
     pick(&mut game, POINT, "critical toward east");
-    let asked = request(&game).expect("the order is asked");
+    let asked = pending(&game).expect("the order is asked");
     assert_eq!(asked.prompt, ORDER);
     assert_eq!(
         options(&asked),
@@ -254,7 +237,7 @@ fn scatter_chain_may_loop_back_into_the_origin_with_a_smash_either_way() {
         vec![scatter_frame(origin, 2)],
     );
     pick(&mut game, POINT, "critical toward east");
-    let asked = request(&game).expect("the order is asked");
+    let asked = pending(&game).expect("the order is asked");
     assert_eq!(
         options(&asked),
         vec![
@@ -322,7 +305,7 @@ fn scatter_leaving_the_battlefield_is_interrupted_in_the_last_hex_reached() {
     );
     // The critical is the only die left: it is placed without a question and leaves.
     settle(&mut game);
-    assert!(request(&game).is_none());
+    assert!(pending(&game).is_none());
     let hit: i64 = game
         .state()
         .pieces
@@ -357,7 +340,7 @@ fn scatter_that_never_leaves_the_origin_makes_no_chain_and_no_effect() {
         &format!("critical toward {}", NAMES[facing]),
     );
     settle(&mut game);
-    assert!(request(&game).is_none());
+    assert!(pending(&game).is_none());
     let total: i64 = game
         .state()
         .pieces
@@ -450,7 +433,7 @@ fn an_innate_symbol_is_chosen_before_the_roll_and_only_one_is_added() {
         vec![attack_frame(&rules)],
     );
     settle(&mut game);
-    let asked = request(&game).expect("the innate symbol is asked");
+    let asked = pending(&game).expect("the innate symbol is asked");
     assert_eq!(asked.prompt, INNATE);
     assert_eq!(asked.player, KREW);
     assert_eq!(options(&asked), vec!["critical", "smash"]);
@@ -480,7 +463,7 @@ fn an_innate_symbol_that_is_no_face_of_the_die_is_not_offered() {
         vec![attack_frame(&rules)],
     );
     settle(&mut game);
-    assert!(request(&game).is_none_or(|r| r.prompt != INNATE));
+    assert!(pending(&game).is_none_or(|r| r.prompt != INNATE));
     assert_eq!(game_counter(game.state(), "attack_outcome"), 1);
     assert_eq!(damage(game.state(), "Dhoraz Giant-fell"), 0);
 }

@@ -227,3 +227,23 @@ pub fn modify(ctx: &mut Ctx<'_>, kind: &str, characteristic: &str, amount: i64) 
     ))
     .expect("modifier");
 }
+
+/// A scenario game of `rules` (seed 7) whose set-up is followed by `arrange`, starting with
+/// `frames`.
+pub fn scenario(
+    rules: &RulesetGame,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    frames: Vec<Frame>,
+) -> Game<Scenario> {
+    let setup = rules.setup(7);
+    let scenario = Scenario {
+        rules: rules.clone(),
+        arrange: Box::new(arrange),
+    };
+    Game::start(scenario, setup, frames).expect("the scenario starts")
+}
+
+/// The first pending request, if the game waits on one.
+pub fn pending<R: Rules>(game: &Game<R>) -> Option<Request> {
+    game.pending().first().map(|r| (*r).clone())
+}

@@ -8,6 +8,7 @@
 //! that fails while running after it, leaves the game exactly as it was.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -260,6 +261,7 @@ impl<'a> Ctx<'a> {
         self.state
             .pieces
             .get_mut(&piece)
+            .map(Arc::make_mut)
             .ok_or(RuleError::UnknownPiece { piece })
     }
 
@@ -311,7 +313,7 @@ impl<'a> Ctx<'a> {
         let id = PieceId(next_id(self.state.pieces.keys().map(|id| u32::from(id.0))) as u16);
         self.state.pieces.insert(
             id,
-            Piece {
+            Arc::new(Piece {
                 id,
                 owner,
                 kind: kind.to_owned(),
@@ -321,7 +323,7 @@ impl<'a> Ctx<'a> {
                 counters: Default::default(),
                 tokens: Default::default(),
                 keywords: Default::default(),
-            },
+            }),
         );
         self.record(Event::PieceCreated {
             piece: id,
@@ -561,7 +563,7 @@ impl<'a> Ctx<'a> {
                 zone: zone.to_string(),
             })?;
         target.cards.push(id);
-        self.state.cards.insert(
+        Arc::make_mut(&mut self.state.cards).insert(
             id,
             Card {
                 id,

@@ -5,6 +5,7 @@
 //! [`crate::Event`]; hosts read it and never write it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -210,10 +211,12 @@ pub struct GameState {
     pub rng: GameRng,
     /// The players, in seating order (`players[i].id == PlayerId(i)`).
     pub players: Vec<Player>,
-    /// Every piece, by id.
-    pub pieces: BTreeMap<PieceId, Piece>,
-    /// Every card, by id.
-    pub cards: BTreeMap<CardId, Card>,
+    /// Every piece, by id. Shared between copies of the state (a copy is made per decision
+    /// and per script run), and copied on write: `Arc::make_mut`.
+    pub pieces: BTreeMap<PieceId, Arc<Piece>>,
+    /// Every card, by id. Cards never change once created, so copies of the state share
+    /// the map (a new card goes in with `Arc::make_mut`).
+    pub cards: Arc<BTreeMap<CardId, Card>>,
     /// The zones; every card is in exactly one zone.
     pub zones: BTreeMap<ZoneId, Zone>,
     /// Game-wide named counters (`round`, ...).
@@ -352,7 +355,7 @@ impl GameState {
             rng: GameRng::from_seed(seed),
             players,
             pieces: BTreeMap::new(),
-            cards: BTreeMap::new(),
+            cards: Arc::default(),
             zones: BTreeMap::new(),
             counters: BTreeMap::new(),
             tokens: BTreeMap::new(),
@@ -373,7 +376,7 @@ impl GameState {
 
     /// A piece, if it exists.
     pub fn piece(&self, id: PieceId) -> Option<&Piece> {
-        self.pieces.get(&id)
+        self.pieces.get(&id).map(|piece| &**piece)
     }
 
     /// The piece of the default layer (a fighter, a model) standing at `position`, if any.

@@ -1,6 +1,7 @@
 //! What one player may see of a game.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +32,7 @@ pub struct PlayerView {
     /// The players.
     pub players: Vec<Player>,
     /// The pieces.
-    pub pieces: BTreeMap<PieceId, Piece>,
+    pub pieces: BTreeMap<PieceId, Arc<Piece>>,
     /// The cards this player may see.
     pub cards: BTreeMap<CardId, Card>,
     /// Every zone.

@@ -10,7 +10,7 @@ use rhai::{Array, Dynamic, Engine, ImmutableString};
 use crate::fighters::{inspired, profile, usable};
 use crate::functions::{Ncc, Res, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run};
-use crate::values::type_name;
+use crate::values::{as_string, list_of, type_name};
 use crate::world::AbilityInfo;
 use crate::{FlowRequest, Script};
 
@@ -243,6 +243,43 @@ pub(crate) fn register(engine: &mut Engine) {
                     .into_iter()
                     .filter(|ability| {
                         ability.reaction && ability.window.as_deref() == Some(window.as_str())
+                    })
+                    .map(|ability| (ability.name.clone(), ability.condition.clone()))
+                    .collect())
+            })?;
+            let mut reactions = Array::new();
+            for (name, condition) in candidates {
+                let holds = match &condition {
+                    Some(script) => evaluate(&ctx, F, fighter, script, &target, &attacker)?,
+                    None => true,
+                };
+                if holds {
+                    reactions.push(string(&name));
+                }
+            }
+            Ok(reactions)
+        },
+    );
+    engine.register_fn(
+        "reactions_in",
+        |ctx: Ncc,
+         fighter: PieceId,
+         windows: Array,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<Array> {
+            const F: &str = "reactions_in";
+            check_event_fighters(&ctx, F, &target, &attacker)?;
+            let candidates: Vec<(String, Option<Rc<Script>>)> = with_run(&ctx, F, |run| {
+                let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+                Ok(current_abilities(run, F, fighter)?
+                    .into_iter()
+                    .filter(|ability| {
+                        ability.reaction
+                            && ability
+                                .window
+                                .as_deref()
+                                .is_some_and(|window| windows.iter().any(|w| w.as_str() == window))
                     })
                     .map(|ability| (ability.name.clone(), ability.condition.clone()))
                     .collect())

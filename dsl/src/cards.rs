@@ -7,7 +7,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
 use crate::FunctionKind;
 use crate::functions::{Ncc, Res, draw_from, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
-use crate::values::{humanize_types, type_name};
+use crate::values::{as_card, as_string, humanize_types, list_of, type_name};
 use crate::world::{CardInfo, CardRestriction, WeaponInfo};
 
 /// A card's definition name and owner.
@@ -51,6 +51,21 @@ fn register_queries(engine: &mut Engine) {
         |ctx: Ncc, card: CardId| -> Res<ImmutableString> {
             with_run(&ctx, "card_kind", |run| {
                 Ok(info(run, "card_kind", card)?.kind.as_str().into())
+            })
+        },
+    );
+    engine.register_fn(
+        "cards_of_kind",
+        |ctx: Ncc, cards: Array, kind: ImmutableString| -> Res<Array> {
+            const F: &str = "cards_of_kind";
+            with_run(&ctx, F, |run| {
+                let mut found = Array::new();
+                for card in list_of(F, "cards", "cards", &cards, as_card)? {
+                    if info(run, F, card)?.kind == kind.as_str() {
+                        found.push(Dynamic::from(card));
+                    }
+                }
+                Ok(found)
             })
         },
     );
@@ -159,6 +174,59 @@ fn register_queries(engine: &mut Engine) {
         |ctx: Ncc, card: CardId, fighter: Dynamic| -> Res<bool> {
             let fighter = optional_fighter(&ctx, fighter)?;
             condition_holds(&ctx, card, fighter, Dynamic::UNIT, Dynamic::UNIT)
+        },
+    );
+    engine.register_fn(
+        "cards_for_window",
+        |ctx: Ncc,
+         cards: Array,
+         keyword: ImmutableString,
+         windows: Array,
+         fighter: Dynamic,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<Array> {
+            const F: &str = "cards_for_window";
+            let fighter = optional_fighter(&ctx, fighter)?;
+            for (name, value) in [("target", &target), ("attacker", &attacker)] {
+                if !value.is_unit() && !value.is::<PieceId>() {
+                    return Err(stop_run(
+                        &ctx,
+                        Stop::failed(
+                            F,
+                            format!(
+                                "`{name}` must be a fighter or (), not a {}",
+                                type_name(value)
+                            ),
+                        ),
+                    ));
+                }
+            }
+            // The cheap tests first, in the run; the conditions of the few cards left are
+            // then evaluated one by one, as `condition_holds` does.
+            let candidates = with_run(&ctx, F, |run| {
+                let cards = list_of(F, "cards", "cards", &cards, as_card)?;
+                let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+                let mut candidates = Vec::new();
+                for card in cards {
+                    let info = info(run, F, card)?;
+                    let in_window = info
+                        .window
+                        .as_deref()
+                        .is_some_and(|window| windows.iter().any(|w| w.as_str() == window));
+                    if in_window && info.keywords.contains(keyword.as_str()) {
+                        candidates.push(card);
+                    }
+                }
+                Ok(candidates)
+            })?;
+            let mut found = Array::new();
+            for card in candidates {
+                if condition_holds(&ctx, card, fighter, target.clone(), attacker.clone())? {
+                    found.push(Dynamic::from(card));
+                }
+            }
+            Ok(found)
         },
     );
     engine.register_fn("equipped", |ctx: Ncc, fighter: PieceId| -> Res<Array> {

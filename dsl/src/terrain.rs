@@ -7,6 +7,7 @@ use rhai::{Array, Dynamic, Engine, ImmutableString};
 use crate::functions::{Ncc, Res, effect, refused};
 use crate::moves::grid_for;
 use crate::runtime::{RunState, Stop, with_run};
+use crate::values::{as_hex, as_string, list_of};
 
 /// Whether `hex` is on the battlefield and has the type `name`: printed on its board, given
 /// in play (`set_hex_type`), or the world's edge type for a hex with fewer than six
@@ -71,6 +72,40 @@ pub(crate) fn register(engine: &mut Engine) {
             Ok(owner.map_or(Dynamic::UNIT, Dynamic::from))
         })
     });
+    engine.register_fn(
+        "hexes_without_types",
+        |ctx: Ncc, hexes: Array, types: Array| -> Res<Array> {
+            const F: &str = "hexes_without_types";
+            with_run(&ctx, F, |run| {
+                let hexes = list_of(F, "hexes", "hexes", &hexes, as_hex)?;
+                let types = list_of(F, "types", "hex type names", &types, as_string)?;
+                Ok(hexes
+                    .into_iter()
+                    .filter(|&hex| !types.iter().any(|name| hex_has_type(run, hex, name)))
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "hexes_farther_than",
+        |ctx: Ncc, hexes: Array, others: Array, distance: i64| -> Res<Array> {
+            const F: &str = "hexes_farther_than";
+            with_run(&ctx, F, |_| {
+                let hexes = list_of(F, "hexes", "hexes", &hexes, as_hex)?;
+                let others = list_of(F, "others", "hexes", &others, as_hex)?;
+                Ok(hexes
+                    .into_iter()
+                    .filter(|&hex| {
+                        others
+                            .iter()
+                            .all(|&other| i64::from(hex.distance_to(other)) > distance)
+                    })
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
     engine.register_fn("battlefield_hexes", |ctx: Ncc| -> Res<Array> {
         with_run(&ctx, "battlefield_hexes", |run| {
             Ok(run.world.battlefield.hexes().map(Dynamic::from).collect())

@@ -78,3 +78,46 @@ pub(crate) fn humanize_types(text: &str) -> String {
         .replace("i64", "int")
         .replace("array", "list")
 }
+
+/// The items of a script list read as one type (`cast` says how), for a native query that
+/// takes a list: a wrong item is a failed run naming the function, the parameter and the
+/// item's place.
+pub(crate) fn list_of<T>(
+    function: &'static str,
+    param: &str,
+    what: &str,
+    items: &Array,
+    cast: impl Fn(&Dynamic) -> Option<T>,
+) -> Result<Vec<T>, crate::runtime::Stop> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            cast(item).ok_or_else(|| {
+                crate::runtime::Stop::failed(
+                    function,
+                    format!(
+                        "`{param}` must be a list of {what}; item {} is a {}",
+                        index + 1,
+                        type_name(item)
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// A list item read as a hex, in place.
+pub(crate) fn as_hex(item: &Dynamic) -> Option<Hex> {
+    item.read_lock::<Hex>().map(|hex| *hex)
+}
+
+/// A list item read as a string.
+pub(crate) fn as_string(item: &Dynamic) -> Option<ImmutableString> {
+    item.read_lock::<ImmutableString>().map(|s| s.clone())
+}
+
+/// A list item read as a card, in place.
+pub(crate) fn as_card(item: &Dynamic) -> Option<CardId> {
+    item.read_lock::<CardId>().map(|card| *card)
+}

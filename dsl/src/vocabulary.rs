@@ -349,6 +349,24 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "hexes_without_types",
+        &[p("hexes", "list of hexes"), p("types", "list of strings")],
+        "list of hexes",
+        "the hexes of `hexes` that have none of the hex `types` (as `hex_has_type` reads types), in the order given",
+    ),
+    doc(
+        Query,
+        "hexes_farther_than",
+        &[
+            p("hexes", "list of hexes"),
+            p("others", "list of hexes"),
+            p("distance", "int"),
+        ],
+        "list of hexes",
+        "the hexes of `hexes` more than `distance` hexes away from every hex of `others`, in the order given",
+    ),
+    doc(
+        Query,
         "battlefield_hexes",
         &[],
         "list of hexes",
@@ -573,6 +591,18 @@ static VOCABULARY: &[FunctionDoc] = &[
         "list of strings",
         "the names of `fighter`'s reactions (abilities with `reaction = true` on its current side) used in `window` whose condition holds, with the event's `target` and `attacker` bound",
     ),
+    doc(
+        Query,
+        "reactions_in",
+        &[
+            FIGHTER,
+            p("windows", "list of strings"),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "list of strings",
+        "the names of `fighter`'s reactions used in any of `windows` whose condition holds, as `reactions_of` for each window, each name once, in the order of its abilities",
+    ),
     // Queries: the game.
     doc(
         Query,
@@ -623,6 +653,13 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[p("card", "card")],
         "string",
         "the name of a card",
+    ),
+    doc(
+        Query,
+        "cards_of_kind",
+        &[p("cards", "list of cards"), p("kind", "string")],
+        "list of cards",
+        "the cards of `cards` of a kind (`objective`, `ploy`, `upgrade`...), in the order given",
     ),
     doc(
         Query,
@@ -714,6 +751,20 @@ static VOCABULARY: &[FunctionDoc] = &[
         "the cards equipped on `fighter`, in the order they were equipped",
     ),
     // Queries: dice.
+    doc(
+        Query,
+        "cards_for_window",
+        &[
+            p("cards", "list of cards"),
+            n("keyword", NameKind::Keyword),
+            p("windows", "list of strings"),
+            p("fighter", "fighter or ()"),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "list of cards",
+        "the cards of `cards` with `keyword` whose window is one of `windows` and whose condition holds, as `condition_holds(card, fighter, target, attacker)` says, in the order given (the reactions a reaction step offers)",
+    ),
     doc(
         Query,
         "count_faces",

@@ -182,6 +182,36 @@ fn reactions_of_lists_the_reactions_of_a_window_whose_condition_holds() {
 }
 
 #[test]
+fn reactions_in_lists_the_reactions_of_any_of_the_windows_once_each() {
+    let mut f = with_abilities();
+    assert_eq!(
+        f.value("reactions_in(this_fighter, [\"fighter_action\", \"after_attack\"], this_fighter, target)"),
+        strings(&["Parry"])
+    );
+    assert_eq!(
+        f.value("reactions_in(this_fighter, [\"fighter_action\"], this_fighter, target)"),
+        strings(&[])
+    );
+    // Inspired, Riposte joins; the answer is the one `reactions_of` gives for the window.
+    assert_eq!(
+        f.value(
+            "inspire(this_fighter); \
+             [reactions_in(this_fighter, [\"after_attack\"], this_fighter, target), \
+              reactions_of(this_fighter, \"after_attack\", this_fighter, target)]"
+        ),
+        Value::List(vec![
+            strings(&["Parry", "Riposte"]),
+            strings(&["Parry", "Riposte"])
+        ])
+    );
+    assert_eq!(
+        f.failure("reactions_in(this_fighter, [\"after_attack\", 2], (), ())")
+            .to_string(),
+        "test effect failed: `reactions_in`: `windows` must be a list of window names; item 2 is a int"
+    );
+}
+
+#[test]
 fn a_failing_ability_condition_is_a_runtime_error_and_changes_nothing() {
     let mut f = with_abilities();
     let error =

@@ -176,13 +176,14 @@ fn name_parameters_have_their_kind_in_the_reference() {
         assert!(text.contains(&format!("| `{}` |", kind.name())), "{kind:?}");
     }
     // Every string parameter that names something the ruleset declares has a kind; prompts,
-    // options, the reason a game ends, weapon and ability names (from fighter profiles) and
-    // weapon stats (`range`, `dice`, `damage`) do not.
+    // options, the reason a game ends, weapon and ability names (from fighter profiles),
+    // weapon stats (`range`, `dice`, `damage`) and card kinds (`cards_of_kind`: a kind no
+    // card has keeps no card) do not.
     for doc in vocabulary() {
         for param in doc.params {
             let expected = !matches!(
                 param.name,
-                "prompt" | "options" | "reason" | "weapon" | "ability" | "stat"
+                "prompt" | "options" | "reason" | "weapon" | "ability" | "stat" | "kind"
             ) && param.ty == "string";
             assert_eq!(
                 param.names.is_some(),

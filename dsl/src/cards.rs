@@ -186,47 +186,27 @@ fn register_queries(engine: &mut Engine) {
          target: Dynamic,
          attacker: Dynamic|
          -> Res<Array> {
-            const F: &str = "cards_for_window";
-            let fighter = optional_fighter(&ctx, fighter)?;
-            for (name, value) in [("target", &target), ("attacker", &attacker)] {
-                if !value.is_unit() && !value.is::<PieceId>() {
-                    return Err(stop_run(
-                        &ctx,
-                        Stop::failed(
-                            F,
-                            format!(
-                                "`{name}` must be a fighter or (), not a {}",
-                                type_name(value)
-                            ),
-                        ),
-                    ));
-                }
-            }
-            // The cheap tests first, in the run; the conditions of the few cards left are
-            // then evaluated one by one, as `condition_holds` does.
-            let candidates = with_run(&ctx, F, |run| {
-                let cards = list_of(F, "cards", "cards", &cards, as_card)?;
-                let windows = list_of(F, "windows", "window names", &windows, as_string)?;
-                let mut candidates = Vec::new();
-                for card in cards {
-                    let info = info(run, F, card)?;
-                    let in_window = info
-                        .window
-                        .as_deref()
-                        .is_some_and(|window| windows.iter().any(|w| w.as_str() == window));
-                    if in_window && info.keywords.contains(keyword.as_str()) {
-                        candidates.push(card);
-                    }
-                }
-                Ok(candidates)
-            })?;
-            let mut found = Array::new();
-            for card in candidates {
-                if condition_holds(&ctx, card, fighter, target.clone(), attacker.clone())? {
-                    found.push(Dynamic::from(card));
-                }
-            }
-            Ok(found)
+            cards_for_window(
+                &ctx,
+                cards,
+                Some(keyword),
+                windows,
+                fighter,
+                target,
+                attacker,
+            )
+        },
+    );
+    engine.register_fn(
+        "cards_for_window",
+        |ctx: Ncc,
+         cards: Array,
+         windows: Array,
+         fighter: Dynamic,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<Array> {
+            cards_for_window(&ctx, cards, None, windows, fighter, target, attacker)
         },
     );
     engine.register_fn("equipped", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
@@ -240,6 +220,64 @@ fn register_queries(engine: &mut Engine) {
                 .collect())
         })
     });
+}
+
+/// The cards of `cards` whose window is one of `windows`, with `keyword` if given, and whose
+/// condition holds with `fighter`, `target` and `attacker` bound, in the order given.
+fn cards_for_window(
+    ctx: &Ncc,
+    cards: Array,
+    keyword: Option<ImmutableString>,
+    windows: Array,
+    fighter: Dynamic,
+    target: Dynamic,
+    attacker: Dynamic,
+) -> Res<Array> {
+    const F: &str = "cards_for_window";
+    let fighter = optional_fighter(ctx, fighter)?;
+    for (name, value) in [("target", &target), ("attacker", &attacker)] {
+        if !value.is_unit() && !value.is::<PieceId>() {
+            return Err(stop_run(
+                ctx,
+                Stop::failed(
+                    F,
+                    format!(
+                        "`{name}` must be a fighter or (), not a {}",
+                        type_name(value)
+                    ),
+                ),
+            ));
+        }
+    }
+    // The cheap tests first, in the run; the conditions of the few cards left are
+    // then evaluated one by one, as `condition_holds` does.
+    let candidates = with_run(ctx, F, |run| {
+        let cards = list_of(F, "cards", "cards", &cards, as_card)?;
+        let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+        let mut candidates = Vec::new();
+        for card in cards {
+            let info = info(run, F, card)?;
+            let in_window = info
+                .window
+                .as_deref()
+                .is_some_and(|window| windows.iter().any(|w| w.as_str() == window));
+            if in_window
+                && keyword
+                    .as_ref()
+                    .is_none_or(|keyword| info.keywords.contains(keyword.as_str()))
+            {
+                candidates.push(card);
+            }
+        }
+        Ok(candidates)
+    })?;
+    let mut found = Array::new();
+    for card in candidates {
+        if condition_holds(ctx, card, fighter, target.clone(), attacker.clone())? {
+            found.push(Dynamic::from(card));
+        }
+    }
+    Ok(found)
 }
 
 /// Whether a card equipped on `fighter` carries `keyword` (an upgrade's keyword is its

@@ -767,6 +767,19 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "cards_for_window",
+        &[
+            p("cards", "list of cards"),
+            p("windows", "list of strings"),
+            p("fighter", "fighter or ()"),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "list of cards",
+        "the same, whatever the cards' keywords (the persisting cards and surge objectives a window wakes)",
+    ),
+    doc(
+        Query,
         "count_faces",
         &[
             p("faces", "list of strings"),

@@ -205,6 +205,28 @@ fn cards_for_window_keeps_cards_with_the_keyword_a_window_and_a_holding_conditio
 }
 
 #[test]
+fn cards_for_window_without_a_keyword_keeps_every_card_of_the_windows() {
+    let mut f = with_reactions();
+    let deck = "cards_in(player, \"power_deck\")";
+    assert_eq!(
+        names(
+            &mut f,
+            &format!(
+                "cards_for_window({deck}, [\"after_attack\", \"after_move\"], (), target, this_fighter)"
+            )
+        ),
+        strings(&["Sidestep", "Shove", "Cut"])
+    );
+    assert_eq!(
+        names(
+            &mut f,
+            &format!("cards_for_window({deck}, [\"after_attack\"], (), target, ())")
+        ),
+        strings(&["Cut"])
+    );
+}
+
+#[test]
 fn cards_for_window_with_a_bad_event_fighter_fails() {
     let mut f = with_reactions();
     assert_eq!(

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 
 use gloam::core::{
-    CardId, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PlayerId, Request, Scope,
-    Value, Visibility, ZoneId,
+    CardId, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId, Position,
+    Request, Scope, Value, Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{play_one, prepare_for};
@@ -1111,5 +1111,76 @@ fn three_and_four_player_games_end_without_errors_and_keep_the_invariants() {
             assert!(!summary.winners.is_empty());
             assert_eq!(summary.glory.len(), players);
         }
+    }
+}
+
+/// Seat 0 holds two objectives (two of its fighters on objective-side feature tokens) while
+/// `out` enemy fighters are out of action, with Path of Order in hand; the end phase's
+/// scoring runs. Whether seat 0 scored it.
+fn path_of_order_scores(players: usize, out: usize) -> bool {
+    let rules = rules_for(players);
+    let count = bare(&rules).state().pieces.len();
+    let hexes = spread(&rules, count, 2);
+    let game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            let pieces: Vec<(PlayerId, PieceId)> = ctx
+                .state()
+                .pieces
+                .values()
+                .map(|p| (p.owner, p.id))
+                .collect();
+            let mut held = 0;
+            let mut left_out = 0;
+            for ((owner, id), hex) in pieces.into_iter().zip(&hexes) {
+                if owner != PlayerId(0) && left_out < out {
+                    left_out += 1;
+                    continue;
+                }
+                ctx.place_piece(id, Some(Position::Hex(*hex)), vec![], "deploy")
+                    .expect("place");
+                if owner == PlayerId(0) && held < 2 {
+                    held += 1;
+                    ctx.set_hex_type(*hex, "feature", true);
+                    ctx.set_hex_type(*hex, "objective", true);
+                }
+            }
+            assert_eq!(left_out, out, "enough enemy fighters");
+            let hand = ZoneId::new(PlayerId(0), "objective_hand");
+            ctx.create_card("Path of Order", PlayerId(0), &hand)
+                .expect("card");
+            ctx.set_counter(Scope::Game, "first_seat", 0)
+                .expect("first");
+        },
+        vec![frame("end_phase", &[])],
+    );
+    let scored = glory(game.state(), PlayerId(0)) == 2;
+    assert_eq!(
+        zone(game.state(), PlayerId(0), "scored").len() == 1,
+        scored,
+        "{players} players, {out} out"
+    );
+    scored
+}
+
+#[test]
+fn path_of_order_needs_four_enemies_out_with_three_or_four_players() {
+    // Harrowdeep, multiplayer variant objectives (002 L3496-3514, L3568-3588; digest 3.20,
+    // 3.24): Path of Order's icons for 3 and 4 players replace "two or more" enemy fighters
+    // out of action with "four or more"; with 2 players the icons are ignored.
+    for (players, out, scores) in [
+        (2usize, 2usize, true),
+        (2, 1, false),
+        (3, 2, false),
+        (3, 3, false),
+        (3, 4, true),
+        (4, 3, false),
+        (4, 4, true),
+    ] {
+        assert_eq!(
+            path_of_order_scores(players, out),
+            scores,
+            "{players} players, {out} enemies out"
+        );
     }
 }

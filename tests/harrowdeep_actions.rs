@@ -455,3 +455,44 @@ fn activation_move_action_opens_one_shared_after_action_window() {
     );
     assert_eq!(offered_at, ["after_action"], "{marked:?}");
 }
+
+/// Harrowdeep, "after an action" (002 L3092-3169, L3133-3135; digest 3.19, H10): a Charge made
+/// in an activation is one action: its Move and its Attack open no `after_action` of their
+/// own, so the activation's shared window is the only one.
+#[test]
+fn activation_charge_opens_one_after_action_window_for_its_move_and_attack() {
+    let rules = rules();
+    let shank_hex = pick(&rules, &[], |h| roomy(&rules, h));
+    let calthia_hex = pick(&rules, &[shank_hex], |h| {
+        h.distance_to(shank_hex) == 3 && roomy(&rules, h)
+    });
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(
+                ctx,
+                &[("Shank", shank_hex), ("Calthia Xandire", calthia_hex)],
+            );
+            set(ctx, Scope::Game, "round", 1);
+            set(ctx, Scope::Game, "turn_seat", 0);
+        },
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    let shank = piece(game.state(), "Shank");
+    expect(&mut game, KREW, "Choose an action", option("charge"));
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter charges?",
+        Choice::Piece(shank),
+    );
+    let to = choices(&request(&game))[0].clone();
+    expect(&mut game, KREW, "Where does it charge to?", to);
+    settle(&mut game);
+    assert!(game.pending().is_empty(), "{:?}", game.pending());
+    let marked = markers(&game);
+    let count = |name: &str| marked.iter().filter(|m| *m == name).count();
+    assert_eq!(count("attack_declared"), 1, "{marked:?}");
+    assert_eq!(count("after_action"), 1, "{marked:?}");
+    assert_eq!(count("after_activation"), 1, "{marked:?}");
+}

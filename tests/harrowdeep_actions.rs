@@ -307,3 +307,192 @@ fn phantom_fathomer_attack_action_uses_its_own_profile_with_a_die_per_target_upg
     assert_eq!(fathomer_attack("Phantom Fathomer"), [1 + 2]);
     assert_eq!(fathomer_attack("Broadsword"), [3]);
 }
+
+/// Answers like `settle` until nothing is pending, passing every reaction step; returns, for
+/// each reaction step that offered an upgrade's reaction, the last window marked before it.
+fn settle_noting_upgrade_reactions(game: &mut Game<Scenario>) -> Vec<String> {
+    let mut offered_at = Vec::new();
+    for _ in 0..80 {
+        let Some(asked) = game.pending().first().map(|r| (*r).clone()) else {
+            break;
+        };
+        if asked.prompt == "Reaction step: react or pass?"
+            && choices(&asked).contains(&option("use an upgrade's reaction"))
+        {
+            offered_at.push(markers(game).last().cloned().unwrap_or_default());
+        }
+        let choice = match asked.prompt.as_str() {
+            "Re-roll an attack die?" | "Re-roll a defence die?" => option("keep the roll"),
+            "Drive the target back?" => option("do not drive back"),
+            "Reaction step: react or pass?" => option("pass"),
+            "Which weapon?" | "Which enemy?" => choices(&asked)[0].clone(),
+            other => panic!("unexpected request: {other}"),
+        };
+        answer(game, choice);
+    }
+    offered_at
+}
+
+/// Harrowdeep, "after an action" of a granted action (002 L3092-3169, L3133-3135; digest 3.19,
+/// H10): Money Bags (002 L490-524) grants Gikkit an Attack action; once it is resolved the
+/// `after_action` window opens for Gikkit with its own reaction step, where Titan of Krulety
+/// (002 L920-936: reaction after this fighter's action) on Gikkit is offered. Krookgrin's
+/// activation then ends with one `after_activation` + `after_action` window for him, where
+/// Gikkit's Titan is not offered.
+#[test]
+fn granted_attack_action_money_bags_opens_after_action_with_its_reaction_step() {
+    let rules = rules();
+    let gikkit_hex = pick(&rules, &[], |h| roomy(&rules, h));
+    let calthia_hex = pick(&rules, &[gikkit_hex], |h| h.distance_to(gikkit_hex) == 1);
+    let krookgrin_hex = away(&rules, &[gikkit_hex, calthia_hex], 3);
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(
+                ctx,
+                &[
+                    ("Krookgrin", krookgrin_hex),
+                    ("Gikkit", gikkit_hex),
+                    ("Calthia Xandire", calthia_hex),
+                ],
+            );
+            upgrade(ctx, "Titan of Krulety", "Gikkit");
+            set(ctx, Scope::Player(KREW), "glory", 1);
+            set(ctx, Scope::Game, "round", 1);
+            set(ctx, Scope::Game, "turn_seat", 0);
+        },
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    let krookgrin = piece(game.state(), "Krookgrin");
+    let gikkit = piece(game.state(), "Gikkit");
+    expect(
+        &mut game,
+        KREW,
+        "Choose an action",
+        option("use a fighter's action"),
+    );
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter acts?",
+        Choice::Piece(krookgrin),
+    );
+    expect(
+        &mut game,
+        KREW,
+        "Which minion attacks?",
+        Choice::Piece(gikkit),
+    );
+    let offered_at = settle_noting_upgrade_reactions(&mut game);
+    assert!(game.pending().is_empty(), "{:?}", game.pending());
+    assert_eq!(
+        offered_at,
+        ["after_action"],
+        "Titan offered once, after Gikkit's action"
+    );
+    // Two `after_action` windows: Gikkit's granted Attack action, then Krookgrin's action
+    // (shared with `after_activation`), in that order.
+    let marked = markers(&game);
+    let actions: Vec<usize> = marked
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| *m == "after_action")
+        .map(|(i, _)| i)
+        .collect();
+    let attacked = marked.iter().position(|m| m == "after_attack");
+    let ended = marked.iter().position(|m| m == "after_activation");
+    assert_eq!(actions.len(), 2, "{marked:?}");
+    assert!(
+        attacked < Some(actions[0]) && Some(actions[0]) < ended,
+        "{marked:?}"
+    );
+}
+
+/// Harrowdeep, "after an action" (002 L3133-3135; digest 3.19, H10): a Move action made in an
+/// activation opens no `after_action` of its own: the activation's window serves both, so
+/// Titan of Krulety on the mover is offered once, in that window.
+#[test]
+fn activation_move_action_opens_one_shared_after_action_window() {
+    let rules = rules();
+    let shank_hex = pick(&rules, &[], |h| roomy(&rules, h));
+    let calthia_hex = away(&rules, &[shank_hex], 4);
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(
+                ctx,
+                &[("Shank", shank_hex), ("Calthia Xandire", calthia_hex)],
+            );
+            upgrade(ctx, "Titan of Krulety", "Shank");
+            set(ctx, Scope::Game, "round", 1);
+            set(ctx, Scope::Game, "turn_seat", 0);
+        },
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    let shank = piece(game.state(), "Shank");
+    expect(&mut game, KREW, "Choose an action", option("move"));
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter moves?",
+        Choice::Piece(shank),
+    );
+    let to = choices(&request(&game))[0].clone();
+    expect(&mut game, KREW, "Where does it move?", to);
+    let mut offered_at = Vec::new();
+    while let Some(asked) = game.pending().first().map(|r| (*r).clone()) {
+        assert_eq!(asked.prompt, "Reaction step: react or pass?");
+        if choices(&asked).contains(&option("use an upgrade's reaction")) {
+            offered_at.push(markers(&game).last().cloned().unwrap_or_default());
+        }
+        answer(&mut game, option("pass"));
+    }
+    let marked = markers(&game);
+    assert_eq!(
+        marked.iter().filter(|m| *m == "after_action").count(),
+        1,
+        "{marked:?}"
+    );
+    assert_eq!(offered_at, ["after_action"], "{marked:?}");
+}
+
+/// Harrowdeep, "after an action" (002 L3092-3169, L3133-3135; digest 3.19, H10): a Charge made
+/// in an activation is one action: its Move and its Attack open no `after_action` of their
+/// own, so the activation's shared window is the only one.
+#[test]
+fn activation_charge_opens_one_after_action_window_for_its_move_and_attack() {
+    let rules = rules();
+    let shank_hex = pick(&rules, &[], |h| roomy(&rules, h));
+    let calthia_hex = pick(&rules, &[shank_hex], |h| {
+        h.distance_to(shank_hex) == 3 && roomy(&rules, h)
+    });
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(
+                ctx,
+                &[("Shank", shank_hex), ("Calthia Xandire", calthia_hex)],
+            );
+            set(ctx, Scope::Game, "round", 1);
+            set(ctx, Scope::Game, "turn_seat", 0);
+        },
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    let shank = piece(game.state(), "Shank");
+    expect(&mut game, KREW, "Choose an action", option("charge"));
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter charges?",
+        Choice::Piece(shank),
+    );
+    let to = choices(&request(&game))[0].clone();
+    expect(&mut game, KREW, "Where does it charge to?", to);
+    settle(&mut game);
+    assert!(game.pending().is_empty(), "{:?}", game.pending());
+    let marked = markers(&game);
+    let count = |name: &str| marked.iter().filter(|m| *m == name).count();
+    assert_eq!(count("attack_declared"), 1, "{marked:?}");
+    assert_eq!(count("after_action"), 1, "{marked:?}");
+    assert_eq!(count("after_activation"), 1, "{marked:?}");
+}

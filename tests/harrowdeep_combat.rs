@@ -1591,7 +1591,7 @@ fn a_flyer_passes_over_blocked_and_occupied_hexes() {
 fn with_three_players_seven_numbered_tokens_are_dealt_three_two_and_two() {
     // Harrowdeep, multiplayer feature tokens (3.24; 002 L3517-3530): numbered tokens 1-7
     // with 3 players, 3 to the first-board player and 2 to each other, placed in order of
-    // play; each player may add one double-gloom token.
+    // play from the first-board player; each player may add one double-gloom token.
     use gloam::agent::{Agent, RandomAgent};
     let rules = gloam::sim::prepare_for(&[cards_dir()], "harrowdeep", 3).expect("3 players");
     let mut game =
@@ -1611,7 +1611,11 @@ fn with_three_players_seven_numbered_tokens_are_dealt_three_two_and_two() {
         let choice = agent.choose(&view, &asked);
         game.submit(asked.player, choice).expect("legal");
     }
-    assert_eq!(placers, [0, 1, 2, 0, 1, 2, 0]);
+    // From the first-board player (the first board roll-off's loser, step `boards`), in
+    // order of play.
+    let first = u8::try_from(game.state().counter("first_board_seat")).expect("a seat");
+    let expected: Vec<u8> = (0..7u8).map(|k| (first + k) % 3).collect();
+    assert_eq!(placers, expected);
     assert_eq!(doubles, 3);
 }
 

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 
 use gloam::core::{
-    CardId, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PlayerId, Request, Scope,
-    Value, Visibility, ZoneId,
+    CardId, Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, PieceId, PlayerId, Position,
+    Request, Scope, Value, Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{play_one, prepare_for};
@@ -201,8 +201,8 @@ const DO_OVER: &str = "Set-up: use your do-over?";
 #[test]
 fn do_over_redraws_the_chosen_hand_once_per_player_and_shuffles_the_old_cards_back() {
     // Harrowdeep, set-up step 4 (002 L1951-1968; digest 3.4): one do-over each, the
-    // first-board player (seat 0) first; replacements are drawn, then the discards are
-    // shuffled back into their deck.
+    // first-board player (seat 0 here: `first_board_seat` is unset) first; replacements are
+    // drawn, then the discards are shuffled back into their deck.
     let rules = rules();
     let mut game = scenario(rules, |_| {}, vec![frame("draw_hands", &[])]);
     let asked = request(&game);
@@ -242,6 +242,136 @@ fn do_over_redraws_the_chosen_hand_once_per_player_and_shuffles_the_old_cards_ba
         asked.prompt,
         "You won the roll-off: who places a fighter first?"
     );
+}
+
+/// Plays the set-up from its start (after `arrange`) up to the placement roll-off: the
+/// feature tokens go on the first hex offered, double-gloom tokens are declined, hands are
+/// kept; `board` answers the 2-player board roll-off. Returns the game and the seats asked,
+/// in order, to place a numbered token, to add a double-gloom token, to use a do-over and
+/// who chooses the first board.
+fn set_up_until_placement(
+    rules: RulesetGame,
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+    board: &str,
+) -> (Game<Scenario>, [Vec<u8>; 4]) {
+    let mut game = scenario(rules, arrange, RulesetGame::first_frames());
+    let mut asked_seats: [Vec<u8>; 4] = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+    while let Some(asked) = game.pending().first().map(|r| (*r).clone()) {
+        let choice = match asked.prompt.as_str() {
+            "You won the roll-off: who chooses the first board?" => {
+                asked_seats[3].push(asked.player.0);
+                option(board)
+            }
+            "Place a feature token (gloom side up)" => {
+                asked_seats[0].push(asked.player.0);
+                first_choice(&asked)
+            }
+            "Set-up: add a double-gloom feature token?" => {
+                asked_seats[1].push(asked.player.0);
+                option("do not add one")
+            }
+            DO_OVER => {
+                asked_seats[2].push(asked.player.0);
+                option("keep both hands")
+            }
+            _ => break,
+        };
+        answer(&mut game, asked.player, choice);
+    }
+    (game, asked_seats)
+}
+
+/// The place of each seat in the order of board picking (player counter `board_order`).
+fn board_order(state: &GameState) -> Vec<i64> {
+    state
+        .players
+        .iter()
+        .map(|p| p.counters.get("board_order").copied().unwrap_or(0))
+        .collect()
+}
+
+#[test]
+fn in_three_players_roll_off_losers_are_ordered_and_the_first_loser_is_the_first_board_player() {
+    // Harrowdeep, multiplayer roll-offs and boards (002 L3449-3466, L3468-3494; digest
+    // 3.24): the loser is the player with the fewest criticals (seat 2, though it rolled the
+    // most smashes), then the players left roll off again; tied on criticals, the fewer other
+    // successes loses; still tied, the tied players roll again (seats 0 and 1: seat 1 loses
+    // the re-roll). Seat 2 is the first-board player: it is dealt 3 feature tokens and places
+    // first, then order of play (002 L3517-3530), and it takes the first do-over (L3545-3550).
+    let support = "single_support";
+    let rolls: Vec<[&'static str; 4]> = vec![
+        // First roll-off, seats 0, 1, 2: 1 critical, 1 critical + 1 smash, 4 smashes.
+        ["critical", support, support, support],
+        ["critical", "smash", support, support],
+        ["smash", "smash", "smash", "smash"],
+        // Seats 0 and 1: no critical, one other success each (a tie)...
+        ["smash", support, support, support],
+        ["fury", support, support, support],
+        // ... rolled again: seat 1 has nothing.
+        ["critical", support, support, support],
+        [support, support, support, support],
+    ];
+    let (game, [tokens, doubles, do_overs, board_askers]) = set_up_until_placement(
+        rules_for(3),
+        move |ctx: &mut Ctx<'_>| {
+            for faces in &rolls {
+                ctx.fix_dice("attack", faces);
+            }
+        },
+        "",
+    );
+    let state = game.state();
+    assert!(board_askers.is_empty(), "no one chooses: the loser picks");
+    assert_eq!(board_order(state), [3, 2, 1]);
+    assert_eq!(state.counter("first_board_seat"), 2);
+    assert_eq!(tokens, [2, 0, 1, 2, 0, 1, 2]);
+    assert_eq!(doubles, [2, 0, 1]);
+    assert_eq!(do_overs, [2, 0, 1]);
+    assert_eq!(
+        request(&game).prompt,
+        "You won the roll-off: who places a fighter first?"
+    );
+}
+
+#[test]
+fn in_two_players_the_board_roll_off_winner_picks_the_first_board_player() {
+    // Harrowdeep, set-up 2 (002 L1804-1823; digest 3.4): the roll-off winner (seat 1, one
+    // critical against none) picks which player chooses the first board; that player deals
+    // and places the feature tokens first (3 of 5, 002 L1928-1950) and decides first on
+    // the do-over (002 L1951-1968).
+    for (answer_given, first) in [
+        ("choose the first board", 1u8),
+        ("the other player chooses the first board", 0),
+    ] {
+        let (game, [tokens, doubles, do_overs, board_askers]) = set_up_until_placement(
+            rules(),
+            |ctx: &mut Ctx<'_>| {
+                ctx.fix_dice("attack", &["smash", "fury", "smash", "fury"]);
+                ctx.fix_dice(
+                    "attack",
+                    &[
+                        "critical",
+                        "single_support",
+                        "single_support",
+                        "single_support",
+                    ],
+                );
+            },
+            answer_given,
+        );
+        assert_eq!(board_askers, [SEEKERS.0], "the winner is asked");
+        let other = 1 - first;
+        let state = game.state();
+        assert_eq!(state.counter("first_board_seat"), i64::from(first));
+        assert_eq!(board_order(state)[usize::from(first)], 1);
+        assert_eq!(
+            tokens,
+            [first, other, first, other, first],
+            "{answer_given}"
+        );
+        assert_eq!(doubles, [first, other]);
+        assert_eq!(do_overs, [first, other]);
+    }
 }
 
 #[test]
@@ -1111,5 +1241,76 @@ fn three_and_four_player_games_end_without_errors_and_keep_the_invariants() {
             assert!(!summary.winners.is_empty());
             assert_eq!(summary.glory.len(), players);
         }
+    }
+}
+
+/// Seat 0 holds two objectives (two of its fighters on objective-side feature tokens) while
+/// `out` enemy fighters are out of action, with Path of Order in hand; the end phase's
+/// scoring runs. Whether seat 0 scored it.
+fn path_of_order_scores(players: usize, out: usize) -> bool {
+    let rules = rules_for(players);
+    let count = bare(&rules).state().pieces.len();
+    let hexes = spread(&rules, count, 2);
+    let game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            let pieces: Vec<(PlayerId, PieceId)> = ctx
+                .state()
+                .pieces
+                .values()
+                .map(|p| (p.owner, p.id))
+                .collect();
+            let mut held = 0;
+            let mut left_out = 0;
+            for ((owner, id), hex) in pieces.into_iter().zip(&hexes) {
+                if owner != PlayerId(0) && left_out < out {
+                    left_out += 1;
+                    continue;
+                }
+                ctx.place_piece(id, Some(Position::Hex(*hex)), vec![], "deploy")
+                    .expect("place");
+                if owner == PlayerId(0) && held < 2 {
+                    held += 1;
+                    ctx.set_hex_type(*hex, "feature", true);
+                    ctx.set_hex_type(*hex, "objective", true);
+                }
+            }
+            assert_eq!(left_out, out, "enough enemy fighters");
+            let hand = ZoneId::new(PlayerId(0), "objective_hand");
+            ctx.create_card("Path of Order", PlayerId(0), &hand)
+                .expect("card");
+            ctx.set_counter(Scope::Game, "first_seat", 0)
+                .expect("first");
+        },
+        vec![frame("end_phase", &[])],
+    );
+    let scored = glory(game.state(), PlayerId(0)) == 2;
+    assert_eq!(
+        zone(game.state(), PlayerId(0), "scored").len() == 1,
+        scored,
+        "{players} players, {out} out"
+    );
+    scored
+}
+
+#[test]
+fn path_of_order_needs_four_enemies_out_with_three_or_four_players() {
+    // Harrowdeep, multiplayer variant objectives (002 L3496-3514, L3568-3588; digest 3.20,
+    // 3.24): Path of Order's icons for 3 and 4 players replace "two or more" enemy fighters
+    // out of action with "four or more"; with 2 players the icons are ignored.
+    for (players, out, scores) in [
+        (2usize, 2usize, true),
+        (2, 1, false),
+        (3, 2, false),
+        (3, 3, false),
+        (3, 4, true),
+        (4, 3, false),
+        (4, 4, true),
+    ] {
+        assert_eq!(
+            path_of_order_scores(players, out),
+            scores,
+            "{players} players, {out} enemies out"
+        );
     }
 }

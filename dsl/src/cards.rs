@@ -7,7 +7,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
 use crate::FunctionKind;
 use crate::functions::{Ncc, Res, draw_from, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
-use crate::values::{as_card, as_string, humanize_types, list_of, type_name};
+use crate::values::{as_card, as_piece, as_string, humanize_types, list_of, type_name};
 use crate::world::{CardInfo, CardRestriction, WeaponInfo};
 
 /// A card's definition name and owner.
@@ -119,24 +119,22 @@ fn register_queries(engine: &mut Engine) {
         "card_allows",
         |ctx: Ncc, card: CardId, fighter: PieceId| -> Res<bool> {
             with_run(&ctx, "card_allows", |run| {
-                let restrictions = &info(run, "card_allows", card)?.restrictions;
-                let piece = run
-                    .state()
-                    .piece(fighter)
-                    .ok_or_else(|| Stop::failed("card_allows", format!("there is no {fighter}")))?;
-                for restriction in restrictions {
-                    let allows = match restriction {
-                        CardRestriction::Fighter(kind) => piece.kind == *kind,
-                        CardRestriction::Keyword(keyword) => {
-                            piece.keywords.contains(keyword)
-                                || equipped_keyword(run, "card_allows", fighter, keyword)?
-                        }
-                    };
-                    if allows {
-                        return Ok(true);
+                card_allows(run, "card_allows", card, fighter)
+            })
+        },
+    );
+    engine.register_fn(
+        "allowed_fighters",
+        |ctx: Ncc, card: CardId, fighters: Array| -> Res<Array> {
+            const F: &str = "allowed_fighters";
+            with_run(&ctx, F, |run| {
+                let mut allowed = Array::new();
+                for fighter in list_of(F, "fighters", "fighters", &fighters, as_piece)? {
+                    if card_allows(run, F, card, fighter)? {
+                        allowed.push(Dynamic::from(fighter));
                     }
                 }
-                Ok(restrictions.is_empty())
+                Ok(allowed)
             })
         },
     );
@@ -278,6 +276,34 @@ fn cards_for_window(
         }
     }
     Ok(found)
+}
+
+/// Whether `card`'s restrictions allow `fighter` to take it: one restriction matches (its
+/// kind, or a keyword it or a card equipped on it carries), or there are none.
+fn card_allows(
+    run: &RunState,
+    function: &'static str,
+    card: CardId,
+    fighter: PieceId,
+) -> Result<bool, Stop> {
+    let restrictions = &info(run, function, card)?.restrictions;
+    let piece = run
+        .state()
+        .piece(fighter)
+        .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))?;
+    for restriction in restrictions {
+        let allows = match restriction {
+            CardRestriction::Fighter(kind) => piece.kind == *kind,
+            CardRestriction::Keyword(keyword) => {
+                piece.keywords.contains(keyword)
+                    || equipped_keyword(run, function, fighter, keyword)?
+            }
+        };
+        if allows {
+            return Ok(true);
+        }
+    }
+    Ok(restrictions.is_empty())
 }
 
 /// Whether a card equipped on `fighter` carries `keyword` (an upgrade's keyword is its

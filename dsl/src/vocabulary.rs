@@ -719,6 +719,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "allowed_fighters",
+        &[p("card", "card"), p("fighters", "list of fighters")],
+        "list of fighters",
+        "the fighters of `fighters` that `card_allows` lets take the card, in the order given",
+    ),
+    doc(
+        Query,
         "condition_holds",
         &[p("card", "card")],
         "bool",

@@ -6,7 +6,7 @@ mod common;
 
 use common::{Fixture, fixture, render};
 use gloam_core::Value;
-use gloam_dsl::{CardInfo, ScriptContext, ScriptSource};
+use gloam_dsl::{CardInfo, CardRestriction, ScriptContext, ScriptSource};
 
 fn condition(f: &Fixture, label: &str, text: &str) -> gloam_dsl::Script {
     let context = ScriptContext::condition(label.to_owned()).with_variables([
@@ -233,5 +233,39 @@ fn cards_for_window_with_a_bad_event_fighter_fails() {
         f.failure("cards_for_window([], \"reaction\", [], (), 3, ())")
             .to_string(),
         "test effect failed: `cards_for_window`: `target` must be a fighter or (), not a int"
+    );
+}
+
+#[test]
+fn allowed_fighters_keeps_the_fighters_a_cards_restrictions_allow() {
+    let mut f = fixture();
+    // Cut may go on an archer or on a leader (the hero); the brute is neither.
+    f.world = f.world.clone().with_card(
+        "Cut",
+        CardInfo::new("upgrade")
+            .with_restriction(CardRestriction::Fighter("archer".into()))
+            .with_restriction(CardRestriction::Keyword("leader".into())),
+    );
+    let cut = "cards_in(player, \"power_deck\")[2]";
+    assert_eq!(
+        f.value(&format!(
+            "allowed_fighters({cut}, fighters()) == [this_fighter, fighters()[2]]"
+        )),
+        Value::Bool(true)
+    );
+    assert_eq!(
+        f.value(&format!(
+            "allowed_fighters({cut}, fighters()) == fighters().filter(|x| card_allows({cut}, x))"
+        )),
+        Value::Bool(true)
+    );
+    assert_eq!(
+        f.value(&format!("allowed_fighters({cut}, [target])")),
+        Value::List(vec![])
+    );
+    assert_eq!(
+        f.failure(&format!("allowed_fighters({cut}, [target, 4])"))
+            .to_string(),
+        "test effect failed: `allowed_fighters`: `fighters` must be a list of fighters; item 2 is a int"
     );
 }

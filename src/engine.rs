@@ -117,10 +117,11 @@ fn unknown<'a>(
 struct Inner {
     loaded: Rc<Loaded>,
     host: Rc<Host>,
-    world: World,
+    /// The battlefield and the scripts' world for each way the boards may be laid out, the
+    /// first by default; the game counter `battlefield_layout` says which one is in play.
+    layouts: Vec<(Battlefield, World)>,
     ruleset: RulesetDef,
     spec: MatchSpec,
-    battlefield: Battlefield,
     /// Each step of the ruleset and where its `run` script is in `loaded.scripts`, looked
     /// up once along the `extends` chain.
     steps: BTreeMap<String, usize>,
@@ -178,9 +179,26 @@ impl RulesetGame {
                 }
             }
         }
-        let battlefield = battlefield_for(&loaded, &ruleset, &spec)?;
+        let mut battlefields = battlefields_for(&loaded, &ruleset, &spec)?.into_iter();
+        let (first_name, first) = battlefields
+            .next()
+            .ok_or_else(|| setup_error("a match needs a battlefield"))?;
+        let rest: Vec<(Option<String>, Battlefield)> = battlefields.collect();
         let dice = dice_of(&ruleset)?;
-        let world = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec);
+        let mut world = crate::world::world_for(&loaded, &ruleset, first.clone(), dice, &spec);
+        if !rest.is_empty() {
+            let names = std::iter::once(first_name)
+                .chain(rest.iter().map(|(name, _)| name.clone()))
+                .map(Option::unwrap_or_default);
+            world = world.with_layouts(names);
+        }
+        let mut layouts = vec![(first, world.clone())];
+        for (_, battlefield) in rest {
+            layouts.push((
+                battlefield.clone(),
+                world.clone().with_battlefield(battlefield),
+            ));
+        }
         let steps = ruleset
             .steps
             .iter()
@@ -193,10 +211,9 @@ impl RulesetGame {
             inner: Rc::new(Inner {
                 loaded,
                 host,
-                world,
+                layouts,
                 ruleset,
                 spec,
-                battlefield,
                 steps,
             }),
         })
@@ -219,9 +236,29 @@ impl RulesetGame {
         Setup::new(seed, &names)
     }
 
-    /// The battlefield of the match.
+    /// The battlefield of the match as it is laid out before any choice: the first of the
+    /// ruleset's layouts for this number of players.
     pub fn battlefield(&self) -> &Battlefield {
-        &self.inner.battlefield
+        &self.inner.layouts[0].0
+    }
+
+    /// The battlefield a game of this match plays on in `state`: the layout its flow chose
+    /// (`lay_out_battlefield`), else the first.
+    pub fn battlefield_in(&self, state: &gloam_core::GameState) -> &Battlefield {
+        &self.layout_in(state).0
+    }
+
+    /// The names of the ways the boards may be laid out, in order (empty: one way).
+    pub fn layout_names(&self) -> &[String] {
+        self.inner.layouts[0].1.layouts()
+    }
+
+    fn layout_in(&self, state: &gloam_core::GameState) -> &(Battlefield, World) {
+        let counter = &self.inner.layouts[0].1.names().layout;
+        usize::try_from(state.counter(counter))
+            .ok()
+            .and_then(|index| self.inner.layouts.get(index))
+            .unwrap_or(&self.inner.layouts[0])
     }
 
     /// The resolved ruleset.
@@ -265,18 +302,12 @@ impl RulesetGame {
         for (name, value) in extra {
             bindings = bindings.with(*name, value.clone());
         }
+        let world = &self.layout_in(ctx.state()).1;
         let (state, log) = ctx.parts();
         let outcome = self
             .inner
             .host
-            .run(
-                script,
-                &self.inner.world,
-                state,
-                log,
-                &bindings,
-                &frame.answers,
-            )
+            .run(script, world, state, log, &bindings, &frame.answers)
             .map_err(|error| RuleError::step(frame.step.clone(), error.to_string()))?;
         match outcome {
             Outcome::NeedsChoice(request) => Ok(Control::Ask(request)),
@@ -507,16 +538,19 @@ pub fn territory_of(index: usize) -> String {
     format!("player{index}")
 }
 
-/// The battlefield: each seat's board, the second turned half a turn and laid against the
-/// first so that their half hexes meet (the offset completing the most hexes wins; ties go
-/// to the smallest offset). Each board is its player's territory. A first seat's board with
-/// no half hexes cannot be joined: it is the whole battlefield, shared by every seat (the
-/// rules tell its territories apart by hex types).
-fn battlefield_for(
+/// The ways the battlefield may be laid out, each with its name, in order: each seat's board
+/// where each of the ruleset's `battlefield` items for this number of players puts it (all
+/// of them, for the flow to choose from with `lay_out_battlefield`); without such an item,
+/// the second board turned half a turn and laid against the first so that their half hexes
+/// meet (the offset completing the most hexes wins; ties go to the smallest offset), with no
+/// name. Each board is its player's territory. A first seat's board with no half hexes
+/// cannot be joined: it is the whole battlefield, shared by every seat (the rules tell its
+/// territories apart by hex types).
+fn battlefields_for(
     loaded: &Loaded,
     ruleset: &RulesetDef,
     spec: &MatchSpec,
-) -> Result<Battlefield, EngineError> {
+) -> Result<Vec<(Option<String>, Battlefield)>, EngineError> {
     let library = &loaded.library;
     // The boards of the ruleset or of one it extends (a mode built on an edition plays on
     // the edition's boards).
@@ -548,20 +582,28 @@ fn battlefield_for(
         // battlefield, shared by every seat, and its territories are the hexes' own.
         if index == 0 && def.half_hexes.is_empty() {
             return Battlefield::join(&[(def.to_board(), Placement::IDENTITY)], 0)
+                .map(|battlefield| vec![(None, battlefield)])
                 .map_err(setup_error);
         }
         boards.push(def.to_board().with_territory(territory_of(index)));
     }
-    // The ruleset's layout for this number of players, if it writes one (its `battlefield`
+    // The ruleset's layouts for this number of players, if it writes any (its `battlefield`
     // items): each seat's board turned and moved as written.
-    if let Some(layout) = ruleset
+    let written: Vec<_> = ruleset
         .battlefields
         .iter()
-        .find(|b| usize::try_from(b.players).ok() == Some(boards.len()))
-    {
-        return join_as_written(layout, boards);
+        .filter(|b| usize::try_from(b.players).ok() == Some(boards.len()))
+        .collect();
+    if !written.is_empty() {
+        return written
+            .into_iter()
+            .map(|layout| {
+                join_as_written(layout, boards.clone())
+                    .map(|battlefield| (Some(layout.name.clone()), battlefield))
+            })
+            .collect();
     }
-    match boards.len() {
+    let single = match boards.len() {
         0 => Err(setup_error("a match needs at least one seat")),
         1 => Battlefield::join(&[(boards.remove(0), Placement::IDENTITY)], 0).map_err(setup_error),
         2 => {
@@ -576,7 +618,8 @@ fn battlefield_for(
             "ruleset `{}` lays out no battlefield for {n} players (a `battlefield` item with `players = {n}`)",
             ruleset.name
         ))),
-    }
+    };
+    single.map(|battlefield| vec![(None, battlefield)])
 }
 
 /// Joins the seats' boards where a ruleset's `battlefield` item puts them.

@@ -3504,7 +3504,7 @@ fn kunnin_kommand_lets_an_adjacent_friend_move() {
     let mannok = away(&rules, &[], 0);
     let gikkit = pick(&rules, &[mannok], |h| h.distance_to(mannok) == 1);
     let shank = away(&rules, &[mannok, gikkit], 4);
-    let run = |gikkit_at: Hex| {
+    let run = |gikkit_at: Hex, gikkit_token: Option<&'static str>| {
         let placed = vec![
             ("Mannok da Kunnin'", mannok),
             ("Gikkit", gikkit_at),
@@ -3519,6 +3519,9 @@ fn kunnin_kommand_lets_an_adjacent_friend_move() {
             move |ctx: &mut Ctx<'_>| {
                 place_all(ctx, &placed);
                 set(ctx, Scope::Game, "turn_seat", 1);
+                if let Some(name) = gikkit_token {
+                    token(ctx, "Gikkit", name);
+                }
             },
             vec![frame(
                 "move_action",
@@ -3535,7 +3538,7 @@ fn kunnin_kommand_lets_an_adjacent_friend_move() {
         expect(&mut game, KREW, "Where does it move?", to);
         game
     };
-    let mut game = run(gikkit);
+    let mut game = run(gikkit, None);
     use_fighter_reaction(&mut game, KREW, "Mannok da Kunnin'");
     let gikkit_id = piece(game.state(), "Gikkit");
     expect(
@@ -3553,8 +3556,43 @@ fn kunnin_kommand_lets_an_adjacent_friend_move() {
     assert!(has_token(game.state(), "Gikkit", "move"));
     // No friend next to Mannok: no reaction.
     let far = away(&rules, &[mannok, shank], 3);
-    let game = run(far);
+    let game = run(far, None);
     assert!(game.pending().is_empty(), "{:?}", game.pending());
+    // The friend next to Mannok already has a Move or a Charge token: it cannot make a Move
+    // action (Harrowdeep, actions: 002 L2134-2146; digest 3.6), so no reaction is offered.
+    // (Before this rule, a friend could be moved again and again: each granted Move opened
+    // a new reaction step.)
+    for held in ["move", "charge"] {
+        let game = run(gikkit, Some(held));
+        assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
+    }
+}
+
+/// A Move action a card or an ability grants to a fighter with a Move or Charge token is
+/// lost: it moves nowhere and opens no window (Harrowdeep, actions: 002 L2134-2146; digest
+/// 3.6).
+#[test]
+fn granted_move_action_for_a_fighter_with_a_move_or_charge_token_is_lost() {
+    let rules = rules();
+    let shank = away(&rules, &[], 0);
+    for held in ["move", "charge"] {
+        let game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &[("Shank", shank)]);
+                token(ctx, "Shank", held);
+            },
+            vec![frame(
+                "move_action",
+                &[
+                    ("player", Value::Player(KREW)),
+                    ("fighter", fighter(&rules, "Shank")),
+                ],
+            )],
+        );
+        assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
+        assert_eq!(hex_of(game.state(), "Shank"), Some(shank), "{held}");
+    }
 }
 
 /// Money Bags (Krookgrin, seed 002 L490-524): action: pick a friendly minion and spend 1

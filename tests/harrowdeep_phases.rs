@@ -62,9 +62,14 @@ card "Test Sprint" {
     owner = universal
     keywords = [reaction]
     window = after_move
-    text = "Test fixture. Reaction: after a friendly fighter's Move action, it makes another."
+    text = "Test fixture. Reaction: after a friendly fighter's Move action, remove its Move token; it makes another."
     condition = { target != () && owner(target) == player }
-    effect = { then("move_action", #{ player: player, fighter: target }); }
+    effect = {
+        // A fighter with a Move token cannot make a Move action (3.6): the fixture takes
+        // the token away first.
+        remove_token(target, "move");
+        then("move_action", #{ player: player, fighter: target });
+    }
 }
 
 card "Test Rush" {
@@ -244,11 +249,14 @@ fn do_over_redraws_the_chosen_hand_once_per_player_and_shuffles_the_old_cards_ba
     );
 }
 
+/// The prompt of step `place_boards`.
+const LAY_OUT: &str = "Lay the two boards out: which way?";
+
 /// Plays the set-up from its start (after `arrange`) up to the placement roll-off: the
 /// feature tokens go on the first hex offered, double-gloom tokens are declined, hands are
-/// kept; `board` answers the 2-player board roll-off. Returns the game and the seats asked,
-/// in order, to place a numbered token, to add a double-gloom token, to use a do-over and
-/// who chooses the first board.
+/// kept; `board` answers the 2-player board roll-off and the boards are laid out the first
+/// way offered. Returns the game and the seats asked, in order, to place a numbered token,
+/// to add a double-gloom token, to use a do-over and who chooses the first board.
 fn set_up_until_placement(
     rules: RulesetGame,
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
@@ -262,6 +270,7 @@ fn set_up_until_placement(
                 asked_seats[3].push(asked.player.0);
                 option(board)
             }
+            LAY_OUT => first_choice(&asked),
             "Place a feature token (gloom side up)" => {
                 asked_seats[0].push(asked.player.0);
                 first_choice(&asked)
@@ -372,6 +381,65 @@ fn in_two_players_the_board_roll_off_winner_picks_the_first_board_player() {
         assert_eq!(doubles, [first, other]);
         assert_eq!(do_overs, [first, other]);
     }
+}
+
+#[test]
+fn the_player_who_did_not_choose_the_first_board_lays_both_boards_out() {
+    // Harrowdeep, set-up 2 (002 L1804-1823; digest 3.4): the player who did not choose the
+    // first board places both, long edge to long edge with at least 4 hexes completed. The
+    // ruleset writes seven such layouts (the second board slid up to 3 hexes either way);
+    // the game then plays on the chosen one: its feature tokens go on its hexes.
+    let rules = rules();
+    let mut game = scenario(
+        rules.clone(),
+        |ctx: &mut Ctx<'_>| {
+            // Seat 1 wins the board roll-off (a critical against none).
+            ctx.fix_dice("attack", &["smash", "fury", "smash", "fury"]);
+            ctx.fix_dice(
+                "attack",
+                &[
+                    "critical",
+                    "single_support",
+                    "single_support",
+                    "single_support",
+                ],
+            );
+        },
+        RulesetGame::first_frames(),
+    );
+    let asked = request(&game);
+    assert_eq!(asked.player, SEEKERS);
+    answer(&mut game, SEEKERS, option("choose the first board"));
+    // Seat 1 chose the first board: seat 0 lays the boards out.
+    let asked = request(&game);
+    assert_eq!(asked.prompt, LAY_OUT);
+    assert_eq!(asked.player, KREW);
+    let layouts = options(&asked);
+    assert_eq!(layouts.len(), 7, "{layouts:?}");
+    assert_eq!(layouts[0], "two players");
+    assert_eq!(layouts, rules.layout_names());
+    answer(&mut game, KREW, option("two players, slid 3 hexes right"));
+    let state = game.state();
+    assert_eq!(state.counter("battlefield_layout"), 6);
+    let chosen = rules.battlefield_in(state);
+    assert_eq!(rules.battlefield().completed_hexes().len(), 7);
+    assert_eq!(chosen.completed_hexes().len(), 4);
+    // Every hex offered for the first feature token is a hex of the chosen layout, and some
+    // are not hexes of the default one.
+    let asked = request(&game);
+    assert_eq!(asked.prompt, "Place a feature token (gloom side up)");
+    let hexes: Vec<Hex> = match &asked.options {
+        Options::One { choices } => choices
+            .iter()
+            .map(|choice| match choice {
+                Choice::Hex(hex) => *hex,
+                other => panic!("a hex: {other:?}"),
+            })
+            .collect(),
+        other => panic!("one choice: {other:?}"),
+    };
+    assert!(hexes.iter().all(|&hex| chosen.contains(hex)));
+    assert!(hexes.iter().any(|&hex| !rules.battlefield().contains(hex)));
 }
 
 #[test]

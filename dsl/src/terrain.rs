@@ -106,6 +106,72 @@ pub(crate) fn register(engine: &mut Engine) {
             })
         },
     );
+    engine.register_fn("battlefield_layouts", |ctx: Ncc| -> Res<Array> {
+        with_run(&ctx, "battlefield_layouts", |run| {
+            Ok(run
+                .world
+                .layouts
+                .iter()
+                .map(|name| Dynamic::from(ImmutableString::from(name.as_str())))
+                .collect())
+        })
+    });
+    engine.register_fn("battlefield_layout", |ctx: Ncc| -> Res<Dynamic> {
+        with_run(&ctx, "battlefield_layout", |run| {
+            let index = run.state().counter(&run.world.names.layout);
+            Ok(usize::try_from(index)
+                .ok()
+                .and_then(|index| run.world.layouts.get(index))
+                .map_or(Dynamic::UNIT, |name| {
+                    Dynamic::from(ImmutableString::from(name.as_str()))
+                }))
+        })
+    });
+    engine.register_fn(
+        "lay_out_battlefield",
+        |ctx: Ncc, name: ImmutableString| -> Res<()> {
+            const F: &str = "lay_out_battlefield";
+            with_run(&ctx, F, |run| {
+                effect(run, F)?;
+                let layouts = &run.world.layouts;
+                let Some(index) = layouts.iter().position(|layout| layout == name.as_str()) else {
+                    let known = if layouts.is_empty() {
+                        "this battlefield has one layout and no names for it".to_owned()
+                    } else {
+                        format!(
+                            "the layouts are {}",
+                            layouts
+                                .iter()
+                                .map(|layout| format!("{layout:?}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    };
+                    return Err(Stop::refused(
+                        F,
+                        format!("there is no battlefield layout {name:?}: {known}"),
+                    ));
+                };
+                // The boards are laid out before anything is placed on them.
+                let state = run.state();
+                let placed = state
+                    .pieces
+                    .values()
+                    .any(|piece| matches!(piece.position, Some(Position::Hex(_))));
+                if placed || !state.hex_types.is_empty() {
+                    return Err(Stop::refused(
+                        F,
+                        "the battlefield is laid out before anything is placed on it \
+                         (a piece stands on it or a hex was given a type in play)",
+                    ));
+                }
+                let counter = run.world.names.layout.clone();
+                run.ctx()
+                    .set_counter(gloam_core::Scope::Game, &counter, index as i64)
+                    .map_err(|error| Stop::refused(F, error))
+            })
+        },
+    );
     engine.register_fn("battlefield_hexes", |ctx: Ncc| -> Res<Array> {
         with_run(&ctx, "battlefield_hexes", |run| {
             Ok(run.world.battlefield.hexes().map(Dynamic::from).collect())

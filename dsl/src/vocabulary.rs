@@ -367,6 +367,20 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "battlefield_layouts",
+        &[],
+        "list of strings",
+        "the names of the ways the boards may be laid out (the ruleset's `battlefield` items for this number of players), in order; empty when there is one way",
+    ),
+    doc(
+        Query,
+        "battlefield_layout",
+        &[],
+        "string or ()",
+        "the name of the layout in play (the first until one is chosen), or `()` when the battlefield has one way",
+    ),
+    doc(
+        Query,
         "battlefield_hexes",
         &[],
         "list of hexes",
@@ -898,6 +912,13 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[SUBJECT, n("name", NameKind::Counter), p("value", "int")],
         "nothing",
         "sets a counter of a fighter or a player",
+    ),
+    doc(
+        Effect,
+        "lay_out_battlefield",
+        &[p("layout", "string")],
+        "nothing",
+        "chooses how the boards are laid out, by the name of one of `battlefield_layouts()` (kept in the game counter `battlefield_layout`); the game plays on that layout from the next step on. Refused once a piece stands on the battlefield or a hex was given a type in play",
     ),
     doc(
         Effect,

@@ -40,6 +40,9 @@ pub struct Names {
     pub edge: String,
     /// The zone on a fighter that holds the cards `equip` puts on it (`equipped`).
     pub equipped: String,
+    /// The game counter holding which of the world's battlefield layouts is in play, by
+    /// its place in [`World::layouts`] (`battlefield_layout`; unset is the first).
+    pub layout: String,
 }
 
 impl Default for Names {
@@ -57,6 +60,7 @@ impl Default for Names {
             starting: "starting".into(),
             edge: "edge".into(),
             equipped: "equipped".into(),
+            layout: "battlefield_layout".into(),
         }
     }
 }
@@ -438,6 +442,24 @@ impl FighterInfo {
     }
 }
 
+/// The hexes of `battlefield` that block (one of `types`) and the sight over it.
+fn sight_of(
+    battlefield: &Battlefield,
+    types: &[String],
+    off_board_blocks: bool,
+) -> (BTreeSet<Hex>, Sight) {
+    let blocked: BTreeSet<Hex> = battlefield
+        .hexes()
+        .filter(|&hex| types.iter().any(|name| battlefield.has_type(hex, name)))
+        .collect();
+    let sight = Sight::new(
+        battlefield.hexes(),
+        blocked.iter().copied(),
+        off_board_blocks,
+    );
+    (blocked, sight)
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct WorldData {
     pub(crate) battlefield: Battlefield,
@@ -449,6 +471,10 @@ pub(crate) struct WorldData {
     pub(crate) cards: BTreeMap<String, CardInfo>,
     pub(crate) fighters: BTreeMap<String, FighterInfo>,
     pub(crate) territories: BTreeMap<PlayerId, String>,
+    /// The names of the ways the battlefield may be laid out, in order (empty: one way).
+    pub(crate) layouts: Vec<String>,
+    blocking_types: Vec<String>,
+    off_board_blocks: bool,
 }
 
 /// The fixed context of a game that scripts read: the battlefield (with which hex types
@@ -491,15 +517,7 @@ impl World {
             .into_iter()
             .map(|name| name.as_ref().to_owned())
             .collect();
-        let blocked: BTreeSet<Hex> = battlefield
-            .hexes()
-            .filter(|&hex| types.iter().any(|name| battlefield.has_type(hex, name)))
-            .collect();
-        let sight = Sight::new(
-            battlefield.hexes(),
-            blocked.iter().copied(),
-            off_board_blocks,
-        );
+        let (blocked, sight) = sight_of(&battlefield, &types, off_board_blocks);
         World {
             data: Rc::new(WorldData {
                 battlefield,
@@ -511,8 +529,39 @@ impl World {
                 cards: BTreeMap::new(),
                 fighters: BTreeMap::new(),
                 territories: BTreeMap::new(),
+                layouts: Vec::new(),
+                blocking_types: types,
+                off_board_blocks,
             }),
         }
+    }
+
+    /// The same world over another battlefield (another layout of the boards), with the
+    /// same blocking hex types, sight rule, catalogs and names.
+    pub fn with_battlefield(mut self, battlefield: Battlefield) -> World {
+        let data = Rc::make_mut(&mut self.data);
+        let (blocked, sight) = sight_of(&battlefield, &data.blocking_types, data.off_board_blocks);
+        data.battlefield = battlefield;
+        data.blocked = blocked;
+        data.sight = sight;
+        self
+    }
+
+    /// The same world knowing the names of the ways its battlefield may be laid out, in
+    /// order: `battlefield_layouts` lists them and `lay_out_battlefield` picks one by name
+    /// (the host then plays on that layout's world from the next step on).
+    pub fn with_layouts<I, S>(mut self, names: I) -> World
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Rc::make_mut(&mut self.data).layouts = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The names of the ways the battlefield may be laid out, in order (empty: one way).
+    pub fn layouts(&self) -> &[String] {
+        &self.data.layouts
     }
 
     /// The same world with other names for the vocabulary's counters, zones and keyword.

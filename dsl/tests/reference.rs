@@ -183,7 +183,7 @@ fn name_parameters_have_their_kind_in_the_reference() {
         for param in doc.params {
             let expected = !matches!(
                 param.name,
-                "prompt" | "options" | "reason" | "weapon" | "ability" | "stat" | "kind"
+                "prompt" | "options" | "reason" | "weapon" | "ability" | "stat" | "kind" | "layout"
             ) && param.ty == "string";
             assert_eq!(
                 param.names.is_some(),

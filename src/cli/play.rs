@@ -152,12 +152,6 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         return Err(CliError::input(format!("--seat must be below {seats}")));
     }
     let human = PlayerId(args.seat);
-    let hexes = rules.battlefield().hexes().collect();
-    let blocked = rules
-        .battlefield()
-        .hexes_of_type("blocked")
-        .into_iter()
-        .collect();
     let mut game = Game::start(
         rules.clone(),
         rules.setup(args.seed),
@@ -200,6 +194,12 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
             continue;
         }
         out.push('\n');
+        // The layout the set-up chose (the boards are laid out before anything is drawn on
+        // them).
+        let battlefield = rules.battlefield_in(game.state());
+        let hexes: std::collections::BTreeSet<_> = battlefield.hexes().collect();
+        let blocked: std::collections::BTreeSet<_> =
+            battlefield.hexes_of_type("blocked").into_iter().collect();
         out.push_str(&draw_hexes(&hexes, &blocked, game.state()));
         out.push_str(&roster(game.state()));
         let _ = writeln!(out, "\n{}", request.prompt);

@@ -32,20 +32,6 @@ pub const CARD: &str = "card";
 /// The pseudo-step that resolves a fighter ability's effect.
 pub const ABILITY: &str = "ability";
 
-/// The zones every player has, with who may see them. Rulesets name zones in scripts; these
-/// are the ones the driver fills at set-up.
-pub const ZONES: &[(&str, Visibility)] = &[
-    ("objective_deck", Visibility::Nobody),
-    ("objective_hand", Visibility::Owner),
-    ("power_deck", Visibility::Nobody),
-    ("power_hand", Visibility::Owner),
-    ("objective_discard", Visibility::Public),
-    ("power_discard", Visibility::Public),
-    ("scored", Visibility::Public),
-    ("revealed", Visibility::Public),
-    ("persisting", Visibility::Public),
-];
-
 /// One seat of a match: who plays, with which warband, decklist and board.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Seat {
@@ -371,8 +357,9 @@ impl Rules for RulesetGame {
         }
         for (index, seat) in inner.spec.seats.iter().enumerate() {
             let player = PlayerId(index as u8);
-            for (zone, visibility) in ZONES {
-                ctx.create_zone(ZoneId::new(player, *zone), *visibility)?;
+            // The ruleset's zones, as it declares them (`zones = [...]`), in its order.
+            for zone in &inner.ruleset.zones {
+                ctx.create_zone(ZoneId::new(player, zone.name.as_str()), zone.visibility)?;
             }
             let warband = library
                 .warband(&seat.warband)

@@ -218,8 +218,9 @@ pub const BUILT_IN_COUNTERS: &[&str] = &["round", "glory"];
 /// The names a ruleset declares, by kind, for checking the string literals of scripts.
 ///
 /// Checked: tokens, keywords, characteristics, counters (plus [`BUILT_IN_COUNTERS`]), hex
-/// types and dice. Not checked, because rulesets do not declare them: event names (used by
-/// `mark` and by durations) and zone names.
+/// types, dice and zones (the ruleset's `zones`, a `{deck}_deck` for each of its `deck`
+/// items, and the zone on a fighter that holds its upgrades, `equipped`). Not checked,
+/// because rulesets do not declare them: event names (used by `mark` and by durations).
 pub fn known_names(ruleset: &RulesetDef) -> KnownNames {
     let names = |part: PartKind| -> Vec<String> {
         ruleset.names(part).into_iter().map(str::to_owned).collect()
@@ -228,6 +229,11 @@ pub fn known_names(ruleset: &RulesetDef) -> KnownNames {
     counters.extend(BUILT_IN_COUNTERS.iter().map(|c| (*c).to_owned()));
     let mut steps = names(PartKind::Step);
     steps.extend(["card".to_owned(), "ability".to_owned()]);
+    let mut zones = names(PartKind::Zone);
+    for deck in ruleset.names(PartKind::Deck) {
+        zones.push(format!("{deck}_deck"));
+    }
+    zones.push(gloam_dsl::Names::default().equipped);
     KnownNames::permissive()
         .with(NameKind::Step, steps)
         .with(NameKind::Token, names(PartKind::Token))
@@ -236,6 +242,7 @@ pub fn known_names(ruleset: &RulesetDef) -> KnownNames {
         .with(NameKind::Counter, counters)
         .with(NameKind::HexType, names(PartKind::HexType))
         .with(NameKind::Die, names(PartKind::Die))
+        .with(NameKind::Zone, zones)
 }
 
 /// Reads the `.gloam` files at `paths` (files, or folders searched recursively), sorted by

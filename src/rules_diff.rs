@@ -235,6 +235,11 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
     ] {
         sections.push(names_section(name, before, after));
     }
+    sections.push(named_section("zones", &a.zones, &b.zones, |zone| Part {
+        name: zone.name.clone(),
+        summary: zone.visibility_name().to_string(),
+        script: None,
+    }));
     sections.push(named_section(
         "characteristics",
         &a.characteristics,
@@ -691,6 +696,63 @@ ruleset "base" {
     step "old" { run = { } }
 }
 "#;
+
+    #[test]
+    fn diff_zones_reports_added_removed_and_changed_visibility() {
+        let text = r#"
+ruleset "base" {
+    title = "Base"
+    rounds = 3
+    min_players = 2
+    max_players = 2
+    zones = [hand: owner, discard: public, scored: public]
+}
+ruleset "house" {
+    extends = "base"
+    title = "House"
+    zones = [discard: nobody, banished: public]
+    remove = [zone: scored]
+}
+"#;
+        let library = library(text);
+        let diff = diff_rulesets(&library, "base", "house").unwrap();
+        let zones = diff.section("zones").unwrap();
+        let changes: Vec<(ChangeKind, &str, Option<&str>, Option<&str>)> = zones
+            .changes
+            .iter()
+            .map(|c| {
+                (
+                    c.kind,
+                    c.name.as_str(),
+                    c.before.as_deref(),
+                    c.after.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            changes,
+            [
+                (
+                    ChangeKind::Overridden,
+                    "discard",
+                    Some("public"),
+                    Some("nobody")
+                ),
+                (ChangeKind::Added, "banished", None, Some("public")),
+                (ChangeKind::Removed, "scored", Some("public"), None),
+            ]
+        );
+        assert_eq!(zones.unchanged, 1);
+        let rendered = diff.render(false);
+        assert!(
+            rendered.contains("~ discard: public -> nobody"),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("unchanged: ") && rendered.contains("1 zones"),
+            "{rendered}"
+        );
+    }
 
     #[test]
     fn diff_same_ruleset_is_empty() {

@@ -203,8 +203,8 @@ pub fn try_card(
         }
         for seat in 0..2u8 {
             let player = PlayerId(seat);
-            for (zone, visibility) in crate::engine::ZONES.iter().copied() {
-                ctx.create_zone(ZoneId::new(player, zone), visibility)
+            for zone in &ruleset.zones {
+                ctx.create_zone(ZoneId::new(player, zone.name.as_str()), zone.visibility)
                     .map_err(setup_error)?;
             }
             for n in 1..=5 {

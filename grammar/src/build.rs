@@ -9,7 +9,7 @@ use crate::defs::{
     AbilityDef, ActionDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef,
     DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef,
     LimitDef, Owner, PartKind, PlacementDef, RemoveDef, Restriction, RulesetDef, ScriptDef, Side,
-    StatDef, StepDef, SymbolDef, WarbandDef, WeaponDef, WindowDef,
+    StatDef, StepDef, SymbolDef, VISIBILITIES, WarbandDef, WeaponDef, WindowDef, ZoneDef,
 };
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::layout::{self, LAYOUT_HELP};
@@ -202,6 +202,60 @@ impl Builder<'_> {
         }
     }
 
+    /// The `zones` of a ruleset: `[power_hand: owner, ...]`. An unknown visibility is
+    /// reported with the closest one; a zone written twice is reported (saying so when the
+    /// two visibilities differ) and the first is kept.
+    fn zones(&mut self, item: &Item) -> Vec<ZoneDef> {
+        let mut zones: Vec<ZoneDef> = Vec::new();
+        for element in elements(item, "zones") {
+            let Element::Pair(pair) = element else {
+                continue;
+            };
+            let Value::Ident(written) = &pair.value else {
+                continue;
+            };
+            let Some(&(_, visibility)) =
+                VISIBILITIES.iter().find(|(name, _)| *name == written.value)
+            else {
+                self.out.push(GrammarDiagnostic::UnknownName {
+                    what: "zone visibility".to_string(),
+                    name: written.value.clone(),
+                    src: self.file.src(),
+                    span: self.file.span(written.span),
+                    help: suggest::help(
+                        &written.value,
+                        VISIBILITIES.iter().map(|(name, _)| *name),
+                        "a zone is seen by its `owner` (a hand), by everyone (`public`) or by `nobody` (a deck)",
+                    ),
+                });
+                continue;
+            };
+            let name = pair.key.value.clone();
+            match zones.iter().find(|zone| zone.name == name) {
+                Some(first) if first.visibility != visibility => {
+                    let first_name = first.visibility_name();
+                    self.bad_value(
+                        written.span,
+                        format!("zone `{name}` is declared twice with different visibilities"),
+                        "a second visibility",
+                        format!(
+                            "a zone has one visibility: keep `{name}: {first_name}` or `{name}: {}`, not both",
+                            written.value
+                        ),
+                    );
+                }
+                Some(_) => self.bad_value(
+                    pair.key.span,
+                    format!("`{name}` appears twice in `zones`"),
+                    "repeated here",
+                    "list each name once".to_string(),
+                ),
+                None => zones.push(ZoneDef { name, visibility }),
+            }
+        }
+        zones
+    }
+
     pub(crate) fn ruleset(&mut self, item: &Item) -> Option<RulesetDef> {
         self.at_least(item, "rounds", 1);
         self.at_least(item, "min_players", 1);
@@ -242,6 +296,7 @@ impl Builder<'_> {
             };
             remove.push(RemoveDef { part, name });
         }
+        let zones = self.zones(item);
         let mut dice = Vec::new();
         for die in children(item, "die") {
             let faces = faces(die, "faces");
@@ -347,6 +402,7 @@ impl Builder<'_> {
             card_kinds: names(item, "card_kinds"),
             score_timings: names(item, "score_timings"),
             alliances: names(item, "alliances"),
+            zones,
             remove,
             setup: self.script(item, "setup"),
             scoring: self.script(item, "scoring"),

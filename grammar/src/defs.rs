@@ -7,7 +7,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use gloam_core::Hex;
+use gloam_core::{Hex, Visibility};
 use serde::{Deserialize, Serialize};
 
 /// Raw script text and where it came from.
@@ -129,6 +129,10 @@ pub struct RulesetDef {
     pub score_timings: Vec<String>,
     /// Grand alliances.
     pub alliances: Vec<String>,
+    /// Each player's zones of cards, with who may see them: the driver creates exactly
+    /// these for every player (deck zones `{deck}_deck` are added from the `deck` items).
+    #[serde(default)]
+    pub zones: Vec<ZoneDef>,
     /// Inherited parts dropped.
     pub remove: Vec<RemoveDef>,
     /// The set-up sequence.
@@ -204,6 +208,7 @@ impl RulesetDef {
             PartKind::CardKind => list(&self.card_kinds),
             PartKind::ScoreTiming => list(&self.score_timings),
             PartKind::Alliance => list(&self.alliances),
+            PartKind::Zone => self.zones.iter().map(|p| p.name.as_str()).collect(),
         }
     }
 
@@ -244,11 +249,13 @@ pub enum PartKind {
     ScoreTiming,
     /// An entry of `alliances`.
     Alliance,
+    /// An entry of `zones`.
+    Zone,
 }
 
 impl PartKind {
     /// Every part kind.
-    pub const ALL: [PartKind; 13] = [
+    pub const ALL: [PartKind; 14] = [
         PartKind::Characteristic,
         PartKind::Die,
         PartKind::Window,
@@ -262,6 +269,7 @@ impl PartKind {
         PartKind::CardKind,
         PartKind::ScoreTiming,
         PartKind::Alliance,
+        PartKind::Zone,
     ];
 
     /// The name written before `:` in `remove`: `hex_type`.
@@ -280,6 +288,7 @@ impl PartKind {
             PartKind::CardKind => "card_kind",
             PartKind::ScoreTiming => "score_timing",
             PartKind::Alliance => "alliance",
+            PartKind::Zone => "zone",
         }
     }
 
@@ -299,6 +308,38 @@ impl PartKind {
                 | PartKind::Action
                 | PartKind::Deck
         )
+    }
+}
+
+/// One of each player's zones: `zones = [power_hand: owner, power_discard: public]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZoneDef {
+    /// Its name: `power_hand`.
+    pub name: String,
+    /// Who may see its cards: `owner` (a hand), `public` (a discard pile), `nobody` (a deck).
+    pub visibility: Visibility,
+}
+
+impl ZoneDef {
+    /// The visibility as written in a file: `owner`, `public` or `nobody`.
+    pub fn visibility_name(&self) -> &'static str {
+        visibility_name(self.visibility)
+    }
+}
+
+/// The visibilities a zone may have, as written in a file.
+pub const VISIBILITIES: [(&str, Visibility); 3] = [
+    ("owner", Visibility::Owner),
+    ("public", Visibility::Public),
+    ("nobody", Visibility::Nobody),
+];
+
+/// A visibility as written in a file: `owner`, `public` or `nobody`.
+pub fn visibility_name(visibility: Visibility) -> &'static str {
+    match visibility {
+        Visibility::Owner => "owner",
+        Visibility::Public => "public",
+        Visibility::Nobody => "nobody",
     }
 }
 

@@ -155,8 +155,9 @@
 //! ## `extends`
 //!
 //! A ruleset that `extends` another inherits all its parts: name lists (`hex_types`,
-//! `keywords`...) are joined, named items (`die`, `window`, `step`...) of the same name
-//! are replaced in place, single values and scripts are overridden when set, and
+//! `keywords`...) are joined, named items (`die`, `window`, `step`...) and `zones` entries
+//! of the same name are replaced in place (a zone takes the child's visibility), single
+//! values and scripts are overridden when set, and
 //! `remove = [window: "surge_step", hex_type: cover]` drops inherited parts first.
 //! Unknown parents and cycles are errors. [`Library::ruleset`] gives the resolved ruleset,
 //! [`Library::rulesets`] the rulesets as written.
@@ -187,7 +188,8 @@ pub use defs::{
     AbilityDef, ActionDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef,
     DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef,
     LimitDef, Owner, PartKind, PlacementDef, RemoveDef, Restriction, RulesetDef, ScriptDef, Side,
-    StatDef, StepDef, SymbolDef, WarbandDef, WeaponDef, WindowDef,
+    StatDef, StepDef, SymbolDef, VISIBILITIES, WarbandDef, WeaponDef, WindowDef, ZoneDef,
+    visibility_name,
 };
 pub use diagnostic::{GrammarDiagnostic, list_codes};
 pub use library::{Library, ScriptUse, SourceFile, load};

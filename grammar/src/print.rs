@@ -185,6 +185,12 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
     out.names("card_kinds", &def.card_kinds);
     out.names("score_timings", &def.score_timings);
     out.names("alliances", &def.alliances);
+    let zones: Vec<String> = def
+        .zones
+        .iter()
+        .map(|zone| format!("{}: {}", zone.name, zone.visibility_name()))
+        .collect();
+    out.list("zones", &zones);
     let removals: Vec<String> = def
         .remove
         .iter()

@@ -3,8 +3,9 @@
 //!
 //! Merging, part by part:
 //! - name lists (`hex_types`, `keywords`...): the parent's entries, then the child's new ones;
-//! - named items (`die`, `window`, `step`...): a child item replaces the parent's item of the
-//!   same name in place; new ones are appended;
+//! - named items (`die`, `window`, `step`...) and `zones` entries: a child's part replaces the
+//!   parent's part of the same name in place (a zone keeps its place and takes the child's
+//!   visibility); new ones are appended;
 //! - single values and scripts (`rounds`, `setup`...): the child's value when it sets one;
 //! - `remove = [part: name]` drops inherited parts before the child's own are merged, so a
 //!   ruleset can remove a part and define a new one of the same name.
@@ -150,7 +151,8 @@ named!(
     crate::defs::WindowDef,
     crate::defs::StepDef,
     crate::defs::ActionDef,
-    crate::defs::DeckDef
+    crate::defs::DeckDef,
+    crate::defs::ZoneDef
 );
 
 fn merge_items<T: Named>(inherited: &mut Vec<T>, own: &[T]) {
@@ -194,6 +196,7 @@ fn apply_remove(ruleset: &mut RulesetDef, removal: &RemoveDef) -> bool {
         PartKind::CardKind => remove_name(&mut ruleset.card_kinds, name),
         PartKind::ScoreTiming => remove_name(&mut ruleset.score_timings, name),
         PartKind::Alliance => remove_name(&mut ruleset.alliances, name),
+        PartKind::Zone => remove_item(&mut ruleset.zones, name),
     }
 }
 
@@ -253,6 +256,7 @@ fn merge(
     merge_names(&mut merged.card_kinds, &own.card_kinds);
     merge_names(&mut merged.score_timings, &own.score_timings);
     merge_names(&mut merged.alliances, &own.alliances);
+    merge_items(&mut merged.zones, &own.zones);
     merged.setup = own.setup.clone().or(merged.setup);
     merged.scoring = own.scoring.clone().or(merged.scoring);
     merged.victory = own.victory.clone().or(merged.victory);

@@ -228,6 +228,13 @@ const RULESET_FIELDS: &[FieldSchema] = &[
         "alliances = [order, chaos, death, destruction]",
     ),
     field(
+        "zones",
+        T::NamePairs,
+        false,
+        "each player's zones of cards and who sees them (`owner`, `public` or `nobody`)",
+        "zones = [power_hand: owner, power_discard: public]",
+    ),
+    field(
         "remove",
         T::TextPairs,
         false,
@@ -1275,8 +1282,11 @@ impl Checker<'_> {
                             self.not_negative(field_schema.name, Some(key), &pair.value);
                         }
                         // `remove` and `restrictions` repeat their keys by design; in a list
-                        // of strings, names are wrong already (and repeats may be allowed).
-                        if !matches!(ty, T::TextPairs | T::Strings) {
+                        // of strings, names are wrong already (and repeats may be allowed); a
+                        // ruleset's `zones` are checked when built, which says whether the two
+                        // visibilities differ.
+                        if !matches!(ty, T::TextPairs | T::Strings) && field_schema.name != "zones"
+                        {
                             if seen.contains(&key) {
                                 self.out.push(GrammarDiagnostic::BadValue {
                                     message: format!(

@@ -2,9 +2,10 @@
 //! the board layout becomes axial hexes, scripts point into their files, and printing then
 //! loading again gives the same definitions.
 
-use gloam_core::Hex;
+use gloam_core::{Hex, Visibility};
 use gloam_grammar::{
-    Library, Owner, Restriction, SourceFile, Value, list_codes, load, parse, schema,
+    Library, Owner, PartKind, Restriction, SourceFile, Value, ZoneDef, list_codes, load, parse,
+    schema,
 };
 
 const DATA: [&str; 7] = [
@@ -101,6 +102,68 @@ fn extends_inherits_overrides_and_removes() {
         library.ruleset("underworlds"),
         library.declared_ruleset("underworlds")
     );
+}
+
+#[test]
+fn extends_zones_override_visibility_append_and_remove() {
+    let library = library();
+    let resolved = library.ruleset("harrowdeep").expect("resolved");
+    let zones: Vec<(&str, Visibility)> = resolved
+        .zones
+        .iter()
+        .map(|zone| (zone.name.as_str(), zone.visibility))
+        .collect();
+    // `scored` keeps its place with the child's visibility, `persisting` is appended and
+    // `revealed` is removed.
+    assert_eq!(
+        zones,
+        [
+            ("power_hand", Visibility::Owner),
+            ("power_discard", Visibility::Public),
+            ("scored", Visibility::Owner),
+            ("persisting", Visibility::Public),
+        ]
+    );
+    let base = library.ruleset("underworlds").expect("base");
+    assert_eq!(base.names(PartKind::Zone).len(), 4);
+}
+
+#[test]
+fn zones_parse_each_visibility_and_none_is_empty() {
+    let text = r#"ruleset "r" { title = "R" rounds = 1 min_players = 2 max_players = 2
+        zones = [deck: nobody, hand: owner, discard: public] }
+        ruleset "bare" { title = "B" rounds = 1 min_players = 2 max_players = 2 }"#;
+    let (library, diagnostics) = load(&[SourceFile::new("r.gloam", text)]);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let ruleset = library.ruleset("r").expect("r");
+    let visibilities: Vec<&str> = ruleset.zones.iter().map(ZoneDef::visibility_name).collect();
+    assert_eq!(visibilities, ["nobody", "owner", "public"]);
+    assert_eq!(ruleset.names(PartKind::Zone), ["deck", "hand", "discard"]);
+    assert!(library.ruleset("bare").expect("bare").zones.is_empty());
+}
+
+#[test]
+fn zones_unknown_visibility_and_conflict_are_reported() {
+    let text = r#"ruleset "r" { title = "R" rounds = 1 min_players = 2 max_players = 2
+        zones = [hand: ownr, pile: public, pile: nobody, deck: nobody, deck: nobody] }"#;
+    let (library, diagnostics) = load(&[SourceFile::new("r.gloam", text)]);
+    let messages: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        [
+            "unknown zone visibility `ownr`",
+            "zone `pile` is declared twice with different visibilities",
+            "`deck` appears twice in `zones`",
+        ]
+    );
+    let helps: Vec<String> = diagnostics
+        .iter()
+        .filter_map(|d| miette::Diagnostic::help(d).map(|h| h.to_string()))
+        .collect();
+    assert_eq!(helps[0], "did you mean `owner`?");
+    // The first declaration of each zone is kept; the bad one is left out.
+    let ruleset = library.ruleset("r").expect("r");
+    assert_eq!(ruleset.names(PartKind::Zone), ["pile", "deck"]);
 }
 
 #[test]

@@ -142,23 +142,9 @@ impl Loaded {
     }
 
     /// The ruleset `ruleset` and the rulesets it extends, nearest first (as written; a chain
-    /// stops at an unknown name or, on a cycle, after as many links as there are rulesets).
+    /// stops at an unknown name or at a ruleset already in it): `Library::extends_chain`.
     pub fn ruleset_chain<'a>(&'a self, ruleset: &'a str) -> Vec<&'a str> {
-        let mut chain = Vec::new();
-        let mut current = Some(ruleset);
-        while let Some(here) = current {
-            if chain.len() > self.library.rulesets().len() || chain.contains(&here) {
-                break;
-            }
-            chain.push(here);
-            current = self
-                .library
-                .rulesets()
-                .iter()
-                .find(|r| r.name == here)
-                .and_then(|r| r.extends.as_deref());
-        }
-        chain
+        self.library.extends_chain(ruleset)
     }
 
     /// The compiled `run` script of the step `name` as the ruleset `ruleset` plays it: the

@@ -355,20 +355,12 @@ fn lineage(library: &Library, name: &str) -> Vec<String> {
 
 /// The `extends` chain of a ruleset as written, nearest first; stops at a repeat.
 fn chain(library: &Library, name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut next = library
-        .declared_ruleset(name)
-        .and_then(|r| r.extends.clone());
-    while let Some(parent) = next {
-        if out.contains(&parent) || parent == name {
-            break;
-        }
-        next = library
-            .declared_ruleset(&parent)
-            .and_then(|r| r.extends.clone());
-        out.push(parent);
-    }
-    out
+    library
+        .extends_chain(name)
+        .into_iter()
+        .skip(1)
+        .map(str::to_owned)
+        .collect()
 }
 
 fn settings(a: &RulesetDef, b: &RulesetDef) -> Section {

@@ -87,6 +87,24 @@ impl Library {
         self.rulesets.iter().find(|ruleset| ruleset.name == name)
     }
 
+    /// `name` and the rulesets it extends, nearest first, as their `extends` fields say
+    /// (`["shadespire_artefact", "shadespire", "underworlds"]`). A parent the library lacks,
+    /// or one already in the chain (a cycle, which loading reports), ends it.
+    pub fn extends_chain<'a>(&'a self, name: &'a str) -> Vec<&'a str> {
+        let mut chain = Vec::new();
+        let mut current = Some(name);
+        while let Some(here) = current {
+            if chain.contains(&here) {
+                break;
+            }
+            chain.push(here);
+            current = self
+                .declared_ruleset(here)
+                .and_then(|ruleset| ruleset.extends.as_deref());
+        }
+        chain
+    }
+
     /// The boards.
     pub fn boards(&self) -> &[BoardDef] {
         &self.boards

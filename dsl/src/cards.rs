@@ -149,7 +149,7 @@ fn register_queries(engine: &mut Engine) {
          target: Dynamic,
          attacker: Dynamic|
          -> Res<bool> {
-            let fighter = optional_fighter(&ctx, fighter)?;
+            let fighter = optional_fighter(&ctx, "condition_holds", fighter)?;
             for (name, value) in [("target", &target), ("attacker", &attacker)] {
                 if !value.is_unit() && !value.is::<PieceId>() {
                     return Err(stop_run(
@@ -170,7 +170,7 @@ fn register_queries(engine: &mut Engine) {
     engine.register_fn(
         "condition_holds",
         |ctx: Ncc, card: CardId, fighter: Dynamic| -> Res<bool> {
-            let fighter = optional_fighter(&ctx, fighter)?;
+            let fighter = optional_fighter(&ctx, "condition_holds", fighter)?;
             condition_holds(&ctx, card, fighter, Dynamic::UNIT, Dynamic::UNIT)
         },
     );
@@ -232,7 +232,7 @@ fn cards_for_window(
     attacker: Dynamic,
 ) -> Res<Array> {
     const F: &str = "cards_for_window";
-    let fighter = optional_fighter(ctx, fighter)?;
+    let fighter = optional_fighter(ctx, F, fighter)?;
     for (name, value) in [("target", &target), ("attacker", &attacker)] {
         if !value.is_unit() && !value.is::<PieceId>() {
             return Err(stop_run(
@@ -353,7 +353,7 @@ fn equipped_zone(run: &RunState, function: &'static str, fighter: PieceId) -> Re
 }
 
 /// A fighter argument that may be `()`.
-fn optional_fighter(ctx: &Ncc, fighter: Dynamic) -> Res<Option<PieceId>> {
+fn optional_fighter(ctx: &Ncc, function: &'static str, fighter: Dynamic) -> Res<Option<PieceId>> {
     if fighter.is_unit() {
         return Ok(None);
     }
@@ -362,7 +362,7 @@ fn optional_fighter(ctx: &Ncc, fighter: Dynamic) -> Res<Option<PieceId>> {
         None => Err(stop_run(
             ctx,
             Stop::failed(
-                "condition_holds",
+                function,
                 format!(
                     "`fighter` must be a fighter or (), not a {}",
                     type_name(&fighter)

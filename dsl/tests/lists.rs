@@ -234,6 +234,11 @@ fn cards_for_window_with_a_bad_event_fighter_fails() {
             .to_string(),
         "test effect failed: `cards_for_window`: `target` must be a fighter or (), not a int"
     );
+    assert_eq!(
+        f.failure("cards_for_window([], \"reaction\", [], 2, (), ())")
+            .to_string(),
+        "test effect failed: `cards_for_window`: `fighter` must be a fighter or (), not a int"
+    );
 }
 
 #[test]

@@ -7,18 +7,17 @@
 
 use gloam::core::{Choice, Ctx, Event, Game, PlayerId, Scope, Value};
 use gloam::engine::RulesetGame;
-use gloam::sim::prepare;
 
 mod scenario;
 use scenario::decks::{
     Scenario, answer, attack_rolls, away, card, choices, expect, glory_spent, names_in, pick,
     place_all, request, roomy, scenario, set, token, upgrade,
 };
-use scenario::{KREW, SEEKERS, cards_dir, frame, option, piece};
+use scenario::{KREW, SEEKERS, frame, option, piece, shipped};
 
 /// The shipped data.
 fn rules() -> RulesetGame {
-    prepare(&[cards_dir()], "harrowdeep").expect("the data loads")
+    shipped("harrowdeep")
 }
 
 /// The names of the markers (windows and other moments) of the game so far, in order.

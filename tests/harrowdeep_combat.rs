@@ -16,33 +16,24 @@ use gloam::core::{
     Choice, Ctx, Event, Frame, Game, GameState, Hex, Options, Position, Request, Scope, Value,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, prepare};
+use gloam::sim::check_invariants;
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, card_named, cards_dir, damage, frame, game_counter, glory,
-    hex_choices, id, modify, option, options, pending, piece, place, scenario, with_fixture,
+    KREW, SEEKERS, Scenario, TWIN_CHANNEL, answer, card_named, cards_dir, damage, frame,
+    game_counter, glory, hex_choices, id, modify, option, options, pending, piece, place, scenario,
+    shipped, with_fixture,
 };
 
 const DRIVE_BACK: &str = "Drive the target back?";
 
 fn rules() -> RulesetGame {
-    prepare(&[cards_dir()], "harrowdeep").expect("the shipped Harrowdeep data sets up a match")
+    shipped("harrowdeep")
 }
 
-/// Test-only cards: a spell with a two-symbol casting value, and a ploy that reports the
+/// Test-only cards (with the shared `TWIN_CHANNEL` spell): a ploy that reports the
 /// territory and edge queries as glory.
 const FIXTURES: &str = r#"
-card "Test Twin Channel" {
-    ruleset = "harrowdeep"
-    kind = spell
-    owner = universal
-    casting_value = [channel: 2]
-    window = power_step
-    text = "Test fixture. Spell. If cast, gain 1 glory."
-    effect = { gain_glory(player, 1); }
-}
-
 card "Test Survey" {
     ruleset = "harrowdeep"
     kind = ploy
@@ -59,7 +50,11 @@ card "Test Survey" {
 "#;
 
 fn rules_with_fixtures() -> RulesetGame {
-    with_fixture("harrowdeep", "harrowdeep-combat-fixtures", FIXTURES)
+    with_fixture(
+        "harrowdeep",
+        "harrowdeep-combat-fixtures",
+        &format!("{TWIN_CHANNEL}{FIXTURES}"),
+    )
 }
 
 /// Answers every pending request with "pass" or "keep the roll" while one of those is

@@ -7,16 +7,13 @@
 //! kernel's `Ctx` (loaded dice with `fix_dice`), then runs chosen steps of the flow and
 //! answers its requests.
 
-use std::path::PathBuf;
-
 use gloam::core::{Ctx, Event, Frame, Game, GameState, Hex, Options, Position, Value};
 use gloam::engine::RulesetGame;
-use gloam::sim::prepare;
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, card_named, damage, frame, game_counter, glory, id, modify,
-    option, options, pending, place, scenario,
+    KREW, SEEKERS, Scenario, TWIN_CHANNEL, answer, card_named, damage, frame, game_counter, glory,
+    id, modify, option, options, pending, place, scenario, shipped, with_fixture,
 };
 
 const POINT: &str = "Which way does the scatter token point?";
@@ -35,26 +32,13 @@ const NAMES: [&str; 6] = [
     "north-east",
 ];
 
-fn cards_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
-
 fn rules() -> RulesetGame {
-    prepare(&[cards_dir()], "harrowdeep").expect("the shipped Harrowdeep data sets up a match")
+    shipped("harrowdeep")
 }
 
-/// Test-only cards: a spell needing two channels, and a ploy that scatters 1 from a fighter.
+/// Test-only cards (with the shared `TWIN_CHANNEL` spell): a ploy that scatters 1 from a
+/// fighter.
 const FIXTURES: &str = r#"
-card "Test Twin Channel" {
-    ruleset = "harrowdeep"
-    kind = spell
-    owner = universal
-    casting_value = [channel: 2]
-    window = power_step
-    text = "Test fixture. Spell. If cast, gain 1 glory."
-    effect = { gain_glory(player, 1); }
-}
-
 card "Test Scatter Blast" {
     ruleset = "harrowdeep"
     kind = ploy
@@ -67,22 +51,12 @@ card "Test Scatter Blast" {
 }
 "#;
 
-/// The fixtures file, written once per test run (tests run in parallel threads).
-fn fixtures_file() -> PathBuf {
-    static FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    FILE.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("gloam-harrowdeep-more-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let file = dir.join("fixtures.gloam");
-        std::fs::write(&file, FIXTURES).expect("write the fixtures");
-        file
-    })
-    .clone()
-}
-
 fn rules_with_fixtures() -> RulesetGame {
-    prepare(&[cards_dir(), fixtures_file()], "harrowdeep").expect("the data and the fixtures load")
+    with_fixture(
+        "harrowdeep",
+        "harrowdeep-more-fixtures",
+        &format!("{TWIN_CHANNEL}{FIXTURES}"),
+    )
 }
 
 /// Answers every pending request with "pass", "keep the roll" or "no" (the drive back)

@@ -17,8 +17,8 @@ use gloam::sim::{play_one, prepare_for};
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, bare, frame, glory, id, open_hexes, option, options, piece,
-    place, request,
+    KREW, SEEKERS, Scenario, answer, bare, frame, glory, hex_choices, id, open_hexes, option,
+    options, piece, place, request, with_fixture_for,
 };
 
 fn data() -> Vec<PathBuf> {
@@ -98,20 +98,12 @@ fn rules_with_fixtures() -> RulesetGame {
 }
 
 fn rules_with_fixtures_for(players: usize) -> RulesetGame {
-    // One file per call: tests run in parallel, and a file another test is rewriting
-    // could be read half-written.
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "gloam-harrowdeep-phases-{}-{unique}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("fixtures.gloam");
-    std::fs::write(&file, FIXTURES).expect("write the fixtures");
-    let mut paths = data();
-    paths.push(file);
-    prepare_for(&paths, "harrowdeep", players).expect("the data and the fixtures load")
+    with_fixture_for(
+        "harrowdeep",
+        "harrowdeep-phases-fixtures",
+        FIXTURES,
+        players,
+    )
 }
 
 fn scenario_seeded(
@@ -428,16 +420,7 @@ fn the_player_who_did_not_choose_the_first_board_lays_both_boards_out() {
     // are not hexes of the default one.
     let asked = request(&game);
     assert_eq!(asked.prompt, "Place a feature token (gloom side up)");
-    let hexes: Vec<Hex> = match &asked.options {
-        Options::One { choices } => choices
-            .iter()
-            .map(|choice| match choice {
-                Choice::Hex(hex) => *hex,
-                other => panic!("a hex: {other:?}"),
-            })
-            .collect(),
-        other => panic!("one choice: {other:?}"),
-    };
+    let hexes = hex_choices(&asked);
     assert!(hexes.iter().all(|&hex| chosen.contains(hex)));
     assert!(hexes.iter().any(|&hex| !rules.battlefield().contains(hex)));
 }

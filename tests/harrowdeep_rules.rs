@@ -11,16 +11,16 @@ use gloam::core::{
     Visibility, ZoneId,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, prepare};
+use gloam::sim::check_invariants;
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, bare, cards_dir, frame, hex_choices, id, inspired, open_hexes,
-    option, options, piece, place, request, with_fixture,
+    KREW, SEEKERS, Scenario, answer, bare, frame, hex_choices, id, inspired, open_hexes, option,
+    options, piece, place, request, shipped, with_fixture,
 };
 
 fn rules() -> RulesetGame {
-    prepare(&[cards_dir()], "harrowdeep").expect("the shipped Harrowdeep data sets up a match")
+    shipped("harrowdeep")
 }
 
 /// A test-only reaction ploy, for scenarios where both players need a reaction in one

@@ -16,7 +16,7 @@ use gloam::sim::{play_one, prepare, prepare_for, simulate};
 mod scenario;
 use scenario::{
     Scenario, answer, card_id, cards_dir, frame, game_counter, glory, id, inspired, option,
-    options, piece, place, player_counter, request, tokens,
+    options, piece, place, player_counter, request, shipped, tokens,
 };
 
 /// Seat 0 of the default match.
@@ -25,7 +25,7 @@ const REAVERS: PlayerId = PlayerId(0);
 const CHAMPIONS: PlayerId = PlayerId(1);
 
 fn rules() -> RulesetGame {
-    prepare(&[cards_dir()], "shadespire").expect("the shipped Shadespire data sets up a match")
+    shipped("shadespire")
 }
 
 /// Starts `frames` of the flow after `arrange`, with the game's seed `seed`.

@@ -12,7 +12,7 @@ use gloam::core::{
     ModifierSpec, Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Setup, Value,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{check_invariants, prepare};
+use gloam::sim::{check_invariants, prepare, prepare_for};
 
 /// Seat 0 of the default Harrowdeep match.
 pub const KREW: PlayerId = PlayerId(0);
@@ -24,19 +24,43 @@ pub fn cards_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
 }
 
+/// The shipped data set up as `ruleset`, for two players.
+pub fn shipped(ruleset: &str) -> RulesetGame {
+    prepare(&[cards_dir()], ruleset).expect("the shipped data sets up a match")
+}
+
 /// The shipped data plus the test-only `.gloam` text `text`, set up as `ruleset`.
+pub fn with_fixture(ruleset: &str, name: &str, text: &str) -> RulesetGame {
+    with_fixture_for(ruleset, name, text, 2)
+}
+
+/// [`with_fixture`] for a match of `players` seats.
 ///
 /// One file per call: tests run in parallel, and a file another test is rewriting could be
 /// read half-written.
-pub fn with_fixture(ruleset: &str, name: &str, text: &str) -> RulesetGame {
+pub fn with_fixture_for(ruleset: &str, name: &str, text: &str, players: usize) -> RulesetGame {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("gloam-{name}-{}-{unique}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join(format!("{name}.gloam"));
     std::fs::write(&file, text).expect("write the fixture");
-    prepare(&[cards_dir(), file], ruleset).expect("the data and the fixture load")
+    prepare_for(&[cards_dir(), file], ruleset, players).expect("the data and the fixture load")
 }
+
+/// A test-only Harrowdeep spell whose casting value is two channel symbols; cast, it gives
+/// its player 1 glory.
+pub const TWIN_CHANNEL: &str = r#"
+card "Test Twin Channel" {
+    ruleset = "harrowdeep"
+    kind = spell
+    owner = universal
+    casting_value = [channel: 2]
+    window = power_step
+    text = "Test fixture. Spell. If cast, gain 1 glory."
+    effect = { gain_glory(player, 1); }
+}
+"#;
 
 /// An arrangement run right after the set-up.
 pub type Arrange = Box<dyn Fn(&mut Ctx<'_>)>;

@@ -197,9 +197,9 @@ pub fn script_variables(item_kind: &str) -> &'static [&'static str] {
     }
 }
 
-/// Counters every ruleset has, whether or not it lists them: the round and each player's
-/// glory (the names `gloam_dsl::Names` uses by default).
-pub const BUILT_IN_COUNTERS: &[&str] = &["round", "glory"];
+/// Counters every ruleset has, whether or not it lists them: the round, each player's
+/// glory and the battlefield layout in play (the names `gloam_dsl::Names` uses by default).
+pub const BUILT_IN_COUNTERS: &[&str] = &["round", "glory", "battlefield_layout"];
 
 /// The names a ruleset declares, by kind, for checking the string literals of scripts.
 ///
@@ -386,4 +386,27 @@ pub fn locate(diagnostic: &dyn miette::Diagnostic) -> Option<Location> {
 /// Sorts problems by file, then position; problems with no location come first.
 pub fn sort_problems(problems: &mut [Problem]) {
     problems.sort_by_cached_key(|problem| locate(problem).map(|l| (l.file, l.offset, l.length)));
+}
+
+#[cfg(test)]
+mod tests {
+    use gloam_dsl::{NameKind, Names};
+    use gloam_grammar::{SourceFile, load};
+
+    use super::known_names;
+
+    #[test]
+    fn known_counters_include_the_built_in_ones_the_vocabulary_writes() {
+        let (library, problems) = load(&[SourceFile::new(
+            "r.gloam",
+            "ruleset \"r\" { title = \"R\" rounds = 3 min_players = 2 max_players = 2 counters = [damage] }",
+        )]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let ruleset = library.ruleset("r").expect("the ruleset");
+        let counters = known_names(ruleset).get(NameKind::Counter).clone();
+        let names = Names::default();
+        for name in ["damage", &names.round, &names.glory, &names.layout] {
+            assert!(counters.contains(name), "{name} in {counters:?}");
+        }
+    }
 }

@@ -2,15 +2,17 @@
 //!
 //! Plays tabletop skirmish games from data. This facade re-exports the kernel
 //! ([`core`], the `gloam-core` package) and adds what hosts share: agents that play from
-//! the legal options, narration of events, and the kernel demonstration game.
+//! the legal options, narration of events, the ruleset driver that plays a game from data,
+//! saves, simulations and card-text checks.
 //!
 //! ```
 //! use gloam::agent::{Agent, RandomAgent};
-//! use gloam::core::{Game, Setup};
-//! use gloam::demo::Demo;
+//! use gloam::core::Game;
+//! use gloam::engine::RulesetGame;
 //!
-//! let demo = Demo::builtin().unwrap();
-//! let mut game = Game::start(demo, Setup::new(7, &["Ann", "Bo"]), Demo::first_frames()).unwrap();
+//! let cards = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/cards"));
+//! let rules = gloam::sim::prepare(&[cards], "shadespire").unwrap();
+//! let mut game = Game::start(rules.clone(), rules.setup(7), RulesetGame::first_frames()).unwrap();
 //! let mut agent = RandomAgent::new(7);
 //! while !game.is_over() {
 //!     let request = game.pending()[0].clone();
@@ -23,7 +25,6 @@
 pub use gloam_core as core;
 
 pub mod agent;
-pub mod demo;
 pub mod engine;
 pub mod load;
 pub mod narrate;

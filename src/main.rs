@@ -23,8 +23,6 @@ struct Args {
 enum Command {
     /// Check data files and their scripts: every problem, with file, line and a suggestion.
     Check(cli::check::CheckArgs),
-    /// Play the kernel demonstration: a seeded skirmish between two random agents.
-    Demo(cli::demo::DemoArgs),
     /// Play a ruleset against an agent in the terminal.
     Play(cli::play::PlayArgs),
     /// Re-run a saved game and confirm its event log matches.
@@ -55,7 +53,6 @@ fn main() -> ExitCode {
     };
     let outcome = match args.command {
         Command::Check(check) => cli::check::run(&check),
-        Command::Demo(demo) => cli::demo::run(&demo).map(|()| true),
         Command::Geom(geom) => cli::geom::run(&geom).map(|()| true),
         Command::Text(text) => cli::text::run(&text),
         Command::Try(trial) => cli::try_card::run(&trial),

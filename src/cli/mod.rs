@@ -1,7 +1,6 @@
 //! The subcommands of `gloam`.
 
 pub(crate) mod check;
-pub(crate) mod demo;
 pub(crate) mod geom;
 pub(crate) mod play;
 pub(crate) mod replay;
@@ -10,7 +9,7 @@ pub(crate) mod sim;
 pub(crate) mod text;
 pub(crate) mod try_card;
 
-/// Writes `text` to stdout. A closed pipe (`gloam demo | head`) is not an error: the reader
+/// Writes `text` to stdout. A closed pipe (`gloam rules list | head`) is not an error: the reader
 /// has what it wanted.
 pub(crate) fn emit(text: &str) -> Result<(), CliError> {
     use std::io::Write as _;

@@ -1,7 +1,7 @@
 //! Saved games: the data a game was played with, its match, its record (seed and answers)
 //! and its event log. `gloam replay` re-runs the record and confirms the log matches.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use gloam_core::{Event, Game, Record};
@@ -17,7 +17,9 @@ pub const FORMAT: &str = "gloam-save/1";
 pub struct SavedGame {
     /// Always [`FORMAT`].
     pub format: String,
-    /// The data files or folders the game was loaded from.
+    /// The data files or folders the game was loaded from, absolute when the save was
+    /// written (older saves may hold paths relative to where `gloam` ran:
+    /// [`SavedGame::resolve_data`] looks for those beside the save file too).
     pub data: Vec<PathBuf>,
     /// The match.
     #[serde(rename = "match")]
@@ -56,11 +58,12 @@ pub enum ReplayError {
 }
 
 impl SavedGame {
-    /// A save of `game`, played with `data` and `spec`.
+    /// A save of `game`, played with `data` and `spec`. The data paths are recorded absolute,
+    /// so the save replays from any folder.
     pub fn of(game: &Game<RulesetGame>, data: Vec<PathBuf>) -> SavedGame {
         SavedGame {
             format: FORMAT.to_owned(),
-            data,
+            data: data.iter().map(|path| absolute(path)).collect(),
             spec: game.rules().spec().clone(),
             record: game.record().clone(),
             events: game.events().to_vec(),
@@ -80,11 +83,39 @@ impl SavedGame {
         Ok(saved)
     }
 
+    /// The recorded data paths as they can be found now: each as recorded if it exists, else
+    /// (a relative path) beside the save file `file`. Fails with the first path found
+    /// nowhere.
+    pub fn resolve_data(&self, file: Option<&Path>) -> Result<Vec<PathBuf>, PathBuf> {
+        let beside = file.and_then(Path::parent);
+        self.data
+            .iter()
+            .map(|path| {
+                if path.exists() {
+                    return Ok(path.clone());
+                }
+                match beside {
+                    Some(folder) if path.is_relative() && folder.join(path).exists() => {
+                        Ok(folder.join(path))
+                    }
+                    _ => Err(path.clone()),
+                }
+            })
+            .collect()
+    }
+
     /// Loads the data again, replays the record, and compares the event logs byte for byte
     /// (as JSON). Returns the replayed game when they match.
     pub fn replay(&self) -> Result<Game<RulesetGame>, ReplayError> {
+        self.replay_with(&self.data)
+    }
+
+    /// [`SavedGame::replay`] with the data loaded from `data` instead of the recorded paths
+    /// (`gloam replay --data`, or the recorded paths resolved by
+    /// [`SavedGame::resolve_data`]).
+    pub fn replay_with(&self, data: &[PathBuf]) -> Result<Game<RulesetGame>, ReplayError> {
         let host = Rc::new(gloam_dsl::Host::new());
-        let (sources, mut problems) = crate::load::read_paths(&self.data);
+        let (sources, mut problems) = crate::load::read_paths(data);
         let (loaded, load_problems) = crate::load::load(&sources, &host);
         problems.extend(load_problems);
         if let Some(first) = problems.first() {
@@ -115,4 +146,11 @@ impl SavedGame {
             }),
         }
     }
+}
+
+/// `path` made absolute against the current folder (lexically, without resolving links, so
+/// a save records the path the user gave); unchanged if it is absolute already or the
+/// current folder is unknown.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }

@@ -49,9 +49,20 @@ pub struct SimReport {
     pub games: usize,
     /// The first game's seed.
     pub seed: u64,
-    /// Wins of each seat (a shared win counts for each winner; draws are not wins).
+    /// Games played to a result (the games asked for less those that failed):
+    /// `sum(wins) + shared_win_games + draws == played`.
+    pub played: usize,
+    /// Games that failed (an error ended them); the first of them are listed in `errors`.
+    pub failed: usize,
+    /// Outright wins of each seat (the seat alone among the winners).
     pub wins: Vec<usize>,
-    /// Games drawn (every seat among the winners).
+    /// Shared wins of each seat: games it won together with some, not all, of the other
+    /// seats (multiplayer). A shared game counts once in `shared_win_games` and once here
+    /// for each of its winners.
+    pub shared_wins: Vec<usize>,
+    /// Games won jointly by more than one seat but not all.
+    pub shared_win_games: usize,
+    /// Games drawn (every seat among the winners, or none).
     pub draws: usize,
     /// Average glory of each seat.
     pub average_glory: Vec<f64>,
@@ -59,7 +70,7 @@ pub struct SimReport {
     pub average_decisions: f64,
     /// Average events per game.
     pub average_events: f64,
-    /// Games that failed.
+    /// The first failed games (at most [`MAX_LISTED_ERRORS`], in game order).
     pub errors: Vec<GameSummary>,
 }
 
@@ -216,12 +227,65 @@ pub fn default_match_for(
     ruleset: &str,
     players: usize,
 ) -> Result<MatchSpec, String> {
+    match_for(loaded, ruleset, players, &MatchChoice::default())
+}
+
+/// What a match may choose instead of the ruleset's defaults, by seat: each list is repeated
+/// over the seats when it is shorter (`--warbands A` puts `A` in every seat); an empty list
+/// keeps the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchChoice {
+    /// The warbands, by seat.
+    pub warbands: Vec<String>,
+    /// The boards each seat brings, by seat.
+    pub boards: Vec<String>,
+    /// The decklists, by seat; each must be a decklist of that seat's warband.
+    pub decklists: Vec<String>,
+}
+
+/// "no ruleset named `x` is loaded", with the closest name or the list of rulesets.
+pub fn unknown_ruleset(library: &gloam_grammar::Library, name: &str) -> String {
+    let names = library.rulesets().iter().map(|r| r.name.as_str());
+    unknown_name("ruleset", name, names)
+}
+
+/// "no {what} named `x`...", with the closest candidate ("did you mean") or the list of them.
+fn unknown_name<'a>(
+    what: &str,
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    let hint = match gloam_grammar::closest(name, candidates.iter().copied()) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None if candidates.is_empty() => format!("the data has no {what}"),
+        None => format!(
+            "the choices: {}",
+            candidates
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    format!("no {what} named `{name}` is loaded; {hint}")
+}
+
+/// The match of a ruleset for `players` seats, with the warbands, boards and decklists of
+/// `choice` where it names them and the defaults of [`default_match_for`] elsewhere. A name
+/// the ruleset does not have is an error with a "did you mean".
+pub fn match_for(
+    loaded: &Loaded,
+    ruleset: &str,
+    players: usize,
+    choice: &MatchChoice,
+) -> Result<MatchSpec, String> {
     let library = &loaded.library;
     let resolved = library
         .ruleset(ruleset)
-        .ok_or_else(|| format!("no ruleset named `{ruleset}` is loaded"))?;
-    // The warbands of the ruleset or of one it extends (a mode built on an edition plays the
-    // edition's warbands).
+        .ok_or_else(|| unknown_ruleset(library, ruleset))?;
+    // The warbands and boards of the ruleset or of one it extends (a mode built on an
+    // edition plays the edition's warbands).
     let chain = loaded.ruleset_chain(&resolved.name);
     let belongs = |name: &str| {
         library
@@ -235,12 +299,12 @@ pub fn default_match_for(
         .filter(|w| belongs(&w.ruleset))
         .map(|w| w.name.as_str())
         .collect();
-    if warbands.len() < 2 {
-        return Err(format!(
-            "ruleset `{ruleset}` needs two warbands for a match; {} are loaded",
-            warbands.len()
-        ));
-    }
+    let boards: Vec<&str> = library
+        .boards()
+        .iter()
+        .filter(|b| belongs(&b.ruleset))
+        .map(|b| b.name.as_str())
+        .collect();
     let (fewest, most) = (
         resolved.min_players.unwrap_or(2),
         resolved.max_players.unwrap_or(2),
@@ -250,23 +314,88 @@ pub fn default_match_for(
             "ruleset `{ruleset}` is played by {fewest} to {most} players, not {players}"
         ));
     }
+    for (what, asked, have) in [
+        ("warbands", &choice.warbands, &warbands),
+        ("boards", &choice.boards, &boards),
+    ] {
+        if asked.len() > players {
+            return Err(format!(
+                "{} {what} named for {players} seats; name at most one per seat",
+                asked.len()
+            ));
+        }
+        for name in asked {
+            if !have.contains(&name.as_str()) {
+                let what = what.trim_end_matches('s');
+                return Err(format!(
+                    "{} (in ruleset `{ruleset}`)",
+                    unknown_name(what, name, have.iter().copied())
+                ));
+            }
+        }
+    }
+    if choice.decklists.len() > players {
+        return Err(format!(
+            "{} decklists named for {players} seats; name at most one per seat",
+            choice.decklists.len()
+        ));
+    }
+    if choice.warbands.is_empty() && warbands.len() < 2 {
+        return Err(format!(
+            "ruleset `{ruleset}` needs two warbands for a match; {} are loaded",
+            warbands.len()
+        ));
+    }
+    let by_seat = |list: &[String], index: usize| -> Option<String> {
+        (!list.is_empty()).then(|| list[index % list.len()].clone())
+    };
     const NAMES: [&str; 6] = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"];
-    let seats = (0..players)
-        .map(|index| warbands[index % warbands.len()])
-        .enumerate()
-        .map(|(index, warband)| crate::engine::Seat {
+    let mut seats = Vec::with_capacity(players);
+    for index in 0..players {
+        let warband = by_seat(&choice.warbands, index)
+            .unwrap_or_else(|| warbands[index % warbands.len()].to_owned());
+        let decklist = match by_seat(&choice.decklists, index) {
+            Some(name) => {
+                let own: Vec<&str> = library
+                    .decklists()
+                    .iter()
+                    .filter(|d| d.warband == warband)
+                    .map(|d| d.name.as_str())
+                    .collect();
+                if !own.contains(&name.as_str()) {
+                    let known = library.decklist(&name).map(|d| d.warband.as_str());
+                    return Err(match known {
+                        Some(other) => format!(
+                            "decklist `{name}` is for warband `{other}`, not `{warband}` (seat {index}); {}",
+                            if own.is_empty() {
+                                format!("`{warband}` has no decklist")
+                            } else {
+                                format!("`{warband}` has {}", own.join(", "))
+                            }
+                        ),
+                        None => format!(
+                            "{} (for warband `{warband}`, seat {index})",
+                            unknown_name("decklist", &name, own.iter().copied())
+                        ),
+                    });
+                }
+                Some(name)
+            }
+            None => library
+                .decklists()
+                .iter()
+                .find(|d| d.warband == warband)
+                .map(|d| d.name.clone()),
+        };
+        seats.push(crate::engine::Seat {
             name: NAMES
                 .get(index)
                 .map_or_else(|| format!("P{index}"), |name| (*name).to_owned()),
-            warband: warband.to_owned(),
-            decklist: library
-                .decklists()
-                .iter()
-                .find(|d| d.warband == *warband)
-                .map(|d| d.name.clone()),
-            board: None,
-        })
-        .collect();
+            warband,
+            decklist,
+            board: by_seat(&choice.boards, index),
+        });
+    }
     Ok(MatchSpec {
         ruleset: ruleset.to_owned(),
         seats,
@@ -285,22 +414,35 @@ pub fn prepare_for(
     ruleset: &str,
     players: usize,
 ) -> Result<RulesetGame, String> {
+    prepare_match(paths, ruleset, players, &MatchChoice::default())
+}
+
+/// [`prepare`] for a match of `players` seats with the choices of `choice` ([`match_for`]).
+pub fn prepare_match(
+    paths: &[PathBuf],
+    ruleset: &str,
+    players: usize,
+    choice: &MatchChoice,
+) -> Result<RulesetGame, String> {
     let host = Rc::new(gloam_dsl::Host::new());
     let (sources, mut problems) = read_paths(paths);
     let (loaded, load_problems) = load(&sources, &host);
     problems.extend(load_problems);
     if let Some(first) = problems.first() {
         return Err(format!(
-            "the data has {} problem(s); the first: {first} (run gloam check)",
-            problems.len()
+            "the data has {} problem{}; the first: {first} (`gloam check {}` lists them all)",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" },
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
         ));
     }
-    let spec = default_match_for(&loaded, ruleset, players)?;
+    let spec = match_for(&loaded, ruleset, players, choice)?;
     RulesetGame::new(Rc::new(loaded), host, spec).map_err(|e| e.to_string())
 }
-
-/// What one worker thread returns: the warbands of the match, and its games by index.
-type WorkerResult = (Vec<String>, Vec<(usize, GameSummary)>);
 
 /// Plays `games` games on `jobs` threads and reports. `progress` is called after each game
 /// with the number finished so far.
@@ -332,9 +474,16 @@ pub fn simulate_for(
         games,
         seed,
         jobs,
+        choice: MatchChoice::default(),
     };
     run(paths, &config, progress)
 }
+
+/// The most worker threads a run may ask for.
+pub const MAX_JOBS: usize = 64;
+
+/// The most failed games a report lists one by one (it counts them all).
+pub const MAX_LISTED_ERRORS: usize = 100;
 
 /// What to simulate: a ruleset, its number of seats, who plays them, how many games from
 /// which seed, on how many threads.
@@ -350,8 +499,100 @@ pub struct SimConfig {
     pub games: usize,
     /// The first game's seed; game `i` uses `seed + i`.
     pub seed: u64,
-    /// Worker threads; the results do not depend on it.
+    /// Worker threads (1 to [`MAX_JOBS`]); the results do not depend on it.
     pub jobs: usize,
+    /// Warbands, boards and decklists instead of the ruleset's defaults.
+    pub choice: MatchChoice,
+}
+
+/// One worker's running totals: games are counted as they finish, never stored, so a run's
+/// memory does not grow with its number of games.
+#[derive(Debug, Default)]
+struct Tally {
+    wins: Vec<usize>,
+    shared_wins: Vec<usize>,
+    shared_games: usize,
+    draws: usize,
+    played: usize,
+    failed: usize,
+    glory: Vec<i64>,
+    decisions: usize,
+    events: usize,
+    /// The first failed games, by game index.
+    errors: Vec<(usize, GameSummary)>,
+}
+
+impl Tally {
+    fn new(seats: usize) -> Tally {
+        Tally {
+            wins: vec![0; seats],
+            shared_wins: vec![0; seats],
+            glory: vec![0; seats],
+            ..Tally::default()
+        }
+    }
+
+    fn add(&mut self, index: usize, summary: GameSummary) {
+        if summary.error.is_some() {
+            self.failed += 1;
+            if self.errors.len() < MAX_LISTED_ERRORS {
+                self.errors.push((index, summary));
+            }
+            return;
+        }
+        self.played += 1;
+        let seats = self.wins.len();
+        match summary.winners.as_slice() {
+            [] => self.draws += 1,
+            winners if winners.len() >= seats => self.draws += 1,
+            [winner] => self.wins[*winner as usize] += 1,
+            winners => {
+                self.shared_games += 1;
+                for winner in winners {
+                    self.shared_wins[*winner as usize] += 1;
+                }
+            }
+        }
+        for (seat, value) in summary.glory.iter().enumerate() {
+            self.glory[seat] = self.glory[seat].saturating_add(*value);
+        }
+        self.decisions = self.decisions.saturating_add(summary.decisions);
+        self.events = self.events.saturating_add(summary.events);
+    }
+
+    fn merge(&mut self, other: Tally) {
+        for (a, b) in self.wins.iter_mut().zip(other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.shared_wins.iter_mut().zip(other.shared_wins) {
+            *a += b;
+        }
+        for (a, b) in self.glory.iter_mut().zip(other.glory) {
+            *a = a.saturating_add(b);
+        }
+        self.shared_games += other.shared_games;
+        self.draws += other.draws;
+        self.played += other.played;
+        self.failed += other.failed;
+        self.decisions = self.decisions.saturating_add(other.decisions);
+        self.events = self.events.saturating_add(other.events);
+        self.errors.extend(other.errors);
+    }
+}
+
+/// Why a run's settings are refused, before anything is loaded: no games, no worker, or
+/// more workers than [`MAX_JOBS`].
+pub fn check_config(config: &SimConfig) -> Result<(), String> {
+    if config.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if config.jobs == 0 || config.jobs > MAX_JOBS {
+        return Err(format!(
+            "--jobs must be 1 to {MAX_JOBS}, not {} (the results are the same whatever the job count)",
+            config.jobs
+        ));
+    }
+    Ok(())
 }
 
 /// Plays the games `config` asks for and reports.
@@ -360,84 +601,67 @@ pub fn run(
     config: &SimConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<SimReport, String> {
+    check_config(config)?;
     let SimConfig {
         ruleset,
         players,
         games,
         seed,
+        jobs,
         ..
     } = config;
-    let (ruleset, players, games, seed) = (ruleset.as_str(), *players, *games, *seed);
+    let (ruleset, players, games, seed, jobs) = (ruleset.as_str(), *players, *games, *seed, *jobs);
     let agents = config.agents.as_slice();
-    let jobs = config.jobs.clamp(1, 64);
+    let choice = &config.choice;
+    // No more workers than games.
+    let jobs = jobs.min(games);
     let finished = std::sync::atomic::AtomicUsize::new(0);
-    let mut summaries: Vec<Option<GameSummary>> = vec![None; games];
     let (warbands, outcome) = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|worker| {
                 let finished = &finished;
-                scope.spawn(move || -> Result<WorkerResult, String> {
-                    let rules = prepare_for(paths, ruleset, players)?;
-                    let warbands = rules
+                scope.spawn(move || -> Result<(Vec<String>, Tally), String> {
+                    let rules = prepare_match(paths, ruleset, players, choice)?;
+                    let warbands: Vec<String> = rules
                         .spec()
                         .seats
                         .iter()
                         .map(|s| s.warband.clone())
                         .collect();
-                    let mut done = Vec::new();
+                    let mut tally = Tally::new(warbands.len());
                     for index in (worker..games).step_by(jobs) {
                         let game_seed = seed.wrapping_add(index as u64);
-                        done.push((index, play_one_with(&rules, game_seed, agents)));
+                        tally.add(index, play_one_with(&rules, game_seed, agents));
                         let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         progress(count);
                     }
-                    Ok((warbands, done))
+                    Ok((warbands, tally))
                 })
             })
             .collect();
         let mut warbands = Vec::new();
+        let mut total: Option<Tally> = None;
         let mut outcome: Result<(), String> = Ok(());
         for worker in workers {
             match worker.join() {
-                Ok(Ok((names, done))) => {
+                Ok(Ok((names, tally))) => {
                     warbands = names;
-                    for (index, summary) in done {
-                        summaries[index] = Some(summary);
+                    match &mut total {
+                        Some(total) => total.merge(tally),
+                        None => total = Some(tally),
                     }
                 }
                 Ok(Err(error)) => outcome = Err(error),
                 Err(_) => outcome = Err("a simulation worker panicked".into()),
             }
         }
-        (warbands, outcome)
+        (warbands, outcome.map(|()| total.unwrap_or_default()))
     });
-    outcome?;
-    let summaries: Vec<GameSummary> = summaries.into_iter().flatten().collect();
+    let mut tally = outcome?;
+    tally.errors.sort_by_key(|(index, _)| *index);
+    tally.errors.truncate(MAX_LISTED_ERRORS);
     let seats = warbands.len();
-    let mut wins = vec![0; seats];
-    let mut draws = 0;
-    let mut glory = vec![0i64; seats];
-    let (mut decisions, mut events) = (0usize, 0usize);
-    let mut errors = Vec::new();
-    for summary in &summaries {
-        if summary.error.is_some() {
-            errors.push(summary.clone());
-            continue;
-        }
-        if summary.winners.len() == seats {
-            draws += 1;
-        } else {
-            for winner in &summary.winners {
-                wins[*winner as usize] += 1;
-            }
-        }
-        for (seat, value) in summary.glory.iter().enumerate() {
-            glory[seat] += value;
-        }
-        decisions += summary.decisions;
-        events += summary.events;
-    }
-    let played = (summaries.len() - errors.len()).max(1) as f64;
+    let played = tally.played.max(1) as f64;
     let agents = (0..seats)
         .map(|s| {
             agents
@@ -452,11 +676,15 @@ pub fn run(
         agents,
         games,
         seed,
-        wins,
-        draws,
-        average_glory: glory.iter().map(|g| *g as f64 / played).collect(),
-        average_decisions: decisions as f64 / played,
-        average_events: events as f64 / played,
-        errors,
+        played: tally.played,
+        failed: tally.failed,
+        wins: tally.wins,
+        shared_wins: tally.shared_wins,
+        shared_win_games: tally.shared_games,
+        draws: tally.draws,
+        average_glory: tally.glory.iter().map(|g| *g as f64 / played).collect(),
+        average_decisions: tally.decisions as f64 / played,
+        average_events: tally.events as f64 / played,
+        errors: tally.errors.into_iter().map(|(_, s)| s).collect(),
     })
 }

@@ -19,6 +19,7 @@ fn config(agents: Vec<AgentKind>, games: usize, jobs: usize) -> SimConfig {
         games,
         seed: 11,
         jobs,
+        choice: Default::default(),
     }
 }
 

@@ -8,13 +8,16 @@ use gloam::load::{Problem, load, locate, read_paths, sort_problems};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
 use super::CliError;
+use super::data::DataArgs;
 
 /// Arguments of `gloam check`.
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// Data files, or folders searched for `.gloam` files.
-    #[arg(required = true)]
+    /// Data files, or folders searched for `.gloam` files. Default: the --data paths, else
+    /// GLOAM_DATA, else the built-in `cards/` folder.
     paths: Vec<PathBuf>,
+    #[command(flatten)]
+    data: DataArgs,
     /// Print the problems as a JSON array, for editors and tools.
     #[arg(long)]
     json: bool,
@@ -64,7 +67,8 @@ fn json_of(problem: &Problem) -> serde_json::Value {
 
 pub(crate) fn run(args: &CheckArgs) -> Result<bool, CliError> {
     let host = gloam_dsl::Host::new();
-    let (sources, mut problems) = read_paths(&args.paths);
+    let paths = args.data.paths_or(&args.paths)?;
+    let (sources, mut problems) = read_paths(&paths);
     let (_, load_problems) = load(&sources, &host);
     problems.extend(load_problems);
     sort_problems(&mut problems);

@@ -1,6 +1,7 @@
 //! The subcommands of `gloam`.
 
 pub(crate) mod check;
+pub(crate) mod data;
 pub(crate) mod geom;
 pub(crate) mod play;
 pub(crate) mod replay;
@@ -37,6 +38,14 @@ impl CliError {
         CliError {
             message: message.into(),
             code: 1,
+        }
+    }
+
+    /// A misuse of the command line (exit 2, as for clap's own usage errors).
+    pub(crate) fn usage(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: 2,
         }
     }
 

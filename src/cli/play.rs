@@ -12,15 +12,18 @@ use gloam::save::SavedGame;
 use gloam_core::{Answer, Choice, Game, GameState, Options, PlayerId, Request};
 
 use super::CliError;
+use super::data::DataArgs;
+use super::sim::ChoiceArgs;
 
 /// Arguments of `gloam play`.
 #[derive(Debug, Args)]
 pub(crate) struct PlayArgs {
     /// The ruleset to play (`harrowdeep`).
     ruleset: String,
-    /// Data files or folders to load.
-    #[arg(long = "data", default_value = "cards")]
-    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    data: DataArgs,
+    #[command(flatten)]
+    choice: ChoiceArgs,
     /// Your seat: 0 plays first in set-up, 1 second.
     #[arg(long, default_value_t = 0)]
     seat: u8,
@@ -139,14 +142,33 @@ fn save(game: &Game<RulesetGame>, paths: &[PathBuf], to: &PathBuf) -> Result<Str
     let text = serde_json::to_string_pretty(&saved).map_err(|e| CliError::input(e.to_string()))?;
     std::fs::write(to, text)
         .map_err(|e| CliError::input(format!("cannot write {}: {e}", to.display())))?;
+    // The hint names the save by its absolute path, so it works as printed from any folder
+    // (the save records its data paths absolute too).
+    let shown = std::path::absolute(to).unwrap_or_else(|_| to.clone());
     Ok(format!(
-        "saved to {} (gloam replay {0} checks it)\n",
-        to.display()
+        "saved to {} (`gloam replay {}` checks it)\n",
+        to.display(),
+        quote(&shown.display().to_string())
     ))
 }
 
+/// A path as a shell reads it: quoted when it holds anything but plain characters.
+fn quote(path: &str) -> String {
+    if !path.is_empty()
+        && path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c))
+    {
+        path.to_owned()
+    } else {
+        format!("'{}'", path.replace('\'', "'\\''"))
+    }
+}
+
 pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
-    let rules = gloam::sim::prepare(&args.paths, &args.ruleset).map_err(CliError::input)?;
+    let paths = args.data.paths()?;
+    let rules = gloam::sim::prepare_match(&paths, &args.ruleset, 2, &args.choice.choice())
+        .map_err(CliError::input)?;
     let seats = rules.spec().seats.len();
     if usize::from(args.seat) >= seats {
         return Err(CliError::input(format!("--seat must be below {seats}")));
@@ -219,15 +241,15 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         super::emit(&std::mem::take(&mut out))?;
         loop {
             let Some(Ok(line)) = lines.next() else {
-                let note = save(&game, &args.paths, &args.save)?;
+                let note = save(&game, &paths, &args.save)?;
                 super::emit(&format!("\nno more input; {note}"))?;
                 return Ok(true);
             };
             let line = line.trim();
             match line {
-                "save" => super::emit(&format!("{}> ", save(&game, &args.paths, &args.save)?))?,
+                "save" => super::emit(&format!("{}> ", save(&game, &paths, &args.save)?))?,
                 "quit" => {
-                    let note = save(&game, &args.paths, &args.save)?;
+                    let note = save(&game, &paths, &args.save)?;
                     super::emit(&note)?;
                     return Ok(true);
                 }
@@ -248,7 +270,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         }
     }
     out.push_str(&roster(game.state()));
-    out.push_str(&save(&game, &args.paths, &args.save)?);
+    out.push_str(&save(&game, &paths, &args.save)?);
     super::emit(&out)?;
     Ok(true)
 }

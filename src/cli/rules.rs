@@ -9,6 +9,7 @@ use gloam::rules_diff::diff_rulesets;
 use gloam_grammar::Library;
 
 use super::CliError;
+use super::data::{DataArgs, data_flags, require_ruleset};
 
 /// Arguments of `gloam rules`.
 #[derive(Debug, Args)]
@@ -21,9 +22,11 @@ pub(crate) struct RulesArgs {
 enum RulesCommand {
     /// List the loaded rulesets, what each extends, and its content.
     List {
-        /// Data files or folders to load.
-        #[arg(long = "data", default_value = "cards")]
-        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        data: DataArgs,
+        /// Print the list as a JSON array, one object per ruleset.
+        #[arg(long)]
+        json: bool,
     },
     /// What ruleset B changes against ruleset A, section by section.
     Diff {
@@ -31,9 +34,8 @@ enum RulesCommand {
         from: String,
         /// The ruleset whose changes are shown (`embergard`).
         to: String,
-        /// Data files or folders to load.
-        #[arg(long = "data", default_value = "cards")]
-        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        data: DataArgs,
         /// Show the changed lines of every overridden script.
         #[arg(long)]
         full: bool,
@@ -43,61 +45,130 @@ enum RulesCommand {
     },
 }
 
+/// One ruleset's line of `rules list`.
+#[derive(serde::Serialize)]
+struct Row {
+    name: String,
+    title: String,
+    extends: Option<String>,
+    /// The steps of its flow, its own and inherited.
+    steps: usize,
+    /// The content it plays with, its own and its parents' (a mode plays its edition's
+    /// boards, warbands and cards).
+    boards: usize,
+    warbands: usize,
+    cards: usize,
+    /// Whether any of that content is inherited through `extends`.
+    inherited: bool,
+}
+
+fn rows(library: &Library) -> Vec<Row> {
+    library
+        .rulesets()
+        .iter()
+        .map(|ruleset| {
+            let chain = library.extends_chain(&ruleset.name);
+            // (its own, its own and inherited), for items that name their ruleset.
+            let count = |rulesets: Vec<&str>| {
+                (
+                    rulesets.iter().filter(|r| **r == ruleset.name).count(),
+                    rulesets.iter().filter(|r| chain.contains(r)).count(),
+                )
+            };
+            let boards = count(
+                library
+                    .boards()
+                    .iter()
+                    .map(|b| b.ruleset.as_str())
+                    .collect(),
+            );
+            let warbands = count(
+                library
+                    .warbands()
+                    .iter()
+                    .map(|w| w.ruleset.as_str())
+                    .collect(),
+            );
+            let cards = count(library.cards().iter().map(|c| c.ruleset.as_str()).collect());
+            Row {
+                name: ruleset.name.clone(),
+                title: ruleset.title.clone(),
+                extends: ruleset.extends.clone(),
+                steps: library.ruleset(&ruleset.name).map_or(0, |r| r.steps.len()),
+                boards: boards.1,
+                warbands: warbands.1,
+                cards: cards.1,
+                inherited: boards.0 != boards.1 || warbands.0 != warbands.1 || cards.0 != cards.1,
+            }
+        })
+        .collect()
+}
+
+fn table(rows: &[Row]) -> String {
+    let name_width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .chain([7])
+        .max()
+        .unwrap_or(7);
+    let extends_width = rows
+        .iter()
+        .map(|r| r.extends.as_deref().map_or(1, |e| e.chars().count()))
+        .chain([7])
+        .max()
+        .unwrap_or(7);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<name_width$}  {:>5}  {:>6}  {:>8}  {:>5}  {:<extends_width$}  title",
+        "ruleset", "steps", "boards", "warbands", "cards", "extends"
+    );
+    for row in rows {
+        let mark = if row.inherited { "*" } else { " " };
+        let _ = writeln!(
+            out,
+            "{:<name_width$}  {:>5}  {:>5}{mark}  {:>7}{mark}  {:>4}{mark}  {:<extends_width$}  {}",
+            row.name,
+            row.steps,
+            row.boards,
+            row.warbands,
+            row.cards,
+            row.extends.as_deref().unwrap_or("-"),
+            row.title
+        );
+    }
+    if rows.iter().any(|r| r.inherited) {
+        out.push_str(
+            "* counts what the ruleset plays with: its own content and what it inherits through `extends`\n",
+        );
+    }
+    out
+}
+
 pub(crate) fn run(args: &RulesArgs) -> Result<bool, CliError> {
     match &args.command {
-        RulesCommand::List { paths } => {
-            let library = library(paths)?;
-            let mut out = String::new();
-            for ruleset in library.rulesets() {
-                let _ = write!(out, "{:<12} {}", ruleset.name, ruleset.title);
-                if let Some(parent) = &ruleset.extends {
-                    let _ = write!(out, " (extends `{parent}`)");
-                }
-                let count = |n: usize, what: &str| format!("{n} {what}");
-                let _ = writeln!(
-                    out,
-                    "\n             {}, {}, {}, {}",
-                    count(
-                        library.ruleset(&ruleset.name).map_or(0, |r| r.steps.len()),
-                        "steps"
-                    ),
-                    count(
-                        library
-                            .boards()
-                            .iter()
-                            .filter(|b| b.ruleset == ruleset.name)
-                            .count(),
-                        "boards"
-                    ),
-                    count(
-                        library
-                            .warbands()
-                            .iter()
-                            .filter(|w| w.ruleset == ruleset.name)
-                            .count(),
-                        "warbands"
-                    ),
-                    count(
-                        library
-                            .cards()
-                            .iter()
-                            .filter(|c| c.ruleset == ruleset.name)
-                            .count(),
-                        "cards"
-                    ),
-                );
+        RulesCommand::List { data, json } => {
+            let library = library(&data.paths()?)?;
+            let rows = rows(&library);
+            if *json {
+                let text = serde_json::to_string_pretty(&rows)
+                    .map_err(|e| CliError::input(e.to_string()))?;
+                super::emit(&format!("{text}\n"))?;
+            } else {
+                super::emit(&table(&rows))?;
             }
-            super::emit(&out)?;
             Ok(true)
         }
         RulesCommand::Diff {
             from,
             to,
-            paths,
+            data,
             full,
             json,
         } => {
-            let library = library(paths)?;
+            let library = library(&data.paths()?)?;
+            require_ruleset(&library, from)?;
+            require_ruleset(&library, to)?;
             let diff =
                 diff_rulesets(&library, from, to).map_err(|e| CliError::input(e.to_string()))?;
             if *json {
@@ -117,18 +188,17 @@ pub(crate) fn run(args: &RulesArgs) -> Result<bool, CliError> {
 fn library(paths: &[PathBuf]) -> Result<Library, CliError> {
     let (sources, read_problems) = read_paths(paths);
     if let Some(problem) = read_problems.first() {
-        return Err(CliError::input(problem.to_string()));
+        return Err(CliError::input(format!(
+            "{problem} (pass --data PATH to load other data)"
+        )));
     }
     let (library, problems) = gloam_grammar::load(&sources);
     if !problems.is_empty() {
         return Err(CliError::input(format!(
-            "the data has {} problem(s); `gloam check {}` lists them",
+            "the data has {} problem{}; `gloam check {}` lists them",
             problems.len(),
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
+            if problems.len() == 1 { "" } else { "s" },
+            data_flags(paths)
         )));
     }
     Ok(library)

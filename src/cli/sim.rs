@@ -1,23 +1,22 @@
 //! `gloam sim RULESET`: many games between agents, with a summary.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use clap::Args;
-use gloam::sim::{AgentKind, SimConfig};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use gloam::sim::{AgentKind, MatchChoice, SimConfig, SimReport};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::CliError;
+use super::data::DataArgs;
 
 /// Arguments of `gloam sim`.
 #[derive(Debug, Args)]
 pub(crate) struct SimArgs {
     /// The ruleset to play (`harrowdeep`).
     ruleset: String,
-    /// Data files or folders to load.
-    #[arg(long = "data", default_value = "cards")]
-    paths: Vec<PathBuf>,
-    /// How many games.
+    #[command(flatten)]
+    data: DataArgs,
+    /// How many games (at least 1).
     #[arg(long, default_value_t = 100)]
     games: usize,
     /// The first game's seed; game i uses seed + i.
@@ -31,7 +30,9 @@ pub(crate) struct SimArgs {
     /// slower). `greedy,random` puts the greedy agent in seat 0.
     #[arg(long, value_delimiter = ',', default_value = "random")]
     agents: Vec<AgentKind>,
-    /// Worker threads. The results do not depend on it.
+    #[command(flatten)]
+    choice: ChoiceArgs,
+    /// Worker threads (1 to 64). The results do not depend on it.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// Print the results as one JSON object.
@@ -39,12 +40,52 @@ pub(crate) struct SimArgs {
     json: bool,
 }
 
+/// `--warbands`, `--boards`, `--decklists`: a match's choices, by seat (shared by `sim` and
+/// `play`).
+#[derive(Clone, Debug, Default, Args)]
+pub(crate) struct ChoiceArgs {
+    /// The warbands, by seat, comma-separated (repeated over the seats when shorter).
+    /// Default: the ruleset's warbands in turn.
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    warbands: Vec<String>,
+    /// The board each seat brings, comma-separated (repeated over the seats when shorter).
+    /// Default: the ruleset's boards in order.
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    boards: Vec<String>,
+    /// The decklist of each seat, comma-separated (each of that seat's warband). Default:
+    /// each warband's first decklist, if it has one.
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    decklists: Vec<String>,
+}
+
+impl ChoiceArgs {
+    pub(crate) fn choice(&self) -> MatchChoice {
+        let clean =
+            |list: &[String]| -> Vec<String> { list.iter().map(|s| s.trim().to_owned()).collect() };
+        MatchChoice {
+            warbands: clean(&self.warbands),
+            boards: clean(&self.boards),
+            decklists: clean(&self.decklists),
+        }
+    }
+}
+
+/// The progress bar's rate: games per second to three significant digits, not the
+/// stopwatch's noise.
+fn rate(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let per_sec = state.per_sec();
+    let _ = if !per_sec.is_finite() || per_sec <= 0.0 {
+        write!(out, "- games/s")
+    } else if per_sec >= 100.0 {
+        write!(out, "{per_sec:.0} games/s")
+    } else if per_sec >= 10.0 {
+        write!(out, "{per_sec:.1} games/s")
+    } else {
+        write!(out, "{per_sec:.2} games/s")
+    };
+}
+
 pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
-    let bar = ProgressBar::with_draw_target(Some(args.games as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
     let config = SimConfig {
         ruleset: args.ruleset.clone(),
         players: args.players,
@@ -52,52 +93,107 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
         games: args.games,
         seed: args.seed,
         jobs: args.jobs,
+        choice: args.choice.choice(),
     };
-    let report = gloam::sim::run(&args.paths, &config, &|done| {
+    gloam::sim::check_config(&config).map_err(CliError::usage)?;
+    let paths = args.data.paths()?;
+    let bar = ProgressBar::with_draw_target(Some(args.games as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games ({rate}, {eta} left)")
+            .map(|style| style.with_key("rate", rate))
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = gloam::sim::run(&paths, &config, &|done| {
         bar.set_position(done as u64);
-    })
-    .map_err(CliError::input)?;
+    });
     bar.finish_and_clear();
+    let report = report.map_err(CliError::input)?;
     if args.json {
         let text =
             serde_json::to_string_pretty(&report).map_err(|e| CliError::input(e.to_string()))?;
         super::emit(&format!("{text}\n"))?;
-        return Ok(report.errors.is_empty());
+        return Ok(report.failed == 0);
     }
+    super::emit(&summary(&report))?;
+    Ok(report.failed == 0)
+}
+
+/// `1 draw`, `2 draws`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The report as text.
+fn summary(report: &SimReport) -> String {
     let mut out = String::new();
-    let played = report.games - report.errors.len();
+    let percent = |n: usize| 100.0 * n as f64 / report.played.max(1) as f64;
+    let last = report
+        .seed
+        .wrapping_add(report.games as u64)
+        .wrapping_sub(1);
     let _ = writeln!(
         out,
-        "{} games of {} (seeds {}..{})",
+        "{} {} of {} (seed{} {})",
         report.games,
+        if report.games == 1 { "game" } else { "games" },
         report.ruleset,
-        report.seed,
-        report.seed + report.games as u64
+        if report.games == 1 { "" } else { "s" },
+        if report.games == 1 {
+            report.seed.to_string()
+        } else {
+            format!("{} to {last}", report.seed)
+        }
     );
+    let multiplayer = report.warbands.len() > 2 || report.shared_win_games > 0;
     for (seat, warband) in report.warbands.iter().enumerate() {
-        let rate = 100.0 * report.wins[seat] as f64 / played.max(1) as f64;
         let agent = report.agents.get(seat).map_or("random", String::as_str);
+        let wins = report.wins[seat];
+        let _ = write!(
+            out,
+            "  seat {seat} {warband:<28} {agent:<6} wins {wins:>5} ({:5.1}%)",
+            percent(wins)
+        );
+        if multiplayer {
+            let _ = write!(out, "  shared {:>5}", report.shared_wins[seat]);
+        }
+        let _ = writeln!(out, "  average glory {:.2}", report.average_glory[seat]);
+    }
+    if multiplayer {
         let _ = writeln!(
             out,
-            "  seat {seat} {warband:<28} {agent:<6} wins {:>5} ({rate:5.1}%)  average glory {:.2}",
-            report.wins[seat], report.average_glory[seat]
+            "  shared wins {} ({:.1}%): games won by more than one seat, not all",
+            report.shared_win_games,
+            percent(report.shared_win_games)
         );
     }
     let _ = writeln!(
         out,
         "  draws {} ({:.1}%)",
         report.draws,
-        100.0 * report.draws as f64 / played.max(1) as f64
+        percent(report.draws)
+    );
+    let outright: usize = report.wins.iter().sum();
+    let _ = writeln!(
+        out,
+        "  {} = {} + {} + {}",
+        plural(report.played, "game played", "games played"),
+        plural(outright, "outright win", "outright wins"),
+        plural(report.shared_win_games, "shared win", "shared wins"),
+        plural(report.draws, "draw", "draws"),
     );
     let _ = writeln!(
         out,
         "  average length: {:.1} decisions, {:.1} events",
         report.average_decisions, report.average_events
     );
-    if report.errors.is_empty() {
+    if report.failed == 0 {
         let _ = writeln!(out, "  errors: none");
     } else {
-        let _ = writeln!(out, "  errors: {} games failed", report.errors.len());
+        let _ = writeln!(
+            out,
+            "  errors: {} failed",
+            plural(report.failed, "game", "games")
+        );
         for failed in report.errors.iter().take(5) {
             let _ = writeln!(
                 out,
@@ -107,6 +203,5 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
             );
         }
     }
-    super::emit(&out)?;
-    Ok(report.errors.is_empty())
+    out
 }

@@ -9,6 +9,7 @@ use gloam::text::{Sites, Status, TextCheck, check_card, render};
 use gloam_grammar::CardDef;
 
 use super::CliError;
+use super::data::{DataArgs, ruleset_and_old_paths};
 
 /// Arguments of `gloam text`.
 #[derive(Debug, Args)]
@@ -30,8 +31,13 @@ enum TextCommand {
 #[derive(Debug, Args)]
 struct CheckArgs {
     /// The ruleset whose cards are checked (`harrowdeep`).
-    #[arg(long)]
-    ruleset: String,
+    #[arg(value_name = "RULESET")]
+    positional: Vec<String>,
+    /// Deprecated spelling of the ruleset (give it as the first argument).
+    #[arg(long = "ruleset", value_name = "NAME", hide = true)]
+    ruleset_flag: Option<String>,
+    #[command(flatten)]
+    data: DataArgs,
     /// Printed texts to check instead of the cards' own: a JSON array of objects with
     /// `name` and `text`, or a CSV file with `name` and `text` columns.
     #[arg(long)]
@@ -42,20 +48,22 @@ struct CheckArgs {
     /// Wrap the report at this many columns.
     #[arg(long, default_value_t = 100)]
     width: usize,
-    /// Data files or folders to load.
-    #[arg(default_value = "cards")]
-    paths: Vec<PathBuf>,
 }
 
 /// Arguments of `gloam text render`.
 #[derive(Debug, Args)]
 struct RenderArgs {
-    /// The ruleset whose cards are rendered.
+    /// The ruleset whose cards are rendered (`harrowdeep`).
+    #[arg(value_name = "RULESET")]
+    positional: Vec<String>,
+    /// Deprecated spelling of the ruleset (give it as the first argument).
+    #[arg(long = "ruleset", value_name = "NAME", hide = true)]
+    ruleset_flag: Option<String>,
+    #[command(flatten)]
+    data: DataArgs,
+    /// Print a JSON array, one object per card: `name`, `kind`, `text`.
     #[arg(long)]
-    ruleset: String,
-    /// Data files or folders to load.
-    #[arg(default_value = "cards")]
-    paths: Vec<PathBuf>,
+    json: bool,
 }
 
 pub(crate) fn run(args: &TextArgs) -> Result<bool, CliError> {
@@ -70,10 +78,22 @@ struct Loaded {
     sites: Sites,
 }
 
+/// The ruleset and the data paths of a `text` subcommand, old spellings included.
+fn ruleset_and_paths(
+    positional: &[String],
+    flag: Option<&String>,
+    data: &DataArgs,
+) -> Result<(String, Vec<PathBuf>), CliError> {
+    let (ruleset, old_paths) = ruleset_and_old_paths(positional, flag)?;
+    Ok((ruleset, data.paths_or(&old_paths)?))
+}
+
 fn load_cards(paths: &[PathBuf], ruleset: &str) -> Result<Loaded, CliError> {
     let (sources, problems) = read_paths(paths);
     if let Some(problem) = problems.first() {
-        return Err(CliError::input(problem.to_string()));
+        return Err(CliError::input(format!(
+            "{problem} (pass --data PATH to load other data)"
+        )));
     }
     let (loaded, problems) = load(&sources, &gloam_dsl::Host::new());
     if !problems.is_empty() {
@@ -83,18 +103,7 @@ fn load_cards(paths: &[PathBuf], ruleset: &str) -> Result<Loaded, CliError> {
             problems.len()
         );
     }
-    if loaded.library.ruleset(ruleset).is_none() {
-        let names: Vec<&str> = loaded
-            .library
-            .rulesets()
-            .iter()
-            .map(|r| r.name.as_str())
-            .collect();
-        return Err(CliError::input(format!(
-            "no ruleset `{ruleset}`; the data has {}",
-            names.join(", ")
-        )));
-    }
+    super::data::require_ruleset(&loaded.library, ruleset)?;
     Ok(Loaded {
         sites: Sites::new(&sources),
         library: loaded.library,
@@ -196,8 +205,10 @@ fn parse_csv(content: &str) -> Vec<Vec<String>> {
 }
 
 fn run_check(args: &CheckArgs) -> Result<bool, CliError> {
-    let loaded = load_cards(&args.paths, &args.ruleset)?;
-    let cards = cards_of(&loaded.library, &args.ruleset);
+    let (ruleset, paths) =
+        ruleset_and_paths(&args.positional, args.ruleset_flag.as_ref(), &args.data)?;
+    let loaded = load_cards(&paths, &ruleset)?;
+    let cards = cards_of(&loaded.library, &ruleset);
     let checks: Vec<TextCheck> = match &args.texts {
         Some(path) => {
             let label = path.display().to_string();
@@ -265,9 +276,28 @@ fn run_check(args: &CheckArgs) -> Result<bool, CliError> {
 }
 
 fn run_render(args: &RenderArgs) -> Result<bool, CliError> {
-    let loaded = load_cards(&args.paths, &args.ruleset)?;
+    let (ruleset, paths) =
+        ruleset_and_paths(&args.positional, args.ruleset_flag.as_ref(), &args.data)?;
+    let loaded = load_cards(&paths, &ruleset)?;
+    let cards = cards_of(&loaded.library, &ruleset);
+    if args.json {
+        let array: Vec<serde_json::Value> = cards
+            .iter()
+            .map(|card| {
+                serde_json::json!({
+                    "name": card.name,
+                    "kind": card.kind,
+                    "text": render(card),
+                })
+            })
+            .collect();
+        let text =
+            serde_json::to_string_pretty(&array).map_err(|e| CliError::input(e.to_string()))?;
+        super::emit(&format!("{text}\n"))?;
+        return Ok(true);
+    }
     let mut out = String::new();
-    for card in cards_of(&loaded.library, &args.ruleset) {
+    for card in cards {
         out.push_str(&format!("{}\n  {}\n\n", card.name, render(card)));
     }
     super::emit(&out)?;

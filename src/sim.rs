@@ -425,9 +425,12 @@ pub fn prepare_match(
     choice: &MatchChoice,
 ) -> Result<RulesetGame, String> {
     let host = Rc::new(gloam_dsl::Host::new());
-    let (sources, mut problems) = read_paths(paths);
-    let (loaded, load_problems) = load(&sources, &host);
-    problems.extend(load_problems);
+    let (sources, problems) = read_paths(paths);
+    if let Some(first) = problems.first() {
+        // A path that is not there: say which, and how to name another.
+        return Err(format!("{first}; pass --data PATH to load other data"));
+    }
+    let (loaded, problems) = load(&sources, &host);
     if let Some(first) = problems.first() {
         return Err(format!(
             "the data has {} problem{}; the first: {first} (`gloam check {}` lists them all)",
@@ -435,7 +438,7 @@ pub fn prepare_match(
             if problems.len() == 1 { "" } else { "s" },
             paths
                 .iter()
-                .map(|p| p.display().to_string())
+                .map(|p| format!("--data {}", p.display()))
                 .collect::<Vec<_>>()
                 .join(" ")
         ));

@@ -99,8 +99,10 @@ fn load_cards(paths: &[PathBuf], ruleset: &str) -> Result<Loaded, CliError> {
     if !problems.is_empty() {
         // Check what loaded: a problem in another ruleset's file need not stop this one.
         eprintln!(
-            "warning: the data has {} problems (see `gloam check`); checking what loaded",
-            problems.len()
+            "warning: the data has {} problem{} (`gloam check {}` lists them); checking what loaded",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" },
+            super::data::data_flags(paths)
         );
     }
     super::data::require_ruleset(&loaded.library, ruleset)?;

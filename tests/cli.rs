@@ -683,3 +683,69 @@ fn rules_list_lines_up_and_counts_what_a_mode_inherits() {
     assert_eq!(artefact["warbands"], 2, "{artefact}");
     assert_eq!(artefact["inherited"], true, "{artefact}");
 }
+
+#[test]
+fn check_names_the_built_in_file_that_declares_a_missing_ruleset() {
+    let dir = scratch("declares");
+    let card = dir.join("mine.gloam");
+    std::fs::write(
+        &card,
+        "card \"Mine\" {\n    ruleset = \"harrowdeep\"\n    kind = ploy\n    owner = universal\n    window = power_step\n    effect = { }\n}\n",
+    )
+    .unwrap();
+    let (code, out, _) = gloam(&["check", "--json", &card.display().to_string()], "");
+    assert_eq!(code, 1);
+    let problems: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let help = problems[0]["help"].as_str().unwrap();
+    assert!(
+        help.contains("cards/harrowdeep/harrowdeep.gloam`, which declares it"),
+        "{help}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_json_keeps_where_a_duplicate_was_first_defined() {
+    // In another file: the related location of the first definition.
+    let (code, out, _) = gloam(
+        &[
+            "check",
+            "--json",
+            "tests/fail/base",
+            "tests/fail/duplicate_card_name.gloam",
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    let problems: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let duplicate = problems
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "gloam::grammar::duplicate_name")
+        .expect("the duplicate");
+    let first = &duplicate["related"][0];
+    assert_eq!(
+        first["file"], "tests/fail/base/testbed.gloam",
+        "{duplicate}"
+    );
+    assert_eq!(first["line"], 116);
+    assert_eq!(first["label"], "first defined here");
+    // In the same file: the second label.
+    let (_, out, _) = gloam(
+        &[
+            "check",
+            "--json",
+            "tests/fail/base",
+            "tests/fail/duplicate_field.gloam",
+        ],
+        "",
+    );
+    let problems: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let related = &problems[0]["related"][0];
+    assert_eq!(
+        related["file"], "tests/fail/duplicate_field.gloam",
+        "{problems}"
+    );
+    assert_eq!(related["label"], "first set here");
+}

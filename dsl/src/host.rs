@@ -362,9 +362,19 @@ impl Host {
                 return Err(self.every_problem(&site, context, &scope, first));
             }
             Err(error) => {
-                return Err(vec![
-                    self.parse_diagnostic(&site, context, &error.0, error.1),
-                ]);
+                let first = self.parse_diagnostic(&site, context, &error.0, error.1);
+                // Rhai stops at its first error; a bad number there (a decimal, a literal too
+                // large) must not hide the script's other bad numbers, which a lexical scan
+                // finds all at once.
+                if matches!(first, DslDiagnostic::DecimalNumber { .. }) || is_too_large(&first) {
+                    let mut problems = number_problems(&site);
+                    if !problems.iter().any(|p| p.span() == first.span()) {
+                        problems.push(first);
+                    }
+                    problems.sort_by_key(|problem| problem.span().start);
+                    return Err(problems);
+                }
+                return Err(vec![first]);
             }
         };
         let condition = context.kind == ScriptKind::Condition;
@@ -820,6 +830,14 @@ impl Host {
             ParseErrorType::MissingToken(token, what) => {
                 syntax(format!("expected `{token}` {what}"), None)
             }
+            ParseErrorType::BadInput(LexError::MalformedNumber(written))
+                if written.chars().all(|c| c.is_ascii_digit() || c == '_') =>
+            {
+                syntax(
+                    format!("`{written}` {TOO_LARGE}"),
+                    Some("rules numbers are whole numbers that fit in 64 bits"),
+                )
+            }
             other => syntax(lowercase_first(&other.to_string()), None),
         }
     }
@@ -885,6 +903,96 @@ fn data_limit(what: &str, limits: &Limits) -> (&'static str, u64) {
     } else {
         ("data size", 0)
     }
+}
+
+/// Whether a diagnostic is the one [`number_problems`] gives for a too-large literal.
+fn is_too_large(problem: &DslDiagnostic) -> bool {
+    matches!(problem, DslDiagnostic::Syntax { message, .. } if message.ends_with(TOO_LARGE))
+}
+
+const TOO_LARGE: &str = "is larger than the largest whole number (9223372036854775807)";
+
+/// Every number literal of a script that cannot be a rules number: decimals, and whole
+/// numbers past `i64::MAX`. A lexical scan, outside strings and comments.
+fn number_problems(site: &Site) -> Vec<DslDiagnostic> {
+    let text = &*site.source.file_text;
+    let (start, end) = (site.source.start, site.source.end);
+    let Some(script) = text.get(start..end) else {
+        return Vec::new();
+    };
+    let bytes = script.as_bytes();
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'"' | b'`' | b'\'' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                // A name (digits inside it are not numbers), or a 0x/0b/0o literal's tail.
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+            }
+            b if b.is_ascii_digit() => {
+                let from = i;
+                while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                if i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                    // 0x1F and the like: not a decimal literal.
+                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+                    {
+                        i += 1;
+                    }
+                    continue;
+                }
+                if bytes.get(i) == Some(&b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                    if let Some(problem) = decimal_at(site, start + i + 1) {
+                        problems.push(problem);
+                    }
+                    i += 1;
+                    while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'_') {
+                        i += 1;
+                    }
+                    continue;
+                }
+                let digits: String = script[from..i]
+                    .chars()
+                    .filter(char::is_ascii_digit)
+                    .collect();
+                if digits.parse::<i64>().is_err() {
+                    problems.push(DslDiagnostic::Syntax {
+                        message: format!("`{}` {TOO_LARGE}", &script[from..i]),
+                        src: site.named_source(),
+                        span: site.span_at(start + from, i - from),
+                        help: Some(
+                            "rules numbers are whole numbers that fit in 64 bits".to_owned(),
+                        ),
+                    });
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    problems
 }
 
 /// A decimal number whose `.` sits just before `offset`, as a diagnostic.

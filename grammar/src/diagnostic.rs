@@ -8,6 +8,24 @@ use thiserror::Error;
 
 use crate::ast::Span;
 
+/// Where a name was first defined, when a duplicate is in another file: related to a
+/// [`GrammarDiagnostic::DuplicateName`].
+#[derive(Debug, Error, Diagnostic)]
+#[error("the first {kind} `{name}` is defined here")]
+#[diagnostic(severity(Advice))]
+pub struct FirstDefinition {
+    /// The item kind.
+    pub kind: String,
+    /// The name.
+    pub name: String,
+    /// The file of the first definition.
+    #[source_code]
+    pub src: NamedSource<Arc<str>>,
+    /// The first definition's name.
+    #[label("first defined here")]
+    pub span: SourceSpan,
+}
+
 /// A problem found while loading `.gloam` files.
 ///
 /// Each variant has a stable code `gloam::grammar::<name>` (see [`list_codes`]), the file it
@@ -151,6 +169,10 @@ pub enum GrammarDiagnostic {
         /// The first definition, when it is in the same file.
         #[label("first defined here")]
         first: Option<SourceSpan>,
+        /// The first definition, when it is in another file: a related diagnostic with its
+        /// own file and span (so tools such as `gloam check --json` can point at it).
+        #[related]
+        elsewhere: Vec<FirstDefinition>,
         /// Where the first one is.
         #[help]
         help: String,

@@ -191,7 +191,7 @@ pub use defs::{
     StatDef, StepDef, SymbolDef, VISIBILITIES, WarbandDef, WeaponDef, WindowDef, ZoneDef,
     visibility_name,
 };
-pub use diagnostic::{GrammarDiagnostic, list_codes};
+pub use diagnostic::{FirstDefinition, GrammarDiagnostic, list_codes};
 pub use library::{Library, ScriptUse, SourceFile, load};
 pub use schema::{FieldSchema, FieldType, ItemSchema, TOP_LEVEL, schema};
 pub use suggest::closest;

@@ -293,6 +293,16 @@ fn dedupe<'a, T>(
                     src: entry.file.src(),
                     span: entry.file.span(span),
                     first: same_file.then(|| first.file.span(first_span)),
+                    elsewhere: if same_file {
+                        Vec::new()
+                    } else {
+                        vec![crate::diagnostic::FirstDefinition {
+                            kind: kind.to_string(),
+                            name: name_of(&entry.def).to_string(),
+                            src: first.file.src(),
+                            span: first.file.span(first_span),
+                        }]
+                    },
                     help: if same_file {
                         format!("rename one of them: {kind} names are unique in a library")
                     } else {

@@ -1075,6 +1075,7 @@ impl Checker<'_> {
                         src: self.file.src(),
                         span: self.file.span(name.span),
                         first: Some(self.file.span(*first)),
+                        elsewhere: Vec::new(),
                         help: format!("each {kind} needs its own name within its {parent_kind}"),
                     });
                 } else {
@@ -1140,9 +1141,15 @@ impl Checker<'_> {
         }
 
         let mut set: BTreeMap<&str, Span> = BTreeMap::new();
+        // The fields an unknown field is a likely misspelling of: when one of them is
+        // missing, the misspelling is the one problem to report, not also the absence.
+        let mut misspelt: Vec<&str> = Vec::new();
         for field in item.fields() {
             let key = field.key.value.as_str();
             let Some(field_schema) = schema.field(key) else {
+                if let Some(meant) = suggest::closest(key, schema.fields.iter().map(|f| f.name)) {
+                    misspelt.push(meant);
+                }
                 let help = if schema.children.contains(&key) {
                     format!("`{key}` is an item: write `{key} \"name\" {{ ... }}`")
                 } else {
@@ -1174,14 +1181,15 @@ impl Checker<'_> {
             set.insert(key, field.key.span);
             self.value(&field.value, field_schema);
         }
+        // A field counts as present when it is there or misspelt (reported above).
+        let has = |name: &str| set.contains_key(name) || misspelt.contains(&name);
         let required: Vec<&FieldSchema> = schema
             .fields
             .iter()
-            .filter(|field_schema| field_schema.required && !set.contains_key(field_schema.name))
+            .filter(|field_schema| field_schema.required && !has(field_schema.name))
             .collect();
         self.missing(item, &required, "");
         // Fields required only in some cases.
-        let has = |name: &str| set.contains_key(name);
         match kind {
             "ruleset" if !has("extends") => {
                 let missing: Vec<&FieldSchema> = ["rounds", "min_players", "max_players"]

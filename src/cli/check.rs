@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use gloam::load::{Problem, load, locate, read_paths, sort_problems};
+use gloam_grammar::GrammarDiagnostic;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
 use super::CliError;
@@ -41,6 +42,48 @@ pub(crate) fn render(problem: &dyn Diagnostic, width: usize, colour: bool) -> St
     out
 }
 
+/// A located label as JSON: where it points and what it says.
+fn label_json(
+    source: &dyn miette::SourceCode,
+    label: &miette::LabeledSpan,
+    message: Option<String>,
+) -> Option<serde_json::Value> {
+    let contents = source.read_span(label.inner(), 0, 0).ok()?;
+    Some(serde_json::json!({
+        "file": contents.name().unwrap_or_default(),
+        "line": contents.line() + 1,
+        "column": contents.column() + 1,
+        "offset": label.offset(),
+        "length": label.len(),
+        "label": label.label(),
+        "message": message,
+    }))
+}
+
+/// The places a problem points at besides its main one: its other labels (where a
+/// duplicate was first set, in the same file) and its related diagnostics (where a duplicate
+/// was first defined, in another file).
+fn related_json(problem: &dyn Diagnostic) -> Vec<serde_json::Value> {
+    let mut related = Vec::new();
+    if let (Some(labels), Some(source)) = (problem.labels(), problem.source_code()) {
+        related.extend(
+            labels
+                .skip(1)
+                .filter_map(|label| label_json(source, &label, None)),
+        );
+    }
+    if let Some(others) = problem.related() {
+        for other in others {
+            let source = other.source_code().or(problem.source_code());
+            let first = other.labels().and_then(|mut labels| labels.next());
+            if let (Some(source), Some(label)) = (source, first) {
+                related.extend(label_json(source, &label, Some(other.to_string())));
+            }
+        }
+    }
+    related
+}
+
 fn json_of(problem: &Problem) -> serde_json::Value {
     let location = locate(problem);
     let label = problem
@@ -62,7 +105,68 @@ fn json_of(problem: &Problem) -> serde_json::Value {
         "length": location.as_ref().map(|l| l.length),
         "label": label,
         "help": problem.help().map(|h| h.to_string()),
+        "related": related_json(problem),
     })
+}
+
+/// "load the file that declares it" becomes "load `cards/harrowdeep/harrowdeep.gloam`,
+/// which declares it" when the built-in data declares the name and that file was not loaded.
+fn name_declaring_files(problems: &mut [Problem], loaded: &[gloam::load::Source]) {
+    const VAGUE: &str = "load the file that declares it";
+    let wanted = |problem: &Problem| match problem {
+        Problem::Grammar(GrammarDiagnostic::UnknownName { help, .. })
+        | Problem::Grammar(GrammarDiagnostic::UnknownParent { help, .. }) => help.contains(VAGUE),
+        _ => false,
+    };
+    if !problems.iter().any(wanted) {
+        return;
+    }
+    let Some(cards) = super::data::builtin_cards() else {
+        return;
+    };
+    let (builtin, _) = read_paths(&[cards]);
+    let declaring = |kind: &str, name: &str| -> Option<String> {
+        let header = format!("{kind} \"{name}\"");
+        builtin
+            .iter()
+            .find(|source| {
+                source
+                    .text
+                    .lines()
+                    .any(|line| line.trim_start().starts_with(&header))
+            })
+            .map(|source| source.name.clone())
+            .filter(|file| !loaded.iter().any(|l| same_file(&l.name, file)))
+    };
+    for problem in problems.iter_mut() {
+        let (kind, name, help) = match problem {
+            Problem::Grammar(GrammarDiagnostic::UnknownName {
+                what, name, help, ..
+            }) => (what.as_str(), name.as_str(), help),
+            Problem::Grammar(GrammarDiagnostic::UnknownParent { name, help, .. }) => {
+                ("ruleset", name.as_str(), help)
+            }
+            _ => continue,
+        };
+        if !help.contains(VAGUE) {
+            continue;
+        }
+        if let Some(file) = declaring(kind, name) {
+            *help = help.replacen(
+                VAGUE,
+                &format!("load `{file}`, which declares it (add it to the paths checked)"),
+                1,
+            );
+        }
+    }
+}
+
+/// Whether two file names are the same file.
+fn same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 pub(crate) fn run(args: &CheckArgs) -> Result<bool, CliError> {
@@ -71,6 +175,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<bool, CliError> {
     let (sources, mut problems) = read_paths(&paths);
     let (_, load_problems) = load(&sources, &host);
     problems.extend(load_problems);
+    name_declaring_files(&mut problems, &sources);
     sort_problems(&mut problems);
     let errors = problems
         .iter()

@@ -1851,10 +1851,17 @@ fn stagger_comes_after_the_attack_so_a_guarded_target_is_not_driven_back() {
     let state = game.state();
     assert_eq!(game_counter(state, "attack_outcome"), 3, "a critical hit");
     assert_eq!(damage(state, "Torka Tuffskul"), 3);
-    assert!(pending(&game).is_none(), "no drive back for a guarded target");
+    assert!(
+        pending(&game).is_none(),
+        "no drive back for a guarded target"
+    );
     let torka = &state.pieces[&piece(state, "Torka Tuffskul")];
     assert_eq!(torka.tokens.get("stagger"), Some(&1));
-    assert_eq!(torka.tokens.get("guard"), None, "the Stagger token takes the Guard");
+    assert_eq!(
+        torka.tokens.get("guard"),
+        None,
+        "the Stagger token takes the Guard"
+    );
     // Unguarded: the drive back is offered while the target has no Stagger token yet; it
     // comes once the drive back step is over.
     let mut game = great_hammer_hit(&rules, false);
@@ -1862,14 +1869,18 @@ fn stagger_comes_after_the_attack_so_a_guarded_target_is_not_driven_back() {
     assert_eq!(asked.prompt, DRIVE_BACK);
     let state = game.state();
     assert_eq!(
-        state.pieces[&piece(state, "Torka Tuffskul")].tokens.get("stagger"),
+        state.pieces[&piece(state, "Torka Tuffskul")]
+            .tokens
+            .get("stagger"),
         None
     );
     answer(&mut game, asked.player, option("do not drive back"));
     settle(&mut game);
     let state = game.state();
     assert_eq!(
-        state.pieces[&piece(state, "Torka Tuffskul")].tokens.get("stagger"),
+        state.pieces[&piece(state, "Torka Tuffskul")]
+            .tokens
+            .get("stagger"),
         Some(&1)
     );
 }

@@ -2166,7 +2166,10 @@ fn shadespire_decklist(objectives: usize) -> String {
 /// cards, so 13 is as wrong as 11 (the data said "at least 12" before).
 #[test]
 fn a_shadespire_objective_deck_holds_exactly_twelve_cards() {
-    assert_eq!(deck_problems(&shadespire_decklist(12)), Vec::<String>::new());
+    assert_eq!(
+        deck_problems(&shadespire_decklist(12)),
+        Vec::<String>::new()
+    );
     assert_eq!(
         deck_problems(&shadespire_decklist(11)),
         ["gloam::grammar::deck_too_small"]

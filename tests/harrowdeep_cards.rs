@@ -3676,40 +3676,62 @@ fn kunnin_kommand_lets_an_adjacent_friend_move() {
     let far = away(&rules, &[mannok, shank], 3);
     let game = run(far, None);
     assert!(game.pending().is_empty(), "{:?}", game.pending());
-    // The friend next to Mannok already has a Move or a Charge token: it cannot make a Move
-    // action (Harrowdeep, actions: 002 L2134-2146; digest 3.6), so no reaction is offered.
-    // (Before this rule, a friend could be moved again and again: each granted Move opened
-    // a new reaction step.)
+    // The friend next to Mannok already has a Move or a Charge token: the card names the
+    // Move action, so it moves all the same (Harrowdeep 3.15, additional actions: 002
+    // L2834-2837, L2846-2850; a card beats the rulebook, 002 L1595-1600; digest H32).
+    // (The flow refused it before, reading the token rule of 002 L2134-2146 alone.)
     for held in ["move", "charge"] {
-        let game = run(gikkit, Some(held));
-        assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
+        let mut game = run(gikkit, Some(held));
+        use_fighter_reaction(&mut game, KREW, "Mannok da Kunnin'");
+        expect(
+            &mut game,
+            KREW,
+            "Which fighter makes a Move action?",
+            Choice::Piece(gikkit_id),
+        );
+        let to = choices(&request(&game))[0].clone();
+        expect(&mut game, KREW, "Where does it move?", to.clone());
+        assert_eq!(
+            hex_of(game.state(), "Gikkit").map(Choice::Hex),
+            Some(to),
+            "{held}"
+        );
+        assert!(has_token(game.state(), "Gikkit", "move"), "{held}");
     }
 }
 
-/// A Move action a card or an ability grants to a fighter with a Move or Charge token is
-/// lost: it moves nowhere and opens no window (Harrowdeep, actions: 002 L2134-2146; digest
-/// 3.6).
+/// A Move action a card or an ability grants by name is made even by a fighter with a
+/// Move or a Charge token (Harrowdeep 3.15: 002 L2834-2837, L2846-2850; digest H32); the
+/// activation step's own Move action is not (002 L2134-2146, L2709-2710).
 #[test]
-fn granted_move_action_for_a_fighter_with_a_move_or_charge_token_is_lost() {
+fn granted_move_action_is_made_even_with_a_move_or_charge_token() {
     let rules = rules();
     let shank = away(&rules, &[], 0);
     for held in ["move", "charge"] {
-        let game = scenario(
-            &rules,
-            move |ctx: &mut Ctx<'_>| {
-                place_all(ctx, &[("Shank", shank)]);
-                token(ctx, "Shank", held);
-            },
-            vec![frame(
-                "move_action",
-                &[
-                    ("player", Value::Player(KREW)),
-                    ("fighter", fighter(&rules, "Shank")),
-                ],
-            )],
-        );
-        assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
-        assert_eq!(hex_of(game.state(), "Shank"), Some(shank), "{held}");
+        for activation in [false, true] {
+            let mut vars = vec![
+                ("player", Value::Player(KREW)),
+                ("fighter", fighter(&rules, "Shank")),
+            ];
+            if activation {
+                vars.push(("data", Value::Str("activation".into())));
+            }
+            let game = scenario(
+                &rules,
+                move |ctx: &mut Ctx<'_>| {
+                    place_all(ctx, &[("Shank", shank)]);
+                    token(ctx, "Shank", held);
+                },
+                vec![frame("move_action", &vars)],
+            );
+            if activation {
+                assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
+                assert_eq!(hex_of(game.state(), "Shank"), Some(shank), "{held}");
+            } else {
+                let asked = request(&game);
+                assert_eq!(asked.prompt, "Where does it move?", "{held}");
+            }
+        }
     }
 }
 

@@ -1651,3 +1651,120 @@ fn whole_games_last_three_rounds_of_eight_turns() {
     assert_eq!(turns, 24);
     assert_eq!(counter(game.state(), "round"), 3);
 }
+
+/// Embergard, Charge (001 L139-145): a Charge resolves a move ability, then an attack
+/// ability, so the `after_move` window opens after its move, before the attack: Hidden
+/// Blade and Bold Advance can answer a Charge. (Only the Move action opened it before.)
+#[test]
+fn a_charge_opens_after_move_before_its_attack() {
+    let rules = rules();
+    let open = open_hexes(&rules);
+    let calthia = open[20];
+    let shank = *open
+        .iter()
+        .find(|h| h.distance_to(calthia) == 3)
+        .expect("a hex 3 away");
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, CALTHIA, calthia);
+            place(ctx, SHANK, shank);
+        },
+        vec![frame(
+            "charge_action",
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(piece(&bare_state(), CALTHIA))),
+            ],
+        )],
+    );
+    answer_all(&mut game, &[]);
+    let markers: Vec<String> = game
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Marker { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let moved = markers.iter().position(|m| m == "after_move");
+    let rolled = markers.iter().position(|m| m == "attack_rolled");
+    assert!(
+        moved.is_some() && rolled.is_some() && moved < rolled,
+        "{markers:?}"
+    );
+    assert_eq!(tokens(game.state(), CALTHIA, "charge"), 1);
+}
+
+/// Embergard, stand fast (001 L367-373): the target *can* use it when its save roll holds
+/// more crits; its player chooses. Declined, the attack deals its full Damage and the
+/// target may be driven back. (It was applied without asking.)
+#[test]
+fn stand_fast_is_the_targets_choice() {
+    let rules = rules();
+    let mut offered = 0;
+    for seed in 1..=80 {
+        let r = resolve(
+            &rules,
+            Situation::default(),
+            seed,
+            &["do not stand fast", "drive back"],
+        );
+        let crits = count(&r.attack, &["critical"]);
+        let save_crits = count(&r.save, &["critical"]);
+        if r.outcome >= 1 && save_crits > crits {
+            offered += 1;
+            // Krule Irons: Damage 1, no Grievous here; driven back though the save had
+            // more crits.
+            assert_eq!(r.damage, if r.outcome == 2 { 1 } else { 0 }, "seed {seed}");
+            assert!(
+                r.target_moved,
+                "seed {seed}: not standing fast, driven back"
+            );
+        }
+    }
+    assert!(offered > 0, "no seed offered stand fast");
+    // The request goes to the target's player.
+    let mut asked_of = Vec::new();
+    for seed in 1..=80 {
+        let centre = open_centre(&rules, &[]);
+        let mut game = scenario_seeded(
+            &rules,
+            seed,
+            move |ctx: &mut Ctx<'_>| {
+                place(ctx, GIKKIT, centre.neighbors()[0]);
+                place(ctx, CALTHIA, centre);
+            },
+            vec![frame(
+                "attack",
+                &[
+                    ("player", Value::Player(KREW)),
+                    ("fighter", Value::Piece(piece(&bare_state(), GIKKIT))),
+                    ("target", Value::Piece(piece(&bare_state(), CALTHIA))),
+                    (
+                        "data",
+                        Value::List(vec![
+                            Value::Str("Krule Irons".into()),
+                            Value::Str("none".into()),
+                        ]),
+                    ),
+                ],
+            )],
+        );
+        for _ in 0..20 {
+            let Some(asked) = game.pending().first().map(|r| (*r).clone()) else {
+                break;
+            };
+            if asked.prompt.starts_with("Stand fast") {
+                asked_of.push(asked.player);
+            }
+            let first = match &asked.options {
+                Options::One { choices } => choices[0].clone(),
+                other => panic!("not a single choice: {other:?}"),
+            };
+            answer(&mut game, asked.player, first);
+        }
+    }
+    assert!(!asked_of.is_empty());
+    assert!(asked_of.iter().all(|p| *p == SEEKERS), "{asked_of:?}");
+}

@@ -495,3 +495,33 @@ fn activation_charge_opens_one_after_action_window_for_its_move_and_attack() {
     assert_eq!(count("after_action"), 1, "{marked:?}");
     assert_eq!(count("after_activation"), 1, "{marked:?}");
 }
+
+/// Harrowdeep, Guard action (3.6; 002 L2598-2599): a fighter given a Guard token loses all
+/// its Stagger tokens, not one; a fighter with two Stagger tokens that goes on Guard is no
+/// longer staggered. (The activation removed one token.)
+#[test]
+fn a_guard_action_removes_every_stagger_token() {
+    let rules = rules();
+    let hex = pick(&rules, &[], |h| roomy(&rules, h));
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &[("Calthia Xandire", hex)]);
+            let calthia = piece(ctx.state(), "Calthia Xandire");
+            ctx.set_tokens(Scope::Piece(calthia), "stagger", 2)
+                .expect("stagger");
+        },
+        vec![frame("activation", &[("player", Value::Player(SEEKERS))])],
+    );
+    let calthia = piece(game.state(), "Calthia Xandire");
+    expect(&mut game, SEEKERS, "Choose an action", option("guard"));
+    expect(
+        &mut game,
+        SEEKERS,
+        "Which fighter goes on guard?",
+        Choice::Piece(calthia),
+    );
+    let tokens = &game.state().pieces[&calthia].tokens;
+    assert_eq!(tokens.get("guard"), Some(&1));
+    assert_eq!(tokens.get("stagger"), None, "{tokens:?}");
+}

@@ -32,7 +32,9 @@ use scenario::decks::{
     Scenario, answer, attack_rolls, away, card, choices, expect, glory_spent, names_in, open_hexes,
     pick, place_all, power_step, prompt, request, roomy, scenario, set, token, upgrade,
 };
-use scenario::{KREW, SEEKERS, cards_dir, frame, glory, id, option, piece, with_fixture};
+use scenario::{
+    KREW, SEEKERS, cards_dir, frame, game_counter, glory, id, option, piece, with_fixture,
+};
 
 /// Every card of the Harrowdeep ruleset and the test that shows it at work.
 const CARD_TESTS: &[(&str, &str)] = &[
@@ -894,6 +896,8 @@ fn elimination_order_lone_leader_or_assassin_kill_scores_in_the_window() {
                 card(ctx, "True Grit", SEEKERS, "objective_deck");
                 set(ctx, Scope::Game, "attack_outcome", 2);
                 set(ctx, Scope::Game, "attack_range", 1);
+                // The Attack action's own damage took the target out (002 L2525-2529).
+                set(ctx, Scope::Game, "attack_took_out", 1);
                 if assassin {
                     let id = piece(ctx.state(), &attacker_kind);
                     ctx.set_keyword(id, "assassin", true).expect("keyword");
@@ -1213,6 +1217,8 @@ fn gristle_for_the_mill_short_range_kill_of_a_big_enemy_scores() {
                 card(ctx, "Gristle for the Mill", KREW, "objective_hand");
                 set(ctx, Scope::Game, "attack_outcome", 2);
                 set(ctx, Scope::Game, "attack_range", range);
+                // The Attack action's own damage took the victim out (002 L2525-2529).
+                set(ctx, Scope::Game, "attack_took_out", 1);
             },
             vec![
                 window(
@@ -1257,6 +1263,118 @@ fn gristle_for_the_mill_short_range_kill_of_a_big_enemy_scores() {
         KREW,
         "Gristle for the Mill"
     ));
+}
+
+/// `attacker` hits `target` (two criticals, no save) standing next to it, on a battlefield
+/// where every hex the target can be driven back into is lethal; the attacker's player
+/// drives it back. `arrange` runs after the placing. Then a surge step.
+fn pushed_into_lethal(
+    rules: &RulesetGame,
+    (attacker, target, weapon): (&'static str, &'static str, &str),
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let others: Vec<&'static str> = EVERYONE
+        .iter()
+        .copied()
+        .filter(|k| *k != attacker && *k != target)
+        .collect();
+    let at = pick(rules, &[], |h| roomy(rules, h));
+    let next = pick(rules, &[at], |h| h.distance_to(at) == 1);
+    let behind: Vec<Hex> = at
+        .neighbors()
+        .into_iter()
+        .filter(|h| h.distance_to(next) == 2)
+        .collect();
+    let mut taken = vec![at, next];
+    taken.extend(behind.iter().copied());
+    let mut placed = scatter(rules, &others, &taken);
+    placed.extend([(target, at), (attacker, next)]);
+    let player = if EVERYONE[..4].contains(&attacker) {
+        SEEKERS
+    } else {
+        KREW
+    };
+    let mut game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(ctx, &placed);
+            for h in &behind {
+                ctx.set_hex_type(*h, "lethal", true);
+            }
+            ctx.fix_dice("attack", &["critical", "critical"]);
+            let defence = ctx
+                .state()
+                .characteristic(piece(ctx.state(), target), "defence");
+            let blanks = vec!["double_support"; defence.unwrap_or(1).max(1) as usize];
+            ctx.fix_dice("defence", &blanks);
+            set(ctx, Scope::Game, "turn_seat", i64::from(player.0));
+            arrange(ctx);
+        },
+        vec![
+            attack_frame(rules, attacker, target, weapon),
+            surge_step(player),
+        ],
+    );
+    for _ in 0..50 {
+        let Some(asked) = game.pending().first().map(|r| (*r).clone()) else {
+            break;
+        };
+        let choice = match asked.prompt.as_str() {
+            "Re-roll an attack die?" | "Re-roll a defence die?" => option("keep the roll"),
+            "Drive the target back?" => option("drive back"),
+            "Reaction step: react or pass?" => option("pass"),
+            _ => choices(&asked)[0].clone(),
+        };
+        answer(&mut game, choice);
+    }
+    game
+}
+
+/// A lethal hex's kill is the hex's (Harrowdeep 3.12; 002 L2525-2529: "even when a fighter
+/// is pushed into a lethal hex during an Attack action"): Torka's Range 2 Mansnappa leaves
+/// Calthia (Wounds 4) standing, she is driven back into a lethal hex and taken out there,
+/// so Gristle for the Mill (002 L836-851: the Attack action takes the enemy out) is not
+/// scored; neither is Elimination Order (002 L1033-1052) for Luxa's bow driving Mannok,
+/// the Krew's leader, into one. (Both scored when the target was merely off the
+/// battlefield after the attack.)
+#[test]
+fn a_target_driven_into_a_lethal_hex_is_the_hexs_kill_not_the_attacks() {
+    let rules = rules();
+    let game = pushed_into_lethal(
+        &rules,
+        ("Torka Tuffskul", "Calthia Xandire", "Mansnappa"),
+        |ctx| {
+            // Two criticals: a critical hit, Damage 2 and Grievous 1 (3 of her 4 Wounds).
+            card(ctx, "Gristle for the Mill", KREW, "objective_hand");
+        },
+    );
+    let state = game.state();
+    assert_eq!(hex_of(state, "Calthia Xandire"), None, "out of action");
+    assert_eq!(game_counter(state, "attack_took_out"), 0);
+    assert!(!scored(state, KREW, "Gristle for the Mill"));
+    assert!(!names_in(state, KREW, "revealed").contains(&"Gristle for the Mill".to_string()));
+    let game = pushed_into_lethal(
+        &rules,
+        ("Luxa Stormrider", "Mannok da Kunnin'", "Stormcaller Bow"),
+        |ctx| {
+            damage(ctx, "Mannok da Kunnin'", 2);
+            card(ctx, "Elimination Order", SEEKERS, "objective_hand");
+        },
+    );
+    let state = game.state();
+    assert_eq!(hex_of(state, "Mannok da Kunnin'"), None, "out of action");
+    assert!(!scored(state, SEEKERS, "Elimination Order"));
+    // Killed by the attack itself: the counter says so, and the objective scores.
+    let game = lethal_blow(
+        &rules,
+        ("Torka Tuffskul", "Calthia Xandire", "Mansnappa"),
+        |ctx| {
+            damage(ctx, "Calthia Xandire", 3);
+            card(ctx, "Gristle for the Mill", KREW, "objective_hand");
+        },
+    );
+    assert_eq!(game_counter(game.state(), "attack_took_out"), 1);
+    assert!(scored(game.state(), KREW, "Gristle for the Mill"));
 }
 
 /// Krule Tricks (seed 002 L853-869): surge, after your warband takes an enemy fighter out
@@ -3558,40 +3676,62 @@ fn kunnin_kommand_lets_an_adjacent_friend_move() {
     let far = away(&rules, &[mannok, shank], 3);
     let game = run(far, None);
     assert!(game.pending().is_empty(), "{:?}", game.pending());
-    // The friend next to Mannok already has a Move or a Charge token: it cannot make a Move
-    // action (Harrowdeep, actions: 002 L2134-2146; digest 3.6), so no reaction is offered.
-    // (Before this rule, a friend could be moved again and again: each granted Move opened
-    // a new reaction step.)
+    // The friend next to Mannok already has a Move or a Charge token: the card names the
+    // Move action, so it moves all the same (Harrowdeep 3.15, additional actions: 002
+    // L2834-2837, L2846-2850; a card beats the rulebook, 002 L1595-1600; digest H32).
+    // (The flow refused it before, reading the token rule of 002 L2134-2146 alone.)
     for held in ["move", "charge"] {
-        let game = run(gikkit, Some(held));
-        assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
+        let mut game = run(gikkit, Some(held));
+        use_fighter_reaction(&mut game, KREW, "Mannok da Kunnin'");
+        expect(
+            &mut game,
+            KREW,
+            "Which fighter makes a Move action?",
+            Choice::Piece(gikkit_id),
+        );
+        let to = choices(&request(&game))[0].clone();
+        expect(&mut game, KREW, "Where does it move?", to.clone());
+        assert_eq!(
+            hex_of(game.state(), "Gikkit").map(Choice::Hex),
+            Some(to),
+            "{held}"
+        );
+        assert!(has_token(game.state(), "Gikkit", "move"), "{held}");
     }
 }
 
-/// A Move action a card or an ability grants to a fighter with a Move or Charge token is
-/// lost: it moves nowhere and opens no window (Harrowdeep, actions: 002 L2134-2146; digest
-/// 3.6).
+/// A Move action a card or an ability grants by name is made even by a fighter with a
+/// Move or a Charge token (Harrowdeep 3.15: 002 L2834-2837, L2846-2850; digest H32); the
+/// activation step's own Move action is not (002 L2134-2146, L2709-2710).
 #[test]
-fn granted_move_action_for_a_fighter_with_a_move_or_charge_token_is_lost() {
+fn granted_move_action_is_made_even_with_a_move_or_charge_token() {
     let rules = rules();
     let shank = away(&rules, &[], 0);
     for held in ["move", "charge"] {
-        let game = scenario(
-            &rules,
-            move |ctx: &mut Ctx<'_>| {
-                place_all(ctx, &[("Shank", shank)]);
-                token(ctx, "Shank", held);
-            },
-            vec![frame(
-                "move_action",
-                &[
-                    ("player", Value::Player(KREW)),
-                    ("fighter", fighter(&rules, "Shank")),
-                ],
-            )],
-        );
-        assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
-        assert_eq!(hex_of(game.state(), "Shank"), Some(shank), "{held}");
+        for activation in [false, true] {
+            let mut vars = vec![
+                ("player", Value::Player(KREW)),
+                ("fighter", fighter(&rules, "Shank")),
+            ];
+            if activation {
+                vars.push(("data", Value::Str("activation".into())));
+            }
+            let game = scenario(
+                &rules,
+                move |ctx: &mut Ctx<'_>| {
+                    place_all(ctx, &[("Shank", shank)]);
+                    token(ctx, "Shank", held);
+                },
+                vec![frame("move_action", &vars)],
+            );
+            if activation {
+                assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
+                assert_eq!(hex_of(game.state(), "Shank"), Some(shank), "{held}");
+            } else {
+                let asked = request(&game);
+                assert_eq!(asked.prompt, "Where does it move?", "{held}");
+            }
+        }
     }
 }
 

@@ -1809,3 +1809,78 @@ fn an_attack_action_with_a_scything_weapon_attacks_every_adjacent_enemy() {
     // Marked for Titan of Krulety, whose reaction follows no Scything Attack action.
     assert_eq!(game_counter(game.state(), "attack_scything"), 1);
 }
+
+/// Dhoraz (Great Hammer: Stagger) hits Torka with a critical hit, Torka on Guard or not;
+/// stopped at the first request that is not a pass.
+fn great_hammer_hit(rules: &RulesetGame, guard: bool) -> Game<Scenario> {
+    let (target, attacker) = duel_hexes(rules);
+    let torka = id(rules, "Torka Tuffskul");
+    let dhoraz = id(rules, "Dhoraz Giant-fell");
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Torka Tuffskul", target);
+        place(ctx, "Dhoraz Giant-fell", attacker);
+        if guard {
+            ctx.set_tokens(Scope::Piece(torka), "guard", 1)
+                .expect("guard");
+        }
+    };
+    let f = frame(
+        "attack_result",
+        &[
+            ("player", Value::Player(SEEKERS)),
+            ("fighter", Value::Piece(dhoraz)),
+            ("target", Value::Piece(torka)),
+            ("weapon", Value::Str("Great Hammer".into())),
+            ("rolls", rolls(&["critical"], &["smash"])),
+        ],
+    );
+    let mut game = scenario(rules, arrange, vec![f]);
+    settle(&mut game);
+    game
+}
+
+/// Harrowdeep, Stagger (3.11; 002 L2558-2563): the token is given after the Attack action,
+/// if it succeeds, before its reaction step; a guarded fighter cannot be driven back (002
+/// L2603-2604). So a Stagger weapon's hit on a guarded target offers no drive back, and the
+/// Guard goes only when the Stagger token comes (002 L2564-2566). (The flow gave Stagger in
+/// combat step 5, which stripped the Guard before the drive back step.)
+#[test]
+fn stagger_comes_after_the_attack_so_a_guarded_target_is_not_driven_back() {
+    let rules = rules();
+    let game = great_hammer_hit(&rules, true);
+    let state = game.state();
+    assert_eq!(game_counter(state, "attack_outcome"), 3, "a critical hit");
+    assert_eq!(damage(state, "Torka Tuffskul"), 3);
+    assert!(
+        pending(&game).is_none(),
+        "no drive back for a guarded target"
+    );
+    let torka = &state.pieces[&piece(state, "Torka Tuffskul")];
+    assert_eq!(torka.tokens.get("stagger"), Some(&1));
+    assert_eq!(
+        torka.tokens.get("guard"),
+        None,
+        "the Stagger token takes the Guard"
+    );
+    // Unguarded: the drive back is offered while the target has no Stagger token yet; it
+    // comes once the drive back step is over.
+    let mut game = great_hammer_hit(&rules, false);
+    let asked = pending(&game).expect("the drive back is offered");
+    assert_eq!(asked.prompt, DRIVE_BACK);
+    let state = game.state();
+    assert_eq!(
+        state.pieces[&piece(state, "Torka Tuffskul")]
+            .tokens
+            .get("stagger"),
+        None
+    );
+    answer(&mut game, asked.player, option("do not drive back"));
+    settle(&mut game);
+    let state = game.state();
+    assert_eq!(
+        state.pieces[&piece(state, "Torka Tuffskul")]
+            .tokens
+            .get("stagger"),
+        Some(&1)
+    );
+}

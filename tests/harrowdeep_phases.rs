@@ -1365,3 +1365,83 @@ fn path_of_order_needs_four_enemies_out_with_three_or_four_players() {
         );
     }
 }
+
+/// Harrowdeep, out of action (3.12; 002 L2469-2475): the fighter taken out of action is
+/// taken off the battlefield and its tokens and counters are cleared (wound counters too;
+/// they are not "removed", so it is not healed). Before, they stayed on it.
+#[test]
+fn a_fighter_taken_out_of_action_loses_its_tokens_and_counters() {
+    let rules = rules();
+    let deploy = deploy_all(&rules);
+    let game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            deploy(ctx);
+            let shank = piece(ctx.state(), "Shank");
+            let wounds = ctx.state().characteristic(shank, "wounds").expect("wounds");
+            ctx.set_counter(Scope::Piece(shank), "damage", wounds)
+                .expect("damage");
+            ctx.set_counter(Scope::Piece(shank), "supported_in_attack", 1)
+                .expect("counter");
+            for token in ["guard", "stagger", "move"] {
+                ctx.set_tokens(Scope::Piece(shank), token, 1)
+                    .expect("token");
+            }
+        },
+        vec![frame(
+            "out_of_action",
+            &[("player", Value::Player(SEEKERS))],
+        )],
+    );
+    let state = game.state();
+    let shank = &state.pieces[&piece(state, "Shank")];
+    assert_eq!(shank.position, None, "out of action");
+    assert!(
+        shank.tokens.values().all(|n| *n == 0),
+        "tokens: {:?}",
+        shank.tokens
+    );
+    assert!(
+        shank.counters.values().all(|n| *n == 0),
+        "counters: {:?}",
+        shank.counters
+    );
+    assert_eq!(glory(state, SEEKERS), 1, "the bounty is still gained");
+}
+
+/// Harrowdeep, multiplayer bounty (3.24; 002 L3636-3642): a fighter taken out of action by
+/// a lethal hex gives no one a bounty, even when it was pushed there in another warband's
+/// Attack action (the flow's `lethal_hexes` step, with the attacker's seat still recorded).
+#[test]
+fn in_multiplayer_a_lethal_hex_kill_gives_no_bounty() {
+    let rules = rules_for(3);
+    let deploy = deploy_all(&rules);
+    let shank = id(&rules, "Shank");
+    let hex = spread(&rules, 9, 3)[KINDS.iter().position(|k| *k == "Shank").expect("Shank")];
+    let game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            deploy(ctx);
+            let wounds = ctx.state().characteristic(shank, "wounds").expect("wounds");
+            ctx.set_counter(Scope::Piece(shank), "damage", wounds - 1)
+                .expect("damage");
+            // The Attack action that drove Shank back was seat 2's (1 + seat).
+            ctx.set_counter(Scope::Game, "damage_seat", 3)
+                .expect("seat");
+            ctx.set_hex_type(hex, "lethal", true);
+        },
+        vec![frame(
+            "lethal_hexes",
+            &[
+                ("player", Value::Player(PlayerId(2))),
+                ("fighter", Value::Piece(shank)),
+                ("data", Value::List(vec![Value::Hex(hex)])),
+            ],
+        )],
+    );
+    let state = game.state();
+    assert_eq!(state.pieces[&shank].position, None, "out of action");
+    for seat in 0..3u8 {
+        assert_eq!(glory(state, PlayerId(seat)), 0, "seat {seat}");
+    }
+}

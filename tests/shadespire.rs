@@ -2102,3 +2102,80 @@ fn simulation_results_do_not_depend_on_the_job_count() {
     assert_eq!(one, three);
     assert!(one.errors.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------
+// Deck building (digest 2.16)
+// ---------------------------------------------------------------------------------------
+
+/// The problem codes of loading the shipped data plus `extra`.
+fn deck_problems(extra: &str) -> Vec<String> {
+    let host = gloam_dsl::Host::new();
+    let mut sources = Vec::new();
+    let mut files: Vec<std::path::PathBuf> = ["underworlds", "shadespire"]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(cards_dir().join(dir))
+                .expect("data folder")
+                .map(|e| e.expect("entry").path())
+        })
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable");
+        sources.push(gloam::load::Source::new(file.display().to_string(), text));
+    }
+    sources.push(gloam::load::Source::new("extra.gloam", extra));
+    let (_, problems) = gloam::load::load(&sources, &host);
+    problems
+        .iter()
+        .map(|p| {
+            miette::Diagnostic::code(p)
+                .map(|c| c.to_string())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Test-only Shadespire cards (`objectives` objectives and 20 upgrades) and a Garrek's
+/// Reavers decklist holding every one of them.
+fn shadespire_decklist(objectives: usize) -> String {
+    let mut text = String::new();
+    let mut objective_names = Vec::new();
+    for n in 0..objectives {
+        text.push_str(&format!(
+            "card \"Test Objective {n}\" {{\n ruleset = \"shadespire\"\n kind = objective\n owner = universal\n glory = 1\n score = end_phase\n text = \"Test fixture.\"\n}}\n"
+        ));
+        objective_names.push(format!("\"Test Objective {n}\""));
+    }
+    let mut power_names = Vec::new();
+    for n in 0..20 {
+        text.push_str(&format!(
+            "card \"Test Upgrade {n}\" {{\n ruleset = \"shadespire\"\n kind = upgrade\n owner = universal\n text = \"Test fixture.\"\n}}\n"
+        ));
+        power_names.push(format!("\"Test Upgrade {n}\""));
+    }
+    text.push_str(&format!(
+        "decklist \"Test Deck\" {{\n ruleset = \"shadespire\"\n warband = \"Garrek's Reavers\"\n deck \"objective\" {{ cards = [{}] }}\n deck \"power\" {{ cards = [{}] }}\n}}\n",
+        objective_names.join(", "),
+        power_names.join(", ")
+    ));
+    text
+}
+
+/// Shadespire deck building (000 L113; digest 2.16): the objective deck holds exactly 12
+/// cards, so 13 is as wrong as 11 (the data said "at least 12" before).
+#[test]
+fn a_shadespire_objective_deck_holds_exactly_twelve_cards() {
+    assert_eq!(
+        deck_problems(&shadespire_decklist(12)),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        deck_problems(&shadespire_decklist(11)),
+        ["gloam::grammar::deck_too_small"]
+    );
+    assert_eq!(
+        deck_problems(&shadespire_decklist(13)),
+        ["gloam::grammar::deck_too_large"]
+    );
+}

@@ -100,8 +100,11 @@ pub struct Behaviour {
     pub hex_types: Vec<DataName>,
     /// Where `adjacent(..)` is tested.
     pub adjacent: Option<Range<usize>>,
-    /// Where the attack's success is tested.
+    /// Where the attack's outcome is tested.
     pub successful: Option<Range<usize>>,
+    /// Whether the outcome tested is a failure (`counter("attack_outcome") <= 1`) rather
+    /// than a success.
+    pub attack_failed: bool,
     /// Where a once-per-round test is.
     pub once_per_round: Option<Range<usize>>,
     /// Where the effect keeps something for the fighter's first Attack action only (the
@@ -111,6 +114,9 @@ pub struct Behaviour {
     /// (`counter("attack_scything") == 0`), or the effect takes a Move bonus back from Charge
     /// actions (a negative `charge_move`): the text's `not`/`other than`/`except`.
     pub except: Option<Range<usize>>,
+    /// The kind of Attack action the condition excludes (`scything` for
+    /// `counter("attack_scything") == 0`).
+    pub except_kind: Option<String>,
     /// Where a script reads the attacker's supporting fighters (`counter("attack_supporters")`).
     pub supported: Option<Range<usize>>,
     /// Keywords an upgrade gives its bearer: its keywords that are not card keywords
@@ -571,9 +577,17 @@ fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
             && comparison.value == 0
         {
             found.except = Some(span);
+            found.except_kind = counter_name.strip_prefix("attack_").map(str::to_owned);
             continue;
         }
         if scan.mentions(operand, "counter") && counter_name == "attack_outcome" {
+            // The outcome is 2 for a success, less for a failure.
+            found.attack_failed = match comparison.op.as_str() {
+                "<=" => comparison.value <= 1,
+                "<" => comparison.value <= 2,
+                "==" => comparison.value < 2,
+                _ => false,
+            };
             found.successful = Some(span);
             continue;
         }

@@ -1075,9 +1075,34 @@ fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
     let flag = |condition: &Condition| {
         text.clauses
             .iter()
-            .find(|c| c.item == Item::Condition(condition.clone()))
+            .find(|c| {
+                c.item == Item::Condition(condition.clone())
+                    // A failure is the outcome too, negated.
+                    || (*condition == Condition::Successful
+                        && c.item == Item::Condition(Condition::Failed))
+            })
             .map(|c| c.span.clone())
     };
+    // The outcome's polarity: success against failure.
+    let failed = flag(&Condition::Failed);
+    let succeeded = flag(&Condition::Successful).filter(|_| failed.is_none());
+    if let Some(at) = &data.successful {
+        let wrong = match (&failed, &succeeded) {
+            (Some(span), _) if !data.attack_failed => Some((span, "fail", "succeed")),
+            (None, Some(span)) if data.attack_failed => Some((span, "succeed", "fail")),
+            _ => None,
+        };
+        if let Some((span, said, tested)) = wrong {
+            out.add(
+                Code::MissingCondition,
+                format!(
+                    "the text requires the Attack action to {said}; the card's condition requires it to {tested}"
+                ),
+                Some(span.clone()),
+                Site::Span("condition", at.clone()),
+            );
+        }
+    }
     let pairs: [(Condition, &Option<Range<usize>>, &str); 3] = [
         (Condition::Adjacent, &data.adjacent, "adjacency"),
         (

@@ -369,8 +369,10 @@ pub enum Condition {
     Token(String),
     /// A hex type or feature: `cover hex`, `edge hex`, `feature token`, `objective`.
     HexType(String),
-    /// `successful`, `fails`: the outcome of an Attack action.
+    /// `successful`: the outcome of an Attack action.
     Successful,
+    /// `fails`, `failed`: the Attack action failed (the negation of [`Condition::Successful`]).
+    Failed,
     /// `once per round`.
     OncePerRound,
     /// `the first Attack action` only.

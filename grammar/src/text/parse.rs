@@ -1596,7 +1596,8 @@ impl Parser {
             }
             "adjacent" => single(self, Condition::Adjacent, 1),
             "next" if self.w(index + 1) == "to" => single(self, Condition::Adjacent, 2),
-            "successful" | "fails" | "failed" | "fail" => single(self, Condition::Successful, 1),
+            "successful" | "succeeds" => single(self, Condition::Successful, 1),
+            "fails" | "failed" | "fail" => single(self, Condition::Failed, 1),
             "once" if self.seq(index + 1, &["per", "round"]) => {
                 single(self, Condition::OncePerRound, 3)
             }

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use gloam_grammar::CardDef;
-use gloam_grammar::text::{Deck, EffectKind, PushDirection, Roll, Side, Stat};
+use gloam_grammar::text::{Deck, EffectKind, PushDirection, Roll, Side, Stat, Territory};
 
 use super::script::ScriptScan;
 
@@ -100,8 +100,11 @@ pub struct Behaviour {
     pub hex_types: Vec<DataName>,
     /// Where `adjacent(..)` is tested.
     pub adjacent: Option<Range<usize>>,
-    /// Where the attack's success is tested.
+    /// Where the attack's outcome is tested.
     pub successful: Option<Range<usize>>,
+    /// Whether the outcome tested is a failure (`counter("attack_outcome") <= 1`) rather
+    /// than a success.
+    pub attack_failed: bool,
     /// Where a once-per-round test is.
     pub once_per_round: Option<Range<usize>>,
     /// Where the effect keeps something for the fighter's first Attack action only (the
@@ -111,6 +114,9 @@ pub struct Behaviour {
     /// (`counter("attack_scything") == 0`), or the effect takes a Move bonus back from Charge
     /// actions (a negative `charge_move`): the text's `not`/`other than`/`except`.
     pub except: Option<Range<usize>>,
+    /// The kind of Attack action the condition excludes (`scything` for
+    /// `counter("attack_scything") == 0`).
+    pub except_kind: Option<String>,
     /// Where a script reads the attacker's supporting fighters (`counter("attack_supporters")`).
     pub supported: Option<Range<usize>>,
     /// Keywords an upgrade gives its bearer: its keywords that are not card keywords
@@ -119,6 +125,20 @@ pub struct Behaviour {
     /// Whether the card writes its Attack action as a `weapon` (an Attack action upgrade whose
     /// weapon its bearer uses like its own; its window is then when the weapon's extras apply).
     pub grants_weapon: bool,
+    /// Whose fighters the condition script tests (`friendly_fighters()`, `owner(x) ==
+    /// player`, `enemy_fighters()`, `owner(x) != player`, `this_fighter`), with where.
+    pub condition_sides: Vec<(Side, Range<usize>)>,
+    /// Territories the scripts test (`territory_of(h) != player`, Embergard's own or the
+    /// other territory hex type).
+    pub territories: Vec<(Territory, Range<usize>)>,
+    /// Values of the game a count is compared with (`round()`, not the once-per-round
+    /// `!= round()`).
+    pub game_values: Vec<(String, Range<usize>)>,
+    /// Where the condition tests that a fighter still stands (`damage(x) < wounds(x)`).
+    pub stands: Option<Range<usize>>,
+    /// Hex types the scripts test as alternatives (`hex_has_type(h, "cover") ||
+    /// hex_has_type(h, "gloom")`): saying one says the test.
+    pub hex_alternatives: Vec<(String, String)>,
 }
 
 /// Keywords of cards that describe the card, never given to a fighter that bears it.
@@ -281,7 +301,168 @@ pub fn behaviour(card: &CardDef) -> Behaviour {
     found
 }
 
+/// The logic atoms of a script: territories (condition and effect), and in the condition,
+/// whose fighters it tests, game values it compares with and whether a fighter still
+/// stands.
+fn read_logic(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
+    let calls = scan.calls();
+    // Hex types joined by `||`: alternatives.
+    let hex_calls: Vec<(String, usize, usize)> = calls
+        .iter()
+        .filter(|c| scan.name(c) == "hex_has_type")
+        .filter_map(|c| {
+            let name = c.args.get(1).and_then(|a| scan.string(a))?.to_owned();
+            let close = c.args.last().map_or(c.at + 1, |a| a.end);
+            Some((name, c.at, close))
+        })
+        .collect();
+    for pair in hex_calls.windows(2) {
+        let (first, _, close) = &pair[0];
+        let (second, at, _) = &pair[1];
+        if *at == close + 2 && scan.text(close + 1) == "||" {
+            found.hex_alternatives.push((first.clone(), second.clone()));
+        }
+    }
+    for call in &calls {
+        match scan.name(call) {
+            "hex_has_type" => {
+                // Embergard: a name bound to `if counter(player, "side") == 1 { "territory_a" }
+                // else { "territory_b" }` is the player's own territory (side 1 holds
+                // territory_a); the other order is the enemy's.
+                let Some(arg) = call.args.get(1) else {
+                    continue;
+                };
+                if scan.string(arg).is_some() {
+                    continue;
+                }
+                let chain = scan.chain(arg);
+                let first = chain.iter().find_map(|&i| {
+                    scan.string(&(i..i + 1))
+                        .filter(|s| s.starts_with("territory_"))
+                });
+                let territory = match first {
+                    Some("territory_a") => Territory::Friendly,
+                    Some("territory_b") => Territory::Enemy,
+                    _ => continue,
+                };
+                found.territories.push((territory, scan.call_span(call)));
+            }
+            "friendly_fighters" if in_condition => {
+                found
+                    .condition_sides
+                    .push((Side::Friendly, scan.call_span(call)));
+            }
+            "enemy_fighters" if in_condition => {
+                found
+                    .condition_sides
+                    .push((Side::Enemy, scan.call_span(call)));
+            }
+            "fighters_of" if in_condition => {
+                if let Some(arg) = call.args.first()
+                    && arg.len() == 1
+                    && scan.text(arg.start) == "player"
+                {
+                    found
+                        .condition_sides
+                        .push((Side::Friendly, scan.call_span(call)));
+                }
+            }
+            "damage" if in_condition => {
+                let close = call.args.first().map_or(call.at + 1, |a| a.end);
+                if scan.text(close + 1) == "<" && scan.text(close + 2) == "wounds" {
+                    found.stands = Some(scan.call_span(call));
+                }
+            }
+            _ => {}
+        }
+    }
+    for index in 0..scan.toks.len() {
+        let op = scan.text(index);
+        if !matches!(op, "==" | "!=" | "<=" | ">=" | "<" | ">") {
+            continue;
+        }
+        let span = scan.span(&(index..index + 1));
+        let left = scan.operand_before(index);
+        let right = scan.operand_after(index);
+        let is =
+            |range: &Range<usize>, word: &str| range.len() == 1 && scan.text(range.start) == word;
+        let (other, player_side) = if is(&right, "player") {
+            (left.clone(), true)
+        } else if is(&left, "player") {
+            (right.clone(), true)
+        } else {
+            (left.clone(), false)
+        };
+        if player_side && matches!(op, "==" | "!=") {
+            if scan.mentions(&other, "territory_of") {
+                // `territory_of(h) != player`: outside the player's territory; with
+                // `territory_of(h) != ()` too, in an enemy's.
+                let territory = if op == "==" {
+                    Territory::Friendly
+                } else if (0..scan.toks.len()).any(|i| {
+                    scan.text(i) == "territory_of"
+                        && scan.text(i + 1) == "("
+                        && (i..scan.toks.len().min(i + 8))
+                            .any(|k| scan.text(k) == "!=" && scan.text(k + 1) == "(")
+                }) {
+                    Territory::Enemy
+                } else {
+                    Territory::NotFriendly
+                };
+                found.territories.push((territory, span));
+            } else if in_condition && scan.mentions(&other, "owner") {
+                let side = if op == "==" {
+                    Side::Friendly
+                } else {
+                    Side::Enemy
+                };
+                found.condition_sides.push((side, span));
+            } else if in_condition && other.len() == 1 {
+                // `for p in players() { if p != player { .. fighters_of(p) .. } }`.
+                let bound_to_players = scan
+                    .chain(&other)
+                    .iter()
+                    .any(|&i| scan.text(i) == "players");
+                if bound_to_players {
+                    let side = if op == "==" {
+                        Side::Friendly
+                    } else {
+                        Side::Enemy
+                    };
+                    found.condition_sides.push((side, span));
+                }
+            }
+            continue;
+        }
+        if !in_condition {
+            continue;
+        }
+        if op != "!=" && (is_round_call(scan, &left) || is_round_call(scan, &right)) {
+            found.game_values.push(("round".to_owned(), span));
+        }
+    }
+    if in_condition {
+        for index in 0..scan.toks.len() {
+            if scan.text(index) == "this_fighter" {
+                found
+                    .condition_sides
+                    .push((Side::This, scan.span(&(index..index + 1))));
+                break;
+            }
+        }
+    }
+}
+
+/// Whether `range` is the call `round()`.
+fn is_round_call(scan: &ScriptScan, range: &Range<usize>) -> bool {
+    range.len() == 3
+        && scan.text(range.start) == "round"
+        && scan.text(range.start + 1) == "("
+        && scan.text(range.start + 2) == ")"
+}
+
 fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
+    read_logic(scan, in_condition, found);
     for call in scan.calls() {
         let name = scan.name(&call).to_owned();
         let literal = |k: usize| {
@@ -396,9 +577,17 @@ fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
             && comparison.value == 0
         {
             found.except = Some(span);
+            found.except_kind = counter_name.strip_prefix("attack_").map(str::to_owned);
             continue;
         }
         if scan.mentions(operand, "counter") && counter_name == "attack_outcome" {
+            // The outcome is 2 for a success, less for a failure.
+            found.attack_failed = match comparison.op.as_str() {
+                "<=" => comparison.value <= 1,
+                "<" => comparison.value <= 2,
+                "==" => comparison.value < 2,
+                _ => false,
+            };
             found.successful = Some(span);
             continue;
         }
@@ -416,6 +605,11 @@ fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
             // A fighter's or player's own counter is the card's bookkeeping (whose
             // territory a hex is in, whether an effect was used), not a number the text
             // gives.
+            continue;
+        }
+        // The number of players: the player-count variant a text gives by its icons or
+        // "three or four players", not a condition on the game.
+        if scan.mentions(operand, "players") && scan.mentions(operand, "len") {
             continue;
         }
         if scan.mentions(operand, "distance") {
@@ -524,6 +718,10 @@ fn read_effects(
                     {
                         closer = true;
                     }
+                }
+                // An end hex among the hexes around the fighter: a push of 1 hex.
+                if amount.is_none() && chain.iter().any(|&i| scan.text(i) == "hexes_around") {
+                    amount = Some(1);
                 }
                 let direction = if closer {
                     PushDirection::Closer

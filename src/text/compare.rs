@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use gloam_grammar::text::{
     CardText, Condition, Deck, Duration, Effect, EffectKind, Event, Item, Keyword, PushDirection,
-    Quantity, Roll, ScoreTiming, Side, Trigger,
+    Quantity, Roll, ScoreTiming, Side, Territory, Trigger,
 };
 
 use super::behaviour::{Behaviour, DataEffect};
@@ -103,6 +103,11 @@ fn duration_words(duration: Duration) -> &'static str {
         Duration::EndOfPhase => "until the end of the phase",
         Duration::EndOfRound => "until the end of the round",
         Duration::UntilWaypoint => "until another Waypoint is played",
+        Duration::Activation(Side::Friendly) => "in (or until the end of) your next activation",
+        Duration::Activation(Side::Enemy) => "in (or until the end of) the next enemy activation",
+        Duration::Activation(Side::This) => {
+            "in (or until the end of) this fighter's next activation"
+        }
         _ => "for some time",
     }
 }
@@ -380,7 +385,253 @@ pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
 
     compare_effects(text, data, &mut out);
     compare_conditions(text, data, &mut out);
+    compare_logic(text, data, &mut out);
     out.0
+}
+
+fn territory_words(territory: Territory) -> &'static str {
+    match territory {
+        Territory::Friendly => "friendly territory",
+        Territory::Enemy => "enemy territory",
+        Territory::NotFriendly => "outside friendly territory",
+        Territory::NotEnemy => "outside enemy territory",
+        _ => "some territory",
+    }
+}
+
+/// The typed atoms of the condition, compared as sets in both directions: whose fighters
+/// the condition and the moment speak of, territories, the operand a count is compared
+/// with (a number or the round number), that a fighter still stands, and hex types.
+fn compare_logic(text: &CardText, data: &Behaviour, out: &mut Findings) {
+    let said = |pred: &dyn Fn(&Condition) -> bool| -> Vec<(Condition, Range<usize>)> {
+        text.clauses
+            .iter()
+            .filter_map(|c| match &c.item {
+                Item::Condition(condition) if pred(condition) => {
+                    Some((condition.clone(), c.span.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+
+    // Sides. The text's condition sides must each be tested; each side the condition
+    // tests must be named somewhere in the text.
+    let whose: Vec<(Side, Range<usize>)> = said(&|c| matches!(c, Condition::Whose(_)))
+        .into_iter()
+        .filter_map(|(c, span)| match c {
+            Condition::Whose(side) => Some((side, span)),
+            _ => None,
+        })
+        .collect();
+    let tested: Vec<Side> = {
+        let mut sides: Vec<Side> = data.condition_sides.iter().map(|(s, _)| *s).collect();
+        sides.sort();
+        sides.dedup();
+        sides
+    };
+    if !whose.is_empty() && !tested.is_empty() {
+        let mut named: Vec<Side> = whose.iter().map(|(s, _)| *s).collect();
+        // `you`, `your warband`, `your hand` name the player's own side.
+        let words: Vec<String> = text
+            .clean
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .collect();
+        if words.iter().any(|w| w == "you" || w == "your") {
+            named.push(Side::Friendly);
+        }
+        for clause in &text.clauses {
+            match &clause.item {
+                Item::Effect(effect) => named.push(effect.target.side),
+                Item::Choose(target) => named.push(target.side),
+                _ => {}
+            }
+        }
+        for (side, span) in &whose {
+            if !tested.contains(side) {
+                let (at, actual) = data
+                    .condition_sides
+                    .iter()
+                    .find(|(s, _)| !whose.iter().any(|(w, _)| w == s))
+                    .or(data.condition_sides.first())
+                    .map(|(s, at)| (at.clone(), *s))
+                    .unwrap_or((0..0, Side::Unknown));
+                out.add(
+                    Code::ConditionSide,
+                    format!(
+                        "the text's condition speaks of {}; the card's condition tests {}",
+                        side_words(*side),
+                        side_words(actual)
+                    ),
+                    Some(span.clone()),
+                    Site::Span("condition", at),
+                );
+            }
+        }
+        for (side, at) in &data.condition_sides {
+            if *side != Side::This
+                && !named.contains(side)
+                && !out.0.iter().any(|f| f.code == Code::ConditionSide)
+            {
+                out.add(
+                    Code::ConditionSide,
+                    format!(
+                        "the card's condition tests {}; the text never names them",
+                        side_words(*side)
+                    ),
+                    whose.first().map(|(_, span)| span.clone()),
+                    Site::Span("condition", at.clone()),
+                );
+            }
+        }
+    }
+
+    // Territories.
+    let territories: Vec<(Territory, Range<usize>)> =
+        said(&|c| matches!(c, Condition::Territory(_)))
+            .into_iter()
+            .filter_map(|(c, span)| match c {
+                Condition::Territory(t) => Some((t, span)),
+                _ => None,
+            })
+            .collect();
+    for (territory, span) in &territories {
+        if !data.territories.iter().any(|(t, _)| t == territory) {
+            match data.territories.first() {
+                Some((actual, at)) => out.add(
+                    Code::Territory,
+                    format!(
+                        "the text says {}; the card tests {}",
+                        territory_words(*territory),
+                        territory_words(*actual)
+                    ),
+                    Some(span.clone()),
+                    Site::Span("condition", at.clone()),
+                ),
+                None => out.add(
+                    Code::MissingCondition,
+                    format!(
+                        "the text says {}; the card never tests a territory",
+                        territory_words(*territory)
+                    ),
+                    Some(span.clone()),
+                    Site::Field("condition"),
+                ),
+            }
+        }
+    }
+    for (territory, at) in &data.territories {
+        if territories.iter().any(|(t, _)| t == territory) {
+            continue;
+        }
+        if territories.is_empty() {
+            out.add(
+                Code::DroppedCondition,
+                format!(
+                    "the card tests {}; the text does not say it",
+                    territory_words(*territory)
+                ),
+                None,
+                Site::Span("condition", at.clone()),
+            );
+        } else if !out.0.iter().any(|f| f.code == Code::Territory) {
+            out.add(
+                Code::Territory,
+                format!(
+                    "the card tests {}; the text says {}",
+                    territory_words(*territory),
+                    territory_words(territories[0].0)
+                ),
+                Some(territories[0].1.clone()),
+                Site::Span("condition", at.clone()),
+            );
+        }
+    }
+
+    // Operands: a value of the game (the round number) against a number.
+    let values = said(&|c| matches!(c, Condition::GameValue(_)));
+    for (value, span) in &values {
+        let Condition::GameValue(name) = value else {
+            continue;
+        };
+        if !data.game_values.iter().any(|(n, _)| n == name) {
+            out.add(
+                Code::Operand,
+                format!(
+                    "the text compares with the {name} number; the card's condition compares with a number"
+                ),
+                Some(span.clone()),
+                Site::Field("condition"),
+            );
+        }
+    }
+    for (name, at) in &data.game_values {
+        if !values
+            .iter()
+            .any(|(v, _)| *v == Condition::GameValue(name.clone()))
+        {
+            out.add(
+                Code::Operand,
+                format!("the card's condition compares with the {name} number; the text does not"),
+                text.clauses.first().map(|c| c.span.clone()),
+                Site::Span("condition", at.clone()),
+            );
+        }
+    }
+
+    // Still standing.
+    let stands = said(&|c| matches!(c, Condition::Stands));
+    match (stands.first(), &data.stands) {
+        (Some((_, span)), None) => out.add(
+            Code::MissingCondition,
+            "the text requires the fighter to still stand; the card never tests it".to_owned(),
+            Some(span.clone()),
+            Site::Field("condition"),
+        ),
+        (None, Some(at)) => out.add(
+            Code::DroppedCondition,
+            "the card tests that the fighter still stands; the text does not say it".to_owned(),
+            None,
+            Site::Span("condition", at.clone()),
+        ),
+        _ => {}
+    }
+
+    // Hex types the data tests must be said (or one of their alternatives). Hexes a fighter
+    // cannot enter, lethal hexes and stagger hexes are rules of the game.
+    let hex_said = |name: &str| {
+        text.clauses
+            .iter()
+            .any(|c| c.item == Item::Condition(Condition::HexType(name.to_owned())))
+    };
+    for tested in &data.hex_types {
+        if matches!(tested.name.as_str(), "blocked" | "lethal" | "stagger_hex") {
+            continue;
+        }
+        let alternative = data
+            .hex_alternatives
+            .iter()
+            .any(|(a, b)| (a == &tested.name && hex_said(b)) || (b == &tested.name && hex_said(a)));
+        if !hex_said(&tested.name) && !alternative {
+            out.add(
+                Code::DroppedCondition,
+                format!(
+                    "the card tests {} hexes; the text does not say it",
+                    tested.name
+                ),
+                None,
+                Site::Span(
+                    if tested.in_condition {
+                        "condition"
+                    } else {
+                        "effect"
+                    },
+                    tested.span.clone(),
+                ),
+            );
+        }
+    }
 }
 
 fn compare_effects(text: &CardText, data: &Behaviour, out: &mut Findings) {
@@ -605,11 +856,18 @@ fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
         .into_iter()
         .filter(|(n, _)| !data.literals.contains(n) && !effect_amounts.contains(n))
         .collect();
-    let mut unmatched_data: Vec<&super::DataNumber> = data
-        .numbers
-        .iter()
-        .filter(|d| d.must_be_said() && !said_numbers.contains(&d.value))
-        .collect();
+    // Each number the text says answers one test of the data (a multiset, not a set: two
+    // tests of 2 need two numbers).
+    let mut pool = said_numbers.clone();
+    let mut unmatched_data: Vec<&super::DataNumber> = Vec::new();
+    for tested in data.numbers.iter().filter(|d| d.must_be_said()) {
+        match pool.iter().position(|n| *n == tested.value) {
+            Some(k) => {
+                pool.remove(k);
+            }
+            None => unmatched_data.push(tested),
+        }
+    }
     while let (Some((said, span)), Some(tested)) = (
         unmatched_text.first().cloned(),
         unmatched_data.first().copied(),
@@ -817,9 +1075,34 @@ fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
     let flag = |condition: &Condition| {
         text.clauses
             .iter()
-            .find(|c| c.item == Item::Condition(condition.clone()))
+            .find(|c| {
+                c.item == Item::Condition(condition.clone())
+                    // A failure is the outcome too, negated.
+                    || (*condition == Condition::Successful
+                        && c.item == Item::Condition(Condition::Failed))
+            })
             .map(|c| c.span.clone())
     };
+    // The outcome's polarity: success against failure.
+    let failed = flag(&Condition::Failed);
+    let succeeded = flag(&Condition::Successful).filter(|_| failed.is_none());
+    if let Some(at) = &data.successful {
+        let wrong = match (&failed, &succeeded) {
+            (Some(span), _) if !data.attack_failed => Some((span, "fail", "succeed")),
+            (None, Some(span)) if data.attack_failed => Some((span, "succeed", "fail")),
+            _ => None,
+        };
+        if let Some((span, said, tested)) = wrong {
+            out.add(
+                Code::MissingCondition,
+                format!(
+                    "the text requires the Attack action to {said}; the card's condition requires it to {tested}"
+                ),
+                Some(span.clone()),
+                Site::Span("condition", at.clone()),
+            );
+        }
+    }
     let pairs: [(Condition, &Option<Range<usize>>, &str); 3] = [
         (Condition::Adjacent, &data.adjacent, "adjacency"),
         (

@@ -86,6 +86,14 @@ pub enum Code {
     MissingEffect,
     /// The data does something the text does not say.
     DroppedEffect,
+    /// A condition or a moment speaks of another side's fighters (friendly, enemy, this
+    /// fighter) than the condition tests.
+    ConditionSide,
+    /// A condition names another territory than the data tests.
+    Territory,
+    /// A count is compared with another operand: a number where the data compares with a
+    /// value of the game (the round number), or the reverse.
+    Operand,
 }
 
 impl Code {
@@ -107,6 +115,9 @@ impl Code {
         Code::DroppedCondition,
         Code::MissingEffect,
         Code::DroppedEffect,
+        Code::ConditionSide,
+        Code::Territory,
+        Code::Operand,
     ];
 
     /// The code as printed: `gloam::text::number`.
@@ -128,6 +139,9 @@ impl Code {
             Code::DroppedCondition => "gloam::text::dropped_condition",
             Code::MissingEffect => "gloam::text::missing_effect",
             Code::DroppedEffect => "gloam::text::dropped_effect",
+            Code::ConditionSide => "gloam::text::condition_side",
+            Code::Territory => "gloam::text::territory",
+            Code::Operand => "gloam::text::operand",
         }
     }
 }

@@ -3,7 +3,9 @@
 use gloam_grammar::CardDef;
 use gloam_grammar::text::{Deck, EffectKind, Item, PushDirection, Roll, Side, Stat};
 
-use super::behaviour::{DataEffect, behaviour};
+use gloam_grammar::text::Territory;
+
+use super::behaviour::{Behaviour, DataEffect, behaviour};
 
 const ILLUSION: &str = "Illusion: costs no glory; breaks at the end of the action phase, or when its fighter is chosen by a gambit or dealt damage.";
 
@@ -149,6 +151,115 @@ fn clause(effect: &DataEffect) -> Option<String> {
             )
         }
         _ => return None,
+    })
+}
+
+/// The conditions a power card's scripts test, as one sentence of the house style (`Only
+/// if fighters are adjacent and the Attack action is successful.`), or `None` when they
+/// test nothing the text states. Each phrase reads back as the condition it comes from.
+fn condition_sentence(data: &Behaviour, except_said: bool, ranges_said: bool) -> Option<String> {
+    let mut phrases: Vec<String> = Vec::new();
+    if let Some((values, _)) = &data.ranges
+        && !values.is_empty()
+        && !ranges_said
+    {
+        let words: Vec<String> = values.iter().map(|v| format!("Range {v}")).collect();
+        phrases.push(format!("it is a {} Attack action", words.join(" or ")));
+    }
+    if data.successful.is_some() {
+        phrases.push(if data.attack_failed {
+            "the Attack action fails".to_owned()
+        } else {
+            "the Attack action is successful".to_owned()
+        });
+    }
+    if data.except.is_some() && !except_said {
+        match &data.except_kind {
+            Some(kind) => phrases.push(format!("it is not a {kind} Attack action")),
+            None => phrases.push("it is not excepted".to_owned()),
+        }
+    }
+    if data.adjacent.is_some() {
+        phrases.push("fighters are adjacent".to_owned());
+    }
+    let mut withins: Vec<i64> = data.withins.iter().map(|(n, _)| *n).collect();
+    withins.dedup();
+    for n in withins {
+        phrases.push(format!(
+            "fighters are within {n} {}",
+            if n == 1 { "hex" } else { "hexes" }
+        ));
+    }
+    let mut keywords: Vec<&str> = data
+        .fighter_keywords
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect();
+    keywords.sort_unstable();
+    keywords.dedup();
+    for keyword in keywords {
+        phrases.push(format!("the fighter is a {keyword}"));
+    }
+    let mut hexes: Vec<&str> = Vec::new();
+    for tested in &data.hex_types {
+        let name = tested.name.as_str();
+        if matches!(name, "blocked" | "lethal" | "stagger_hex") || hexes.contains(&name) {
+            continue;
+        }
+        // One of two alternatives says the test.
+        if data.hex_alternatives.iter().any(|(a, b)| {
+            (a == name && hexes.contains(&b.as_str())) || (b == name && hexes.contains(&a.as_str()))
+        }) {
+            continue;
+        }
+        hexes.push(name);
+        phrases.push(match name {
+            "feature" => "a fighter is on a feature token".to_owned(),
+            "treasure" => "a fighter is on a treasure token".to_owned(),
+            "objective" => "a fighter holds an objective".to_owned(),
+            other if other.starts_with(['a', 'e', 'i', 'o', 'u']) => {
+                format!("a fighter is in an {other} hex")
+            }
+            other => format!("a fighter is in a {other} hex"),
+        });
+    }
+    let mut territories: Vec<Territory> = data.territories.iter().map(|(t, _)| *t).collect();
+    territories.sort();
+    territories.dedup();
+    for territory in territories {
+        phrases.push(
+            match territory {
+                Territory::Friendly => "it is in friendly territory",
+                Territory::Enemy => "it is in enemy territory",
+                Territory::NotFriendly => "it is outside your territory",
+                _ => "it is outside enemy territory",
+            }
+            .to_owned(),
+        );
+    }
+    if data.stands.is_some() {
+        phrases.push("it still stands".to_owned());
+    }
+    for (name, _) in &data.game_values {
+        phrases.push(format!("the count is compared with the {name} number"));
+    }
+    let once = if data.once_per_round.is_some() {
+        "Once per round."
+    } else {
+        ""
+    };
+    let Some(last) = phrases.pop() else {
+        return (!once.is_empty()).then(|| once.to_owned());
+    };
+    let only = if phrases.is_empty() {
+        format!("Only if {last}.")
+    } else {
+        format!("Only if {}, and {last}.", phrases.join(", "))
+    };
+    Some(if once.is_empty() {
+        only
+    } else {
+        format!("{only} {once}")
     })
 }
 
@@ -308,6 +419,17 @@ pub fn render(card: &CardDef) -> String {
         } else if !lead.is_empty() {
             sentences.push(capitalise(lead.trim_end_matches([' ', ',', ':'])) + ".");
         }
+    }
+    if data.kind != "objective" {
+        let except_said = data.except.is_some()
+            && data
+                .tokens
+                .iter()
+                .any(|t| t.name == "charge" && !t.in_condition);
+        let ranges_said = data.ranges.as_ref().is_some_and(|(v, _)| !v.is_empty())
+            && ((data.first_attack.is_some() && has("next_activation"))
+                || data.window.as_deref() == Some("power_step"));
+        sentences.extend(condition_sentence(&data, except_said, ranges_said));
     }
     if has("grievous") {
         sentences.push("Grievous.".to_owned());

@@ -475,7 +475,7 @@ impl ScriptScan {
         }
     }
 
-    fn operand_before(&self, op: usize) -> Range<usize> {
+    pub(crate) fn operand_before(&self, op: usize) -> Range<usize> {
         let mut start = op;
         while start > 0 {
             let previous = start - 1;
@@ -513,7 +513,7 @@ impl ScriptScan {
         start..op
     }
 
-    fn operand_after(&self, op: usize) -> Range<usize> {
+    pub(crate) fn operand_after(&self, op: usize) -> Range<usize> {
         let mut end = op + 1;
         if self.is_op(end, "-") {
             end += 1;

@@ -313,7 +313,7 @@ pub enum Quantity {
 }
 
 /// Whose fighters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Side {
     /// The player's own.
@@ -340,6 +340,11 @@ pub enum Duration {
     EndOfRound,
     /// Until another Waypoint is played.
     UntilWaypoint,
+    /// In (or until the end of) one side's next activation: `your next activation`
+    /// ([`Side::Friendly`]), `the next enemy activation` ([`Side::Enemy`]), `this fighter's
+    /// next activation` ([`Side::This`]). Not the same as [`Duration::NextActivation`], the
+    /// whole activation step.
+    Activation(Side),
 }
 
 /// A condition or qualifier.
@@ -364,8 +369,10 @@ pub enum Condition {
     Token(String),
     /// A hex type or feature: `cover hex`, `edge hex`, `feature token`, `objective`.
     HexType(String),
-    /// `successful`, `fails`: the outcome of an Attack action.
+    /// `successful`: the outcome of an Attack action.
     Successful,
+    /// `fails`, `failed`: the Attack action failed (the negation of [`Condition::Successful`]).
+    Failed,
     /// `once per round`.
     OncePerRound,
     /// `the first Attack action` only.
@@ -374,4 +381,30 @@ pub enum Condition {
     Supported,
     /// `except when ...`, `other than ...`, `not a ...`.
     Except,
+    /// Whose fighter a condition or a moment speaks of (`if a friendly fighter ...`, `after
+    /// an enemy fighter's Attack action`, `while this fighter ...`): friendly, enemy or this
+    /// fighter.
+    Whose(Side),
+    /// Where a fighter or a hex must be: `in friendly territory`, `in enemy territory`,
+    /// `outside your territory`.
+    Territory(Territory),
+    /// A count compared with a value of the game rather than a number: `the number of the
+    /// current round` (`round`).
+    GameValue(String),
+    /// The fighter still stands after damage (`still stands`, `survives`).
+    Stands,
+}
+
+/// Whose territory a condition names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Territory {
+    /// `in friendly territory`, `in your territory`.
+    Friendly,
+    /// `in enemy territory`.
+    Enemy,
+    /// `outside your territory`: an enemy's, or no one's.
+    NotFriendly,
+    /// `outside enemy territory`: yours, or no one's.
+    NotEnemy,
 }

@@ -27,7 +27,7 @@ use std::ops::Range;
 
 use super::ast::{
     CardText, Clause, Condition, Deck, Duration, Effect, EffectKind, Event, Item, Keyword,
-    PushDirection, Quantity, Roll, ScoreTiming, Side, Stat, Target, Trigger,
+    PushDirection, Quantity, Roll, ScoreTiming, Side, Stat, Target, Territory, Trigger,
 };
 use super::lexer::{Token, TokenKind, tokenize};
 use super::normalize::{Normalized, normalize};
@@ -70,6 +70,8 @@ pub fn parse_text(text: &str) -> CardText {
         subject: None,
         subject_sentence: usize::MAX,
         unknown: Vec::new(),
+        consumed: Vec::new(),
+        scope_end: 0,
     };
     parser.run();
     parser.finish(text)
@@ -88,6 +90,12 @@ struct Parser {
     /// Tokens of verbs no rule understood.
     unknown: Vec<usize>,
     subject_sentence: usize,
+    /// Tokens a rule read out of order (a push's `1 hex` after its target's qualifier),
+    /// not read again.
+    consumed: Vec<usize>,
+    /// The token before which the current condition scope (`if ...`, `after ...`, `while
+    /// ...`, up to the next punctuation) ends; 0 when none is open.
+    scope_end: usize,
 }
 
 const PREPOSITIONS: &[&str] = &[
@@ -245,6 +253,11 @@ impl Parser {
     fn run(&mut self) {
         let mut index = 0;
         while index < self.tokens.len() {
+            if self.consumed.contains(&index) {
+                index += 1;
+                continue;
+            }
+            self.open_scope(index);
             index = match self.phrase(index) {
                 Some(next) => next.max(index + 1),
                 None => {
@@ -259,6 +272,39 @@ impl Parser {
                 }
             };
         }
+    }
+
+    /// Opens a condition scope at a word that starts one (`if`, `while`, `when`,
+    /// `whenever`, `unless`, `after`, `before`): it lasts to the next punctuation.
+    fn open_scope(&mut self, index: usize) {
+        // Relations name fighters that are conditions too: `next to X`, `adjacent to X`,
+        // `within N hexes of X`, `targets X`.
+        let relation = (matches!(self.w(index), "next" | "adjacent") && self.w(index + 1) == "to")
+            || (self.w(index) == "of" && matches!(self.w(index.wrapping_sub(1)), "hex" | "hexes"))
+            || (matches!(self.w(index), "targets" | "target")
+                && self.kind(index + 1) != Some(TokenKind::Apostrophe));
+        if !relation
+            && !matches!(
+                self.w(index),
+                "if" | "while" | "when" | "whenever" | "unless" | "after" | "before"
+            )
+        {
+            return;
+        }
+        let mut end = index + 1;
+        while end < self.tokens.len()
+            && !matches!(
+                self.tokens[end].kind,
+                TokenKind::Period | TokenKind::Comma | TokenKind::Semicolon | TokenKind::Colon
+            )
+        {
+            end += 1;
+        }
+        self.scope_end = self.scope_end.max(end);
+    }
+
+    fn in_scope(&self, index: usize) -> bool {
+        index < self.scope_end
     }
 
     fn finish(self, original: &str) -> CardText {
@@ -481,9 +527,66 @@ impl Parser {
         None
     }
 
+    /// `(the) (your|friendly|enemy|an enemy's|your opponent's|this fighter's) next
+    /// (friendly|enemy) activation` at `at` (not an activation step): whose activation, and
+    /// the index after it.
+    fn side_activation(&self, at: usize) -> Option<(Side, usize)> {
+        let mut next = at;
+        let mut side = None;
+        if matches!(self.w(next), "the" | "an" | "a") {
+            next += 1;
+        }
+        let owner = |parser: &Parser, at: usize| -> Option<(Side, usize)> {
+            match parser.w(at) {
+                "your" if parser.w(at + 1) == "opponent" => Some((Side::Enemy, at + 2)),
+                "your" | "friendly" => Some((Side::Friendly, at + 1)),
+                "enemy" | "opponent" | "opponents" => Some((Side::Enemy, at + 1)),
+                "this" if matches!(parser.w(at + 1), "fighter" | "warrior") => {
+                    Some((Side::This, at + 2))
+                }
+                "its" => Some((Side::This, at + 1)),
+                _ => None,
+            }
+        };
+        if let Some((found, after)) = owner(self, next) {
+            side = Some(found);
+            next = after;
+            if self.kind(next) == Some(TokenKind::Apostrophe) {
+                next += 1;
+            }
+        }
+        if self.w(next) != "next" {
+            return None;
+        }
+        next += 1;
+        if side.is_none()
+            && let Some((found, after)) = owner(self, next)
+        {
+            side = Some(found);
+            next = after;
+        }
+        if self.w(next) != "activation" || self.w(next + 1) == "step" {
+            return None;
+        }
+        Some((side?, next + 1))
+    }
+
     fn timing(&mut self, index: usize) -> Option<usize> {
         let word = self.w(index).to_owned();
         match word.as_str() {
+            "in" | "during" | "of" if self.side_activation(index + 1).is_some() => {
+                let (side, end) = self.side_activation(index + 1)?;
+                self.add(Item::Duration(Duration::Activation(side)), index..end);
+                Some(end)
+            }
+            "until"
+                if self.seq(index + 1, &["the", "end", "of"])
+                    && self.side_activation(index + 4).is_some() =>
+            {
+                let (side, end) = self.side_activation(index + 4)?;
+                self.add(Item::Duration(Duration::Activation(side)), index..end);
+                Some(end)
+            }
             "after" | "when" | "before"
                 if word != "when"
                     || self.found.last().is_some_and(|(item, range)| {
@@ -574,6 +677,7 @@ impl Parser {
         let mut quantity = None;
         let mut this = false;
         let mut chosen = false;
+        let mut your = false;
         if self.seq(next, &["one", "or", "more"]) {
             quantity = Some(Quantity::Each);
             next += 3;
@@ -595,6 +699,11 @@ impl Parser {
             }
             "this" | "its" => {
                 this = true;
+                next += 1;
+            }
+            // `your fighter`, `your leader`: one of the player's own.
+            "your" => {
+                your = true;
                 next += 1;
             }
             "that" | "those" => {
@@ -643,6 +752,8 @@ impl Parser {
             let plural = noun.ends_with('s');
             let side = side.unwrap_or(if this {
                 Side::This
+            } else if your {
+                Side::Friendly
             } else if chosen {
                 self.chosen.unwrap_or(Side::Unknown)
             } else {
@@ -668,7 +779,7 @@ impl Parser {
                 next,
             ));
         }
-        if side.is_none() && quantity.is_none() && !this && !chosen {
+        if side.is_none() && quantity.is_none() && !this && !chosen && !your {
             if matches!(
                 noun.as_str(),
                 "it" | "itself" | "they" | "him" | "her" | "them"
@@ -743,6 +854,20 @@ impl Parser {
         if let Some(n) = target.within {
             self.add(Item::Condition(Condition::Within(n)), index..next);
         }
+        let pronoun = matches!(
+            self.w(index),
+            "it" | "itself" | "they" | "him" | "her" | "them" | "its" | "that" | "those"
+        );
+        if self.in_scope(index)
+            && !pronoun
+            && matches!(target.side, Side::Friendly | Side::Enemy | Side::This)
+        {
+            self.add(Item::Condition(Condition::Whose(target.side)), index..next);
+        }
+        // `every adjacent friendly fighter`: the adjacency is a condition.
+        if (index..next).any(|at| self.w(at) == "adjacent") {
+            self.add(Item::Condition(Condition::Adjacent), index..next);
+        }
         if !PREPOSITIONS.contains(&previous.as_str()) && self.w(next) != "included" {
             self.set_subject(target, index);
         }
@@ -796,13 +921,31 @@ impl Parser {
                     }
                     None => Target::unknown(),
                 };
+                // The target may be qualified before the distance: `push an enemy fighter
+                // adjacent to your fighter 1 hex`. The qualifier is read as the words it is
+                // (conditions, fighters); the distance is read here.
+                let after_target = next;
+                let distance_at = (next..next + 12)
+                    .take_while(|&at| {
+                        self.same_sentence(index, at)
+                            && !matches!(
+                                self.kind(at),
+                                Some(TokenKind::Comma | TokenKind::Semicolon | TokenKind::Colon)
+                            )
+                    })
+                    .find(|&at| {
+                        (self.seq(at, &["up", "to"])
+                            && self.number(at + 2).is_some()
+                            && matches!(self.w(at + 3), "hex" | "hexes"))
+                            || (self.number(at).is_some()
+                                && matches!(self.w(at + 1), "hex" | "hexes"))
+                    })?;
+                let qualified = distance_at > after_target;
+                next = distance_at;
                 if self.seq(next, &["up", "to"]) {
                     next += 2;
                 }
                 let amount = self.number(next)?;
-                if !matches!(self.w(next + 1), "hex" | "hexes") {
-                    return None;
-                }
                 next += 2;
                 let direction = match self.w(next) {
                     "towards" | "toward" | "closer" => {
@@ -819,6 +962,10 @@ impl Parser {
                     Item::Effect(make(EffectKind::Push(direction), Some(amount), target)),
                     index..next,
                 );
+                if qualified {
+                    self.consumed.extend(distance_at..next);
+                    return Some(after_target);
+                }
                 Some(next)
             }
             "deal" | "deals" => {
@@ -1307,6 +1454,35 @@ impl Parser {
         }
     }
 
+    /// `in friendly territory`, `in your territory`, `into enemy territory`, `outside your
+    /// territory`, `in an enemy's territory` at `index`: which, and the index after it.
+    fn territory(&self, index: usize) -> Option<(Territory, usize)> {
+        let outside = self.w(index) == "outside";
+        let mut next = index + 1;
+        if matches!(self.w(next), "the" | "an" | "a") {
+            next += 1;
+        }
+        let side = match self.w(next) {
+            "your" | "friendly" => Side::Friendly,
+            "enemy" | "opponent" | "opponents" => Side::Enemy,
+            _ => return None,
+        };
+        next += 1;
+        if self.kind(next) == Some(TokenKind::Apostrophe) {
+            next += 1;
+        }
+        if self.w(next) != "territory" {
+            return None;
+        }
+        let territory = match (side, outside) {
+            (Side::Friendly, false) => Territory::Friendly,
+            (Side::Friendly, true) => Territory::NotFriendly,
+            (_, false) => Territory::Enemy,
+            (_, true) => Territory::NotEnemy,
+        };
+        Some((territory, next + 1))
+    }
+
     fn condition(&mut self, index: usize) -> Option<usize> {
         let word = self.w(index).to_owned();
         let single = |parser: &mut Parser, condition: Condition, length: usize| {
@@ -1352,6 +1528,36 @@ impl Parser {
             }
             return None;
         }
+        if matches!(
+            word.as_str(),
+            "in" | "into" | "outside" | "inside" | "within" | "of"
+        ) && let Some((territory, end)) = self.territory(index)
+        {
+            return single(self, Condition::Territory(territory), end - index);
+        }
+        if self.seq(index, &["number", "of", "the", "current", "round"]) {
+            return single(self, Condition::GameValue("round".to_owned()), 5);
+        }
+        if self.seq(index, &["number", "of", "the", "round"])
+            || self.seq(index, &["current", "round", "number"])
+        {
+            let length = if word == "number" { 4 } else { 3 };
+            return single(self, Condition::GameValue("round".to_owned()), length);
+        }
+        if self.seq(index, &["round", "number"])
+            || (self.seq(index, &["the", "current", "round"])
+                && matches!(self.w(index.wrapping_sub(1)), "than" | "as" | "to"))
+        {
+            let length = if word == "round" { 2 } else { 3 };
+            return single(self, Condition::GameValue("round".to_owned()), length);
+        }
+        if self.seq(index, &["still", "stands"])
+            || self.seq(index, &["still", "standing"])
+            || matches!(word.as_str(), "survives" | "survive")
+        {
+            let length = if word == "still" { 2 } else { 1 };
+            return single(self, Condition::Stands, length);
+        }
         match word.as_str() {
             "at" if self.w(index + 1) == "least" => {
                 let n = self.number(index + 2)?;
@@ -1368,6 +1574,17 @@ impl Parser {
                         "fighter" | "fighters" | "card" | "cards" | "other"
                     )
                 })?;
+                // `no enemy fighter`: whose fighters the condition speaks of.
+                if self.in_scope(index) {
+                    let side = (index + 1..noun).find_map(|at| match self.w(at) {
+                        "friendly" | "your" => Some(Side::Friendly),
+                        "enemy" => Some(Side::Enemy),
+                        _ => None,
+                    });
+                    if let Some(side) = side {
+                        self.add(Item::Condition(Condition::Whose(side)), index..noun + 1);
+                    }
+                }
                 single(self, Condition::Exactly(0), noun - index + 1)
             }
             "within" => {
@@ -1379,7 +1596,8 @@ impl Parser {
             }
             "adjacent" => single(self, Condition::Adjacent, 1),
             "next" if self.w(index + 1) == "to" => single(self, Condition::Adjacent, 2),
-            "successful" | "fails" | "failed" | "fail" => single(self, Condition::Successful, 1),
+            "successful" | "succeeds" => single(self, Condition::Successful, 1),
+            "fails" | "failed" | "fail" => single(self, Condition::Failed, 1),
             "once" if self.seq(index + 1, &["per", "round"]) => {
                 single(self, Condition::OncePerRound, 3)
             }

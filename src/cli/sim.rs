@@ -217,7 +217,7 @@ mod tests {
     fn the_rate_shows_whole_games_or_a_few_decimals_not_noise() {
         assert_eq!(format_rate(1234.5678), "1235 games/s");
         assert_eq!(format_rate(38.123456), "38.1 games/s");
-        assert_eq!(format_rate(3.14159), "3.14 games/s");
+        assert_eq!(format_rate(4.56789), "4.57 games/s");
         assert_eq!(format_rate(0.0), "- games/s");
         assert_eq!(format_rate(f64::INFINITY), "- games/s");
     }

@@ -585,9 +585,9 @@ fn the_ruleset_is_positional_and_old_spellings_work_with_a_note() {
     let (code, old, err) = gloam(&["text", "render", "--ruleset", "shadespire", "cards"], "");
     assert_eq!(code, 0, "{err}");
     assert_eq!(old, new);
-    assert!(err.contains("`--ruleset NAME` is deprecated"), "{err}");
+    assert!(err.contains("deprecated: `--ruleset NAME`"), "{err}");
     assert!(
-        err.contains("data paths as arguments is deprecated"),
+        err.contains("deprecated: data paths as arguments"),
         "{err}"
     );
     let (code, _, err) = gloam(&["text", "check", "--ruleset", "shadespire"], "");
@@ -596,7 +596,7 @@ fn the_ruleset_is_positional_and_old_spellings_work_with_a_note() {
     let (code, _, err) = gloam(&["try", "cards", "--card", "Sidestep"], "");
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("data paths as arguments is deprecated"),
+        err.contains("deprecated: data paths as arguments"),
         "{err}"
     );
 }

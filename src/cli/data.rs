@@ -85,7 +85,7 @@ fn is_data_folder(path: &Path) -> bool {
 
 /// Prints the deprecation note of an old spelling on stderr (it keeps working one release).
 pub(crate) fn deprecated(old: &str, new: &str) {
-    eprintln!("note: {old} is deprecated and will be removed in the next release; use {new}");
+    eprintln!("note: deprecated: {old} (it works in this release, not the next); use {new}");
 }
 
 /// The ruleset and any data paths of an old spelling, from a command's positional words and

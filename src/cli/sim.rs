@@ -71,18 +71,21 @@ impl ChoiceArgs {
 }
 
 /// The progress bar's rate: games per second to three significant digits, not the
-/// stopwatch's noise.
-fn rate(state: &ProgressState, out: &mut dyn std::fmt::Write) {
-    let per_sec = state.per_sec();
-    let _ = if !per_sec.is_finite() || per_sec <= 0.0 {
-        write!(out, "- games/s")
+/// stopwatch's noise ("12.3 games/s", not "12.345678/s").
+fn format_rate(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        "- games/s".to_owned()
     } else if per_sec >= 100.0 {
-        write!(out, "{per_sec:.0} games/s")
+        format!("{per_sec:.0} games/s")
     } else if per_sec >= 10.0 {
-        write!(out, "{per_sec:.1} games/s")
+        format!("{per_sec:.1} games/s")
     } else {
-        write!(out, "{per_sec:.2} games/s")
-    };
+        format!("{per_sec:.2} games/s")
+    }
+}
+
+fn rate(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = out.write_str(&format_rate(state.per_sec()));
 }
 
 pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
@@ -204,4 +207,18 @@ fn summary(report: &SimReport) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_rate;
+
+    #[test]
+    fn the_rate_shows_whole_games_or_a_few_decimals_not_noise() {
+        assert_eq!(format_rate(1234.5678), "1235 games/s");
+        assert_eq!(format_rate(38.123456), "38.1 games/s");
+        assert_eq!(format_rate(4.56789), "4.57 games/s");
+        assert_eq!(format_rate(0.0), "- games/s");
+        assert_eq!(format_rate(f64::INFINITY), "- games/s");
+    }
 }

@@ -31,8 +31,10 @@ enum TextCommand {
 #[derive(Debug, Args)]
 struct CheckArgs {
     /// The ruleset whose cards are checked (`harrowdeep`).
-    #[arg(value_name = "RULESET")]
-    positional: Vec<String>,
+    ruleset: Option<String>,
+    /// Deprecated: data paths as arguments (use --data PATH).
+    #[arg(hide = true)]
+    old_paths: Vec<String>,
     /// Deprecated spelling of the ruleset (give it as the first argument).
     #[arg(long = "ruleset", value_name = "NAME", hide = true)]
     ruleset_flag: Option<String>,
@@ -54,8 +56,10 @@ struct CheckArgs {
 #[derive(Debug, Args)]
 struct RenderArgs {
     /// The ruleset whose cards are rendered (`harrowdeep`).
-    #[arg(value_name = "RULESET")]
-    positional: Vec<String>,
+    ruleset: Option<String>,
+    /// Deprecated: data paths as arguments (use --data PATH).
+    #[arg(hide = true)]
+    old_paths: Vec<String>,
     /// Deprecated spelling of the ruleset (give it as the first argument).
     #[arg(long = "ruleset", value_name = "NAME", hide = true)]
     ruleset_flag: Option<String>,
@@ -80,11 +84,13 @@ struct Loaded {
 
 /// The ruleset and the data paths of a `text` subcommand, old spellings included.
 fn ruleset_and_paths(
-    positional: &[String],
+    ruleset: Option<&String>,
+    old_paths: &[String],
     flag: Option<&String>,
     data: &DataArgs,
 ) -> Result<(String, Vec<PathBuf>), CliError> {
-    let (ruleset, old_paths) = ruleset_and_old_paths(positional, flag)?;
+    let positional: Vec<String> = ruleset.into_iter().chain(old_paths).cloned().collect();
+    let (ruleset, old_paths) = ruleset_and_old_paths(&positional, flag)?;
     Ok((ruleset, data.paths_or(&old_paths)?))
 }
 
@@ -207,8 +213,12 @@ fn parse_csv(content: &str) -> Vec<Vec<String>> {
 }
 
 fn run_check(args: &CheckArgs) -> Result<bool, CliError> {
-    let (ruleset, paths) =
-        ruleset_and_paths(&args.positional, args.ruleset_flag.as_ref(), &args.data)?;
+    let (ruleset, paths) = ruleset_and_paths(
+        args.ruleset.as_ref(),
+        &args.old_paths,
+        args.ruleset_flag.as_ref(),
+        &args.data,
+    )?;
     let loaded = load_cards(&paths, &ruleset)?;
     let cards = cards_of(&loaded.library, &ruleset);
     let checks: Vec<TextCheck> = match &args.texts {
@@ -278,8 +288,12 @@ fn run_check(args: &CheckArgs) -> Result<bool, CliError> {
 }
 
 fn run_render(args: &RenderArgs) -> Result<bool, CliError> {
-    let (ruleset, paths) =
-        ruleset_and_paths(&args.positional, args.ruleset_flag.as_ref(), &args.data)?;
+    let (ruleset, paths) = ruleset_and_paths(
+        args.ruleset.as_ref(),
+        &args.old_paths,
+        args.ruleset_flag.as_ref(),
+        &args.data,
+    )?;
     let loaded = load_cards(&paths, &ruleset)?;
     let cards = cards_of(&loaded.library, &ruleset);
     if args.json {

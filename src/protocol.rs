@@ -47,7 +47,7 @@ use crate::load::Loaded;
 /// The format tag of the records that `record` returns and `load` reads.
 pub const RECORD_FORMAT: &str = "gloam-record/1";
 
-/// The version of the protocol this module speaks (the `hello` line of the spec).
+/// The version of the protocol this module speaks (`docs/protocol.md`).
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// A game id within a session: 1 for the first game made, then 2, 3, ...; never reused.

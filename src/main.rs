@@ -37,6 +37,8 @@ enum Command {
     Text(cli::text::TextArgs),
     /// Geometry queries for board designers (JSON on stdin, JSON on stdout).
     Geom(cli::geom::GeomArgs),
+    /// Serve the JSON-lines protocol on stdin/stdout (docs/protocol.md).
+    Serve(cli::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::Play(play) => cli::play::run(&play),
         Command::Replay(replay) => cli::replay::run(&replay),
         Command::Rules(rules) => cli::rules::run(&rules),
+        Command::Serve(serve) => cli::serve::run(&serve),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -6,6 +6,7 @@ pub(crate) mod geom;
 pub(crate) mod play;
 pub(crate) mod replay;
 pub(crate) mod rules;
+pub(crate) mod serve;
 pub(crate) mod sim;
 pub(crate) mod text;
 pub(crate) mod try_card;

@@ -294,7 +294,7 @@ impl RulesetGame {
             .inner
             .host
             .run(script, world, state, log, &bindings, &frame.answers)
-            .map_err(|error| RuleError::step(frame.step.clone(), error.to_string()))?;
+            .map_err(|error| RuleError::step(frame.step.clone(), located(&error)))?;
         match outcome {
             Outcome::NeedsChoice(request) => Ok(Control::Ask(request)),
             Outcome::Done { flow, .. } => {
@@ -461,6 +461,21 @@ impl Rules for RulesetGame {
             }
         }
     }
+}
+
+/// A script's error as one line that says where it is, as `gloam check` does: the script
+/// (`card "Heroic Shove" effect`), what failed, then the file, line and column of the call
+/// that failed in the data file, and the help when there is one.
+fn located(error: &gloam_dsl::DslDiagnostic) -> String {
+    use miette::Diagnostic as _;
+    let mut message = error.to_string();
+    if let Some(at) = crate::load::locate(error) {
+        message.push_str(&format!(" (at {}:{}:{})", at.file, at.line, at.column));
+    }
+    if let Some(help) = error.help() {
+        message.push_str(&format!("; help: {help}"));
+    }
+    message
 }
 
 /// The dice a ruleset declares, as the kernel's definitions.

@@ -174,27 +174,29 @@ fn is_condition(field: &str) -> bool {
     matches!(field, "condition" | "inspire" | "uninspire")
 }
 
-/// The variables of a ruleset's step scripts: the values of the frame that runs them (see
-/// `gloam::engine`); a value the frame does not set is `()`.
-pub const STEP_VARIABLES: &[&str] = &[
-    "player", "fighter", "target", "card", "hex", "count", "data", "weapon", "rolls", "attacker",
-];
+pub use gloam_dsl::STEP_VARIABLES;
 
-/// The variables a script receives, by where it is written.
-///
-/// | item | variables |
-/// | --- | --- |
-/// | card | `this_card`, `player`, `this_fighter`, `target`, `attacker` |
-/// | ability, action | `this_fighter`, `player`, `target`, `attacker` |
-/// | fighter (`inspire`, `uninspire`) | `this_fighter`, `player` |
-/// | ruleset (`setup`, `scoring`, `victory`), step | [`STEP_VARIABLES`] |
-pub fn script_variables(item_kind: &str) -> &'static [&'static str] {
-    match item_kind {
-        "card" => &["this_card", "player", "this_fighter", "target", "attacker"],
-        "ability" | "action" => &["this_fighter", "player", "target", "attacker"],
-        "fighter" => &["this_fighter", "player"],
-        _ => STEP_VARIABLES,
-    }
+/// The place of a script held by an item of `item_kind` named `item_name` in `library`
+/// (for a card, its kind): what it receives is [`gloam_dsl::Place::variables`], the one
+/// table the checker, the driver and `gloam try` share.
+pub fn script_place<'a>(
+    library: &'a Library,
+    item_kind: &str,
+    item_name: &str,
+    ruleset: &str,
+) -> gloam_dsl::Place<'a> {
+    let card_kind = (item_kind == "card")
+        .then(|| {
+            let cards = library.cards().iter().filter(|card| card.name == item_name);
+            let mut cards = cards.peekable();
+            let first = cards.peek().map(|card| card.kind.as_str());
+            cards
+                .find(|card| card.ruleset == ruleset)
+                .map(|card| card.kind.as_str())
+                .or(first)
+        })
+        .flatten();
+    gloam_dsl::Place::of(item_kind, card_kind)
 }
 
 /// Counters every ruleset has, whether or not it lists them: the round, each player's
@@ -321,7 +323,12 @@ pub fn load(sources: &[Source], host: &Host) -> (Loaded, Vec<Problem>) {
         } else {
             ScriptContext::effect(label)
         }
-        .with_variables(script_variables(script_use.item_kind).iter().copied())
+        .at(script_place(
+            &library,
+            script_use.item_kind,
+            script_use.item_name,
+            script_use.ruleset,
+        ))
         .with_names(names);
         match host.compile(&source, &context) {
             Ok(script) => scripts.push(CompiledScript {

@@ -5,10 +5,17 @@
 //! hexagon of radius 3), and the first two warbands written for it (or two stand-in
 //! fighters a side: Move 3, Defence 1, Wounds 4). Fighters stand on starting hexes when the
 //! board has them, each side from one end, except that the second player's first fighter
-//! stands next to the first player's first fighter, so that there is something to act on. Each player has power and objective decks of filler cards; the tried card
-//! is in the first player's hand. The script runs for the first player, with the first
-//! player's first fighter as `this_fighter` and the nearest enemy as `target`; a seeded
-//! random agent answers its choices.
+//! stands next to the first player's first fighter, so that there is something to act on.
+//! Which free hexes the fighters take depends on the seed. Each player has power and
+//! objective decks of filler cards; the tried card is in the first player's hand. The
+//! script runs for the first player in the script world a game of the ruleset has (its
+//! cards' catalog included), with the variables a game binds at the card's place
+//! ([`gloam_dsl::Place`]): `this_card` and `player`; `this_fighter`, the first player's
+//! first fighter, only for a card a fighter carries or casts (never for a ploy or an
+//! objective); `target`, the nearest enemy, and `attacker`, that first fighter, as the
+//! fighters of the window's event. A card with both a condition and an effect has its
+//! condition evaluated first (reported), then its effect run; a seeded random agent answers
+//! its choices.
 
 use std::collections::BTreeSet;
 
@@ -16,9 +23,10 @@ use gloam_core::{
     Answer, Battlefield, CardId, Ctx, Dice, Event, GameRng, GameState, Hex, PieceId, Placement,
     PlayerId, Position, Value, ZoneId,
 };
-use gloam_dsl::{Bindings, Host, Outcome, World};
+use gloam_dsl::{Bindings, Host, Outcome};
 use gloam_grammar::{CardDef, RulesetDef};
 
+use crate::engine::{MatchSpec, Seat};
 use crate::load::Loaded;
 
 /// What went wrong setting up or running a trial.
@@ -65,7 +73,10 @@ pub struct TrialReport {
     pub events: Vec<Event>,
     /// The answers the agent gave, in order.
     pub answers: Vec<Answer>,
-    /// For a condition: whether it held.
+    /// The script that ran: `effect`, or `condition` for a card with no effect.
+    pub field: &'static str,
+    /// For a card with a condition: whether it held before the effect ran (for a card with
+    /// an effect too: a game would not offer the card while it does not hold).
     pub condition: Option<bool>,
     /// The battlefield's hexes, and those of a blocking type, for drawing.
     pub hexes: BTreeSet<Hex>,
@@ -191,7 +202,27 @@ pub fn try_card(
             .filter(|h| !blocked.contains(h))
             .collect();
     }
-    let world = World::new(battlefield, [BLOCKING], false, dice_of(ruleset)?);
+    // Seeded: the fighters' hexes depend on `seed`, as the game and the answers do.
+    let mut placement_rng = GameRng::from_seed(seed ^ 0x706c_6163);
+    for index in (1..free.len()).rev() {
+        let other = placement_rng.below(index as u32 + 1) as usize;
+        free.swap(index, other);
+    }
+    // The script world a game of the ruleset has (its cards' catalog, fighter profiles,
+    // territories), so that queries about cards (`card_kind(this_card)`,
+    // `condition_holds(this_card)`) answer as in play.
+    let spec = MatchSpec {
+        ruleset: card.ruleset.clone(),
+        seats: (0..2)
+            .map(|seat| Seat {
+                name: ["Ann", "Bo"][seat].to_owned(),
+                warband: String::new(),
+                decklist: None,
+                board: None,
+            })
+            .collect(),
+    };
+    let world = crate::world::world_for(loaded, ruleset, battlefield, dice_of(ruleset)?, &spec);
 
     let mut state = GameState::new(seed, &["Ann", "Bo"]);
     let mut setup_log = Vec::new();
@@ -279,23 +310,38 @@ pub fn try_card(
             let hex = state.pieces[p].position.and_then(Position::hex);
             (hex.zip(actor_hex).map(|(a, b)| a.distance_to(b)), *p)
         });
+    // What a game binds at the card's place (`gloam_dsl::Place`, the table the checker
+    // uses): a card played for no fighter (a ploy, an objective) gets no `this_fighter`.
+    let place = crate::load::script_place(&loaded.library, "card", &card.name, &card.ruleset);
     let mut bindings = Bindings::new()
         .acting(PlayerId(0))
         .with("this_card", Value::Card(this_card))
-        .with("this_fighter", Value::Piece(actor));
+        .with("player", Value::Player(PlayerId(0)));
+    if place.has_fighter() {
+        bindings = bindings.with("this_fighter", Value::Piece(actor));
+    }
+    // The event of the card's window, if it has one, stands for "the first player's fighter
+    // acted against the nearest enemy": `target` is that enemy, `attacker` that fighter. (In
+    // a game both are `()` where the window's event has no fighter, as in a power step.)
     if let Some(target) = target {
-        bindings = bindings.with("target", Value::Piece(target));
+        bindings = bindings
+            .with("target", Value::Piece(target))
+            .with("attacker", Value::Piece(actor));
     }
 
     let before = state.clone();
+    let condition = match loaded.script("card", &card.name, "condition") {
+        Some(condition) => Some(host.evaluate_bool(condition, &world, &state, &bindings)?),
+        None => None,
+    };
     if field == "condition" {
-        let held = host.evaluate_bool(script, &world, &state, &bindings)?;
         return Ok(TrialReport {
             after: state,
             before,
             events: Vec::new(),
             answers: Vec::new(),
-            condition: Some(held),
+            field,
+            condition,
             hexes,
             blocked,
         });
@@ -311,7 +357,8 @@ pub fn try_card(
                     after: state,
                     events,
                     answers,
-                    condition: None,
+                    field,
+                    condition,
                     hexes,
                     blocked,
                 });
@@ -323,4 +370,91 @@ pub fn try_card(
         }
     }
     Err(setup_error("the script asked for more than 64 choices"))
+}
+
+/// A line for each event a trial shows: the narration `gloam play` prints, and for the
+/// changes it leaves out (modifiers, cards moving between zones, hex types given in play,
+/// keywords, characteristics, random draws) a plain line, so that everything a card did is
+/// shown. Only markers (the names of moments) are left out.
+pub fn describe(event: &Event, state: &GameState) -> Option<String> {
+    if let Some(line) = crate::narrate::narrate(event, state) {
+        return Some(line);
+    }
+    let piece = |piece: &PieceId| {
+        state.piece(*piece).map_or_else(
+            || piece.to_string(),
+            |p| {
+                let owner = state
+                    .player(p.owner)
+                    .map_or_else(|| p.owner.to_string(), |player| player.name.clone());
+                format!("{owner}'s {} (#{})", p.kind, piece.0)
+            },
+        )
+    };
+    let zone = |zone: &ZoneId| match zone.piece {
+        Some(id) => format!("{} of {}", zone.name, piece(&id)),
+        None => {
+            let owner = state
+                .player(zone.owner)
+                .map_or_else(|| zone.owner.to_string(), |p| p.name.clone());
+            format!("{owner}'s {}", zone.name)
+        }
+    };
+    Some(match event {
+        Event::Marker { .. } => return None,
+        Event::ModifierAdded { modifier, .. } => {
+            let whom = match modifier.target {
+                gloam_core::ModTarget::Piece(id) => piece(&id),
+                gloam_core::ModTarget::Player(player) => state
+                    .player(player)
+                    .map_or_else(|| player.to_string(), |p| format!("{}'s fighters", p.name)),
+                _ => "every fighter".to_owned(),
+            };
+            format!(
+                "{whom}: {} {} (modifier)",
+                modifier.characteristic, modifier.op
+            )
+        }
+        Event::ModifierRemoved { id } => format!("modifier {id:?} ends"),
+        Event::CardMoved { name, from, to, .. } => {
+            format!("card \"{name}\" goes from {} to {}", zone(from), zone(to))
+        }
+        Event::HiddenCardMoved { from, to } => {
+            format!("a hidden card goes from {} to {}", zone(from), zone(to))
+        }
+        Event::CardCreated {
+            name, zone: into, ..
+        } => {
+            format!("card \"{name}\" is put in {}", zone(into))
+        }
+        Event::HexTypeChanged { hex, name, present } => format!(
+            "hex {hex} {} type `{name}`",
+            if *present { "gains" } else { "loses" }
+        ),
+        Event::CharacteristicChanged {
+            piece: id,
+            name,
+            from,
+            to,
+        } => match from {
+            Some(from) => format!("{}: {name} {from} -> {to}", piece(id)),
+            None => format!("{}: {name} {to}", piece(id)),
+        },
+        Event::KeywordChanged {
+            piece: id,
+            keyword,
+            present,
+        } => format!(
+            "{} {} keyword `{keyword}`",
+            piece(id),
+            if *present { "gains" } else { "loses" }
+        ),
+        Event::Drew {
+            purpose,
+            bound,
+            value,
+        } => format!("random pick for {purpose}: {} of {bound}", value + 1),
+        Event::Shuffled { zone: shuffled } => format!("{} is shuffled", zone(shuffled)),
+        other => format!("{other:?}"),
+    })
 }

@@ -81,3 +81,93 @@ fn a_failing_effect_reports_and_changes_nothing() {
     let error = try_card(&loaded, &gloam_dsl::Host::new(), "Overreach", 1).unwrap_err();
     assert!(matches!(error, TrialError::Script(_)), "{error}");
 }
+
+fn fighter_hexes(state: &gloam::core::GameState) -> Vec<Option<gloam::core::Position>> {
+    state.pieces.values().map(|piece| piece.position).collect()
+}
+
+#[test]
+fn issue_0011_the_trial_board_depends_on_the_seed() {
+    let loaded = loaded_with("");
+    let host = gloam_dsl::Host::new();
+    let first = try_card(&loaded, &host, "Shove", 1).unwrap();
+    let boards: Vec<_> = (2..6)
+        .map(|seed| fighter_hexes(&try_card(&loaded, &host, "Shove", seed).unwrap().before))
+        .collect();
+    assert!(
+        boards
+            .iter()
+            .any(|board| *board != fighter_hexes(&first.before)),
+        "the fighters stand in the same hexes for seeds 1 to 5"
+    );
+}
+
+#[test]
+fn issue_0011_every_change_a_card_makes_is_shown() {
+    let loaded = loaded_with(
+        "card \"Brace Up\" {\n    ruleset = \"testbed\"\n    kind = ploy\n    owner = universal\n    window = power_step\n    effect = {\n        for f in friendly_fighters() { modify(f, \"defence\", 1, \"round_end\"); }\n        move_card(this_card, \"power_discard\");\n    }\n}\n",
+    );
+    let report = try_card(&loaded, &gloam_dsl::Host::new(), "Brace Up", 1).unwrap();
+    assert!(!report.events.is_empty());
+    for event in &report.events {
+        let line = gloam::trial::describe(event, &report.after);
+        assert!(line.is_some(), "{event:?} is not shown");
+    }
+    let lines: Vec<String> = report
+        .events
+        .iter()
+        .filter_map(|event| gloam::trial::describe(event, &report.after))
+        .collect();
+    assert!(
+        lines.iter().any(|line| line.contains("defence +1")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|line| line
+            .contains("card \"Brace Up\" goes from Ann's power_hand to Ann's power_discard")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn issue_0011_queries_about_the_tried_card_itself_answer() {
+    let loaded = loaded_with(
+        "card \"Know Thyself\" {\n    ruleset = \"testbed\"\n    kind = ploy\n    owner = universal\n    window = power_step\n    condition = { card_kind(this_card) == \"ploy\" }\n    effect = {\n        if condition_holds(this_card) && card_kind(this_card) == \"ploy\" { give_token(target, \"guard\"); }\n    }\n}\n",
+    );
+    let report = try_card(&loaded, &gloam_dsl::Host::new(), "Know Thyself", 1).unwrap();
+    assert_eq!(report.condition, Some(true));
+    assert!(
+        report
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::TokensChanged { token, to: 1, .. } if token == "guard")),
+        "{:?}",
+        report.events
+    );
+}
+
+#[test]
+fn issue_0011_only_a_card_a_fighter_carries_receives_this_fighter() {
+    let loaded = loaded_with(
+        "card \"Shield\" {\n    ruleset = \"testbed\"\n    kind = upgrade\n    owner = universal\n    window = power_step\n    effect = { give_token(this_fighter, \"guard\"); }\n}\n",
+    );
+    let report = try_card(&loaded, &gloam_dsl::Host::new(), "Shield", 1).unwrap();
+    let guarded: Vec<_> = report
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TokensChanged {
+                scope: gloam::core::Scope::Piece(piece),
+                ..
+            } => Some(report.after.pieces[piece].owner),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        guarded,
+        [gloam::core::PlayerId(0)],
+        "the bearer is the first player's fighter"
+    );
+    let ploy = gloam::load::script_place(&loaded.library, "card", "Shove", "testbed");
+    assert!(!ploy.has_fighter(), "a ploy is played for no fighter");
+}

@@ -19,7 +19,7 @@ use crate::check::{Library, check_calls};
 use crate::diagnostic::{DslDiagnostic, Site};
 use crate::runtime::{Memo, RestoreGuard, RunState, Stop, install};
 use crate::values::{from_dynamic, humanize_types, to_dynamic};
-use crate::variables::{check_variables, undefined_help};
+use crate::variables::{Place, check_variables, undefined_help};
 use crate::vocabulary::{FunctionKind, entries};
 use crate::world::WorldData;
 use crate::{Bindings, FlowRequest, KnownNames, Limits, ScriptSource, World};
@@ -59,6 +59,11 @@ pub struct ScriptContext {
     /// checked ([`KnownNames`]); shared, since every script of a ruleset has the same.
     /// Permissive (nothing checked) unless given with [`ScriptContext::with_names`].
     pub names: Arc<KnownNames>,
+    /// How messages name the script's place ("a `ploy` card"), when it was given
+    /// with [`ScriptContext::at`]: the help of an undefined variable says what it binds.
+    pub place: Option<String>,
+    /// Whether that place is a card's.
+    card_place: bool,
 }
 
 impl ScriptContext {
@@ -69,6 +74,8 @@ impl ScriptContext {
             kind: ScriptKind::Effect,
             variables: Vec::new(),
             names: Arc::default(),
+            place: None,
+            card_place: false,
         }
     }
 
@@ -79,7 +86,30 @@ impl ScriptContext {
             kind: ScriptKind::Condition,
             variables: Vec::new(),
             names: Arc::default(),
+            place: None,
+            card_place: false,
         }
+    }
+
+    /// The same context at `place`: with the variables the place receives
+    /// ([`Place::variables`]), and the place named in the help of an undefined variable.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_dsl::{Place, ScriptContext};
+    /// let context = ScriptContext::effect("card \"Shove\" effect").at(Place::of("card", Some("ploy")));
+    /// assert_eq!(context.variables, ["this_card", "player", "target", "attacker"]);
+    /// ```
+    pub fn at(mut self, place: Place<'_>) -> ScriptContext {
+        self.place = Some(place.describe());
+        self.card_place = matches!(place, Place::Card { .. });
+        self.with_variables(place.variables().iter().copied())
+    }
+
+    /// Whether the place is a card's.
+    pub(crate) fn place_is_card(&self) -> bool {
+        self.card_place
     }
 
     /// The same context with more variables.
@@ -412,7 +442,7 @@ impl Host {
             Ok(ast) => ast,
             Err(error) => return vec![self.parse_diagnostic(site, context, &error.0, error.1)],
         };
-        let mut problems = check_variables(&ast, site, &context.variables);
+        let mut problems = check_variables(&ast, site, context);
         if !problems
             .iter()
             .any(|problem| problem.span() == first.span())
@@ -789,7 +819,7 @@ impl Host {
         match kind {
             ParseErrorType::VariableUndefined(name) => {
                 let candidates = context.variables.iter().map(String::as_str);
-                let help = undefined_help(name, candidates, &context.variables);
+                let help = undefined_help(name, candidates, context);
                 DslDiagnostic::UndefinedVariable {
                     name: name.clone(),
                     src: site.named_source(),
@@ -1309,7 +1339,7 @@ mod tests {
                     continue;
                 }
             };
-            let found = crate::variables::check_variables(&lenient, &site, &context.variables);
+            let found = crate::variables::check_variables(&lenient, &site, &context);
             let calls =
                 |ast: &AST| brief(&check_calls(ast, &site, &host.library, false, &context.names).0);
             match strict {

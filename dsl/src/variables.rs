@@ -22,11 +22,189 @@ use rhai::{AST, ASTNode, Expr, FnPtr, ImmutableString, Position, Stmt};
 
 use crate::check::did_you_mean;
 use crate::diagnostic::{DslDiagnostic, Site};
+use crate::host::{ScriptContext, ScriptKind};
 use crate::vocabulary::entries;
+
+/// Where a script is written, as far as the variables it receives go: the one table of
+/// [`Place::variables`] says what each place binds, and the checker, the driver of a game
+/// (`gloam::engine`), `gloam try` and `docs/dsl.md` all read it.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_dsl::Place;
+/// let ploy = Place::of("card", Some("ploy"));
+/// assert!(!ploy.variables().contains(&"this_fighter"));
+/// let upgrade = Place::of("card", Some("upgrade"));
+/// assert!(upgrade.variables().contains(&"this_fighter"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Place<'a> {
+    /// A card's `effect` or `condition`; `kind` is its card kind.
+    Card {
+        /// The card's kind (`ploy`, `upgrade`...).
+        kind: &'a str,
+    },
+    /// A fighter's ability (`condition`, `effect`).
+    Ability,
+    /// A ruleset's `action` item (`condition`, `run`).
+    Action,
+    /// A fighter's `inspire` or `uninspire` condition.
+    Fighter,
+    /// A ruleset's `step` (`run`) or its `setup`, `scoring` and `victory` scripts: a frame of
+    /// the flow, whose values are its variables.
+    Step,
+}
+
+/// The card kinds a fighter plays or carries, whose scripts receive that fighter as
+/// `this_fighter`: an upgrade's bearer, a spell's caster (the names of the shared
+/// Underworlds model, `cards/underworlds/`, and of Harrowdeep's spells). A card of any other
+/// kind (a ploy, an objective) is played by a player for no fighter in particular.
+pub const FIGHTER_CARD_KINDS: &[&str] = &["upgrade", "spell"];
+
+/// The variables of a step's frame (`then("step", #{ ... })`); a value the frame does not
+/// set is `()`.
+pub const STEP_VARIABLES: &[&str] = &[
+    "player", "fighter", "target", "card", "hex", "count", "data", "weapon", "rolls", "attacker",
+];
+
+/// What each variable holds, for the help of the checker and for `docs/dsl.md`.
+const MEANINGS: &[(&str, &str)] = &[
+    ("this_card", "the card itself"),
+    (
+        "this_fighter",
+        "the fighter whose ability it is, who carries the upgrade or casts the spell",
+    ),
+    (
+        "player",
+        "the player who plays the card or uses the ability (who acts)",
+    ),
+    (
+        "target",
+        "the fighter the event that opened the window is about (the one attacked, damaged, moved...); `()` when the event has none, as in a power step",
+    ),
+    (
+        "attacker",
+        "the fighter that caused the event (the attacker, the one that dealt damage); `()` when none did",
+    ),
+];
+
+impl<'a> Place<'a> {
+    /// The place of a script held by an item of `item_kind` (`card`, `ability`, `action`,
+    /// `fighter`, `step`, `ruleset`); `card_kind` is a card's kind.
+    pub fn of(item_kind: &str, card_kind: Option<&'a str>) -> Place<'a> {
+        match item_kind {
+            "card" => Place::Card {
+                kind: card_kind.unwrap_or(""),
+            },
+            "ability" => Place::Ability,
+            "action" => Place::Action,
+            "fighter" => Place::Fighter,
+            _ => Place::Step,
+        }
+    }
+
+    /// The variables a script written here receives, in binding order: the one table.
+    ///
+    /// | place | variables |
+    /// | --- | --- |
+    /// | card of a kind in [`FIGHTER_CARD_KINDS`] | `this_card`, `player`, `this_fighter`, `target`, `attacker` |
+    /// | any other card (a ploy, an objective) | `this_card`, `player`, `target`, `attacker` |
+    /// | ability, action | `this_fighter`, `player`, `target`, `attacker` |
+    /// | fighter (`inspire`, `uninspire`) | `this_fighter`, `player` |
+    /// | step, ruleset (`setup`, `scoring`, `victory`) | [`STEP_VARIABLES`] |
+    pub fn variables(&self) -> &'static [&'static str] {
+        match self {
+            Place::Card { kind } if FIGHTER_CARD_KINDS.contains(kind) => {
+                &["this_card", "player", "this_fighter", "target", "attacker"]
+            }
+            Place::Card { .. } => &["this_card", "player", "target", "attacker"],
+            Place::Ability | Place::Action => &["this_fighter", "player", "target", "attacker"],
+            Place::Fighter => &["this_fighter", "player"],
+            Place::Step => STEP_VARIABLES,
+        }
+    }
+
+    /// Whether the place's script is played for a fighter that it receives as
+    /// `this_fighter`.
+    pub fn has_fighter(&self) -> bool {
+        self.variables().contains(&"this_fighter")
+    }
+
+    /// How messages name the place: "a `ploy` card".
+    pub fn describe(&self) -> String {
+        match self {
+            Place::Card { kind } => format!("a `{kind}` card"),
+            Place::Ability => "an ability".to_owned(),
+            Place::Action => "an action".to_owned(),
+            Place::Fighter => "a fighter's `inspire` or `uninspire`".to_owned(),
+            Place::Step => "a step".to_owned(),
+        }
+    }
+}
+
+/// What the variable `name` of a card, ability or fighter script holds, if it is one.
+pub(crate) fn meaning(name: &str) -> Option<&'static str> {
+    MEANINGS
+        .iter()
+        .find(|(variable, _)| *variable == name)
+        .map(|(_, meaning)| *meaning)
+}
+
+/// The section of `docs/dsl.md` that lists the variables of each place, from the table.
+pub(crate) fn variables_markdown() -> String {
+    let mut out = String::from(
+        "\n## Variables by place\n\nWhat a script receives depends on where it is written; the checker refuses any other\nname that the script does not declare with `let`, and a game binds exactly these (a value\nthe moment does not have is `()`).\n\n| place | variables |\n| --- | --- |\n",
+    );
+    let fighter_kinds: Vec<String> = FIGHTER_CARD_KINDS
+        .iter()
+        .map(|kind| format!("`{kind}`"))
+        .collect();
+    let rows: [(String, Place<'_>); 5] = [
+        (
+            format!("a card of kind {}", fighter_kinds.join(" or ")),
+            Place::Card {
+                kind: FIGHTER_CARD_KINDS[0],
+            },
+        ),
+        (
+            "a card of any other kind (a ploy, an objective): played for no fighter".to_owned(),
+            Place::Card { kind: "ploy" },
+        ),
+        ("a fighter's ability; a ruleset's action".to_owned(), Place::Ability),
+        ("a fighter's `inspire` and `uninspire`".to_owned(), Place::Fighter),
+        (
+            "a ruleset's `step` (`run`), `setup`, `scoring`, `victory`: the values of the step's frame".to_owned(),
+            Place::Step,
+        ),
+    ];
+    for (place, row) in rows {
+        let names: Vec<String> = row
+            .variables()
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect();
+        out.push_str(&format!("| {place} | {} |\n", names.join(", ")));
+    }
+    out.push_str("\n| variable | holds |\n| --- | --- |\n");
+    for (name, holds) in MEANINGS {
+        out.push_str(&format!("| `{name}` | {holds} |\n"));
+    }
+    out.push_str(
+        "\nA card played for no fighter that acts with one chooses it: `let fighter =\nchoose_fighter(friendly_fighters(), \"Which fighter?\");` (a condition, which may not ask,\ntests them all: `friendly_fighters().some(|f| ...)`).\n",
+    );
+    out
+}
 
 /// Every undefined variable of `ast` (compiled without strict variables), in source order,
 /// one diagnostic per use. `variables` are the context's.
-pub(crate) fn check_variables(ast: &AST, site: &Site, variables: &[String]) -> Vec<DslDiagnostic> {
+pub(crate) fn check_variables(
+    ast: &AST,
+    site: &Site,
+    context: &ScriptContext,
+) -> Vec<DslDiagnostic> {
+    let variables = context.variables.as_slice();
     let functions = ast
         .iter_fn_def()
         .filter(|def| !is_anonymous(&def.name))
@@ -46,7 +224,7 @@ pub(crate) fn check_variables(ast: &AST, site: &Site, variables: &[String]) -> V
         .iter()
         .map(|(name, _)| name.clone())
         .collect();
-    let mut problems = walker.finish_body(site, variables, None);
+    let mut problems = walker.finish_body(site, context, None);
     for def in ast.iter_fn_def() {
         if is_anonymous(&def.name) {
             // Closures are walked where they are written, in their enclosing scope.
@@ -54,18 +232,19 @@ pub(crate) fn check_variables(ast: &AST, site: &Site, variables: &[String]) -> V
         }
         walker.scope = def.params.iter().cloned().collect();
         walker.function_body(&def.name, def.params.len());
-        problems.extend(walker.finish_body(site, variables, Some(&main_declared)));
+        problems.extend(walker.finish_body(site, context, Some(&main_declared)));
     }
     problems.sort_by_key(|problem| problem.span().start);
     problems
 }
 
 /// The help for an undefined variable: `name` is a function, a likely typo of one of
-/// `candidates` (the variables in scope), or the list of the context's variables.
+/// `candidates` (the variables in scope), a variable other places receive, or the list of
+/// the context's variables.
 pub(crate) fn undefined_help<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
-    context: &[String],
+    context: &ScriptContext,
 ) -> String {
     if entries(name).next().is_some() {
         format!("`{name}` is a function: write `{name}(...)`")
@@ -76,12 +255,44 @@ pub(crate) fn undefined_help<'a>(
     }
 }
 
-/// What the script receives, when nothing closer explains an undefined variable.
-fn context_words(name: &str, context: &[String]) -> String {
-    if context.is_empty() {
+/// What the script receives, when nothing closer explains an undefined variable: for a
+/// variable that other places receive (`this_fighter` in a ploy), what this place binds and
+/// how to get such a value.
+fn context_words(name: &str, context: &ScriptContext) -> String {
+    let names: Vec<String> = context
+        .variables
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect();
+    let given = match names.split_last() {
+        None => "no variables".to_owned(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    };
+    if let (Some(place), Some(holds)) = (&context.place, meaning(name)) {
+        let mut help = if name == "this_fighter" && context.place_is_card() {
+            format!(
+                "{place} is played for no fighter: its script receives no `this_fighter`, only {given}"
+            )
+        } else {
+            format!("the script of {place} receives no `{name}` ({holds}), only {given}")
+        };
+        if matches!(name, "this_fighter" | "target" | "attacker") {
+            if context.kind == ScriptKind::Condition {
+                help.push_str(
+                    "; a condition tests the fighters it may be about: `friendly_fighters().some(|f| ...)`",
+                );
+            } else {
+                help.push_str(
+                    "; to act with a fighter, choose one: `let fighter = choose_fighter(friendly_fighters(), \"Which fighter?\");`",
+                );
+            }
+        }
+        return help;
+    }
+    if names.is_empty() {
         format!("this script receives no variables; declare it first with `let {name} = ...;`")
     } else {
-        let names: Vec<String> = context.iter().map(|name| format!("`{name}`")).collect();
         format!(
             "this script receives {}; declare any other variable first with `let`",
             names.join(", ")
@@ -124,7 +335,7 @@ impl Walker<'_> {
     fn finish_body(
         &mut self,
         site: &Site,
-        context: &[String],
+        context: &ScriptContext,
         main_declared: Option<&BTreeSet<ImmutableString>>,
     ) -> Vec<DslDiagnostic> {
         let mut found = std::mem::take(&mut self.found);
@@ -388,4 +599,85 @@ fn file_line(site: &Site, position: Position) -> usize {
     let offset = site.offset(position.line(), position.position());
     let text = &site.source.file_text;
     text.get(..offset).unwrap_or(text).matches('\n').count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FIGHTER_CARD_KINDS, Place};
+    use crate::{Host, ScriptContext, ScriptSource};
+
+    fn help_for(context: ScriptContext, text: &str) -> Vec<(String, String)> {
+        let errors = Host::new()
+            .compile(&ScriptSource::whole("c.gloam", text), &context)
+            .unwrap_err();
+        errors
+            .iter()
+            .map(|error| {
+                let help = miette::Diagnostic::help(error)
+                    .map(|help| help.to_string())
+                    .unwrap_or_default();
+                (error.code_name().to_owned(), help)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn issue_0011_a_ploy_receives_no_this_fighter_and_the_help_says_how_to_get_one() {
+        let context =
+            ScriptContext::effect("card \"Shove\" effect").at(Place::of("card", Some("ploy")));
+        let found = help_for(context, "give_token(this_fighter, \"guard\");");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "gloam::dsl::undefined_variable");
+        assert!(
+            found[0]
+                .1
+                .contains("a `ploy` card is played for no fighter"),
+            "{}",
+            found[0].1
+        );
+        assert!(
+            found[0]
+                .1
+                .contains("`this_card`, `player`, `target` and `attacker`"),
+            "{}",
+            found[0].1
+        );
+        assert!(
+            found[0]
+                .1
+                .contains("choose_fighter(friendly_fighters(), \"Which fighter?\")"),
+            "{}",
+            found[0].1
+        );
+    }
+
+    #[test]
+    fn a_condition_is_told_to_test_the_fighters_instead_of_choosing() {
+        let context = ScriptContext::condition("card \"Near\" condition")
+            .at(Place::of("card", Some("objective")));
+        let found = help_for(context, "damage(this_fighter) > 0");
+        assert!(
+            found[0].1.contains("friendly_fighters().some(|f| ...)"),
+            "{}",
+            found[0].1
+        );
+    }
+
+    #[test]
+    fn the_fighter_card_kinds_and_abilities_receive_their_fighter() {
+        for kind in FIGHTER_CARD_KINDS {
+            assert!(Place::of("card", Some(kind)).has_fighter(), "{kind}");
+        }
+        for place in [
+            Place::of("ability", None),
+            Place::of("action", None),
+            Place::of("fighter", None),
+        ] {
+            assert!(place.has_fighter(), "{place:?}");
+        }
+        for kind in ["ploy", "objective"] {
+            assert!(!Place::of("card", Some(kind)).has_fighter(), "{kind}");
+        }
+        assert!(!Place::of("step", None).has_fighter());
+    }
 }

@@ -1145,6 +1145,7 @@ pub(crate) fn entries(name: &str) -> impl Iterator<Item = &'static FunctionDoc> 
 pub fn docs_markdown() -> String {
     let mut out = String::new();
     out.push_str(INTRO);
+    out.push_str(&crate::variables::variables_markdown());
     for (kind, title, about) in [
         (
             FunctionKind::Query,
@@ -1233,9 +1234,9 @@ the data is loaded, and every call is checked then against this page.
   `false`, strings (`\"guard\"`), lists (`[a, b]`), and four game values: a *fighter*, a
   *hex*, a *player* and a *card*. Game values compare with `==` and read in strings as
   `piece3`, `(1, -2)`, `player0`, `card12`; a hex has `q` and `r` (`hex_of(f).q`).
-- **Variables from the context.** A script receives the variables its place declares: a
-  card's effect `this_card`, `player` and perhaps `target`; an ability's `this_fighter`.
-  Any other name must be declared with `let` first.
+- **Variables from the context.** A script receives the variables of its place (a card's
+  `this_card` and `player`; `this_fighter` only where a fighter plays or carries it: see
+  *Variables by place* below). Any other name must be declared with `let` first.
 - **Language.** `let`, `if`/`else`, `for x in list`, `while`, `fn` helpers, closures
   (`fighters().filter(|f| adjacent(f, this_fighter))`) and Rhai's list, map and string
   methods. No `eval`, no modules, no output, no clock, no floating point.

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use gloam::load::{load, read_paths};
-use gloam::narrate::{draw_hexes, narrate};
-use gloam::trial::try_card;
+use gloam::narrate::draw_hexes;
+use gloam::trial::{describe, try_card};
 
 use super::CliError;
 use super::check::render;
@@ -103,11 +103,17 @@ pub(crate) fn run(args: &TryArgs) -> Result<bool, CliError> {
             "condition: {}",
             if held { "holds" } else { "does not hold" }
         );
-        super::emit(&out)?;
-        return Ok(true);
+        if report.field == "condition" {
+            super::emit(&out)?;
+            return Ok(true);
+        }
+        if !held {
+            out.push_str("(a game would not offer the card now; its effect runs anyway)\n");
+        }
+        out.push('\n');
     }
     for event in &report.events {
-        if let Some(line) = narrate(event, &report.after) {
+        if let Some(line) = describe(event, &report.after) {
             let _ = writeln!(out, "{line}");
         }
     }

@@ -27,7 +27,7 @@ use std::ops::Range;
 
 use super::ast::{
     CardText, Clause, Condition, Deck, Duration, Effect, EffectKind, Event, Item, Keyword,
-    PushDirection, Quantity, Roll, ScoreTiming, Side, Stat, Target, Territory, Trigger,
+    PushDirection, Quantity, Role, Roll, ScoreTiming, Side, Stat, Target, Territory, Trigger,
 };
 use super::lexer::{Token, TokenKind, tokenize};
 use super::normalize::{Normalized, normalize};
@@ -72,6 +72,7 @@ pub fn parse_text(text: &str) -> CardText {
         unknown: Vec::new(),
         consumed: Vec::new(),
         scope_end: 0,
+        moment_end: 0,
     };
     parser.run();
     parser.finish(text)
@@ -96,6 +97,9 @@ struct Parser {
     /// The token before which the current condition scope (`if ...`, `after ...`, `while
     /// ...`, up to the next punctuation) ends; 0 when none is open.
     scope_end: usize,
+    /// The same for a scope that describes the moment (`after ...`, `when ...`), in which
+    /// fighters play a part (attacker, target).
+    moment_end: usize,
 }
 
 const PREPOSITIONS: &[&str] = &[
@@ -301,6 +305,40 @@ impl Parser {
             end += 1;
         }
         self.scope_end = self.scope_end.max(end);
+        if matches!(self.w(index), "after" | "when" | "whenever" | "before") {
+            self.moment_end = self.moment_end.max(end);
+        }
+    }
+
+    /// The part the fighter phrase at `index..next` plays in the moment, when its words say.
+    fn role(&self, index: usize, next: usize) -> Option<Role> {
+        if index >= self.moment_end {
+            return None;
+        }
+        let before = self.w(index.wrapping_sub(1));
+        let after = self.w(next);
+        if self.kind(next) == Some(TokenKind::Apostrophe)
+            && (next + 1..next + 6)
+                .take_while(|&at| self.same_sentence(index, at))
+                .any(|at| matches!(self.w(at), "attack" | "attacks"))
+        {
+            return Some(Role::Attacker);
+        }
+        if matches!(
+            after,
+            "slays" | "slay" | "takes" | "take" | "attacks" | "makes"
+        ) {
+            return Some(Role::Attacker);
+        }
+        if matches!(
+            before,
+            "on" | "against" | "slays" | "slay" | "takes" | "take" | "attacks" | "targets"
+        ) || matches!(after, "moves" | "delves" | "suffers")
+            || (after == "is" && matches!(self.w(next + 1), "dealt" | "slain" | "taken"))
+        {
+            return Some(Role::Target);
+        }
+        None
     }
 
     fn in_scope(&self, index: usize) -> bool {
@@ -863,6 +901,12 @@ impl Parser {
             && matches!(target.side, Side::Friendly | Side::Enemy | Side::This)
         {
             self.add(Item::Condition(Condition::Whose(target.side)), index..next);
+            if let Some(role) = self.role(index, next) {
+                self.add(
+                    Item::Condition(Condition::Role(role, target.side)),
+                    index..next,
+                );
+            }
         }
         // `every adjacent friendly fighter`: the adjacency is a condition.
         if (index..next).any(|at| self.w(at) == "adjacent") {

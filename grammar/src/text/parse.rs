@@ -14,13 +14,15 @@
 //! | `after ...` (an activation, an action, an Attack action, a reaction, out of action; Embergard's `an attack`, `delves`, `moves`, `is dealt damage`) | [`Trigger::After`] |
 //! | `before ...` (Embergard: `immediately before an attack`) | [`Trigger::Before`] |
 //! | `at the end of the/each action phase`, `Action:`, `has this action`, `against it` | [`Trigger`] |
-//! | `in/during the next activation step`, `until the end of the phase/round`, `until another Waypoint is played` | [`Duration`] |
+//! | `in/during the next activation step`, `until the end of the phase/round`, `until another Waypoint is played`, `your next activation` | [`Duration`] |
 //! | `push TARGET (up to) N hex(es) (towards/closer/away)`, `deal N damage to`, `suffers N damage`, `heal N` | [`Effect`] |
 //! | `+N Stat`, `-N Stat`, `roll N more/fewer dice`, `N extra damage`, `re-roll one (attack/defence) die` | [`Effect`] |
 //! | `draw N (power/objective) cards`, `discard ...`, `gains a X token`, `gains one`, `give a X token to`, `stagger`, `break` | [`Effect`] |
 //! | `raise TARGET`, `count as successes`, `cannot be activated again` | [`Effect`] |
 //! | `N or more`, `at least N`, `exactly N`, `no ...`, `Range N (or Range M)`, `within N hexes`, `adjacent`, `next to` | [`Condition`] |
-//! | `leader`, `wizard`, `minion`, `assassin`, `X token`, `cover/edge hex`, `feature token`, `successful`, `once per round` | [`Condition`] |
+//! | `leader`, `wizard`, `minion`, `assassin`, `X token`, `cover/edge hex`, `feature token`, `successful`, `fails`, `once per round` | [`Condition`] |
+//! | `in friendly/enemy territory`, `outside your territory`, `the number of the current round`, `still stands` | [`Condition`] |
+//! | a fighter phrase in a condition scope (`if ...`, `after ...`, `next to ...`): whose it is, and in a moment the part it plays | [`Condition::Whose`], [`Condition::Role`] |
 //! | `Restricted: NAME, NAME` | [`Item::Restriction`] |
 
 use std::ops::Range;

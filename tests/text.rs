@@ -908,3 +908,117 @@ fn behaviour_other_editions_scripts_read() {
     let found = gloam::text::behaviour(card_of(&data, "shadespire", "Sidestep"));
     assert!(found.first_attack.is_none());
 }
+
+/// Issue 17 item 8: the typed atoms the parser reads from conditions, durations and
+/// moments, in each edition's wording.
+#[test]
+fn parse_condition_logic_atoms_read() {
+    use gloam_grammar::text::{Duration, Role, Side, Territory};
+    let conditions = |text: &str| -> Vec<Condition> {
+        parse_text(text)
+            .clauses
+            .into_iter()
+            .filter_map(|c| match c.item {
+                Item::Condition(condition) => Some(condition),
+                _ => None,
+            })
+            .collect()
+    };
+    let found = conditions(
+        "Score in an end phase if two or more friendly fighters stand on feature tokens in enemy territory.",
+    );
+    assert!(
+        found.contains(&Condition::Whose(Side::Friendly)),
+        "{found:?}"
+    );
+    assert!(found.contains(&Condition::Territory(Territory::Enemy)));
+    let found = conditions(
+        "Score in an end phase if a friendly fighter holds an objective outside your territory.",
+    );
+    assert!(found.contains(&Condition::Territory(Territory::NotFriendly)));
+    let found = conditions(
+        "Score in an end phase if no more friendly fighters are out of action than the number of the current round.",
+    );
+    assert!(found.contains(&Condition::GameValue("round".into())));
+    let found =
+        conditions("Surge: score this at once when a friendly fighter slays an enemy fighter.");
+    assert!(found.contains(&Condition::Role(Role::Attacker, Side::Friendly)));
+    assert!(found.contains(&Condition::Role(Role::Target, Side::Enemy)));
+    let found = conditions("Surge: after an attack on a friendly fighter fails, push it 1 hex.");
+    assert!(found.contains(&Condition::Role(Role::Target, Side::Friendly)));
+    assert!(found.contains(&Condition::Failed));
+    let found = conditions(
+        "Surge: after a friendly fighter is dealt damage and still stands, it has +1 Move.",
+    );
+    assert!(found.contains(&Condition::Stands));
+    let found = conditions("Score in an end phase if no enemy fighter is slain.");
+    assert!(found.contains(&Condition::Whose(Side::Enemy)));
+    let durations = |text: &str| -> Vec<Duration> {
+        parse_text(text)
+            .clauses
+            .into_iter()
+            .filter_map(|c| match c.item {
+                Item::Duration(d) => Some(d),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        durations("Until the end of your next activation, friendly fighters have +1 Move."),
+        [Duration::Activation(Side::Friendly)]
+    );
+    assert_eq!(
+        durations("In the next enemy activation, enemy fighters have -1 Move."),
+        [Duration::Activation(Side::Enemy)]
+    );
+    assert_eq!(
+        durations("In the next activation step, friendly fighters have +1 Move."),
+        [Duration::NextActivation]
+    );
+}
+
+/// Issue 17 item 8: the typed atoms read from the shipped scripts: whose fighters a
+/// condition tests, the part each plays, territories (Harrowdeep's `territory_of`,
+/// Embergard's own and other territory hex types), the round number as an operand, a fighter
+/// that still stands, and a push to a hex around the fighter as 1 hex (seed 002 L664-678,
+/// L802-817, L965-981; Embergard universal cards).
+#[test]
+fn behaviour_logic_atoms_read() {
+    use gloam_grammar::text::{Role, Side, Territory};
+    let data = shared_every_ruleset();
+    let found = gloam::text::behaviour(card_of(data, "harrowdeep", "Fearless Seekers"));
+    let territories: Vec<Territory> = found.territories.iter().map(|(t, _)| *t).collect();
+    assert_eq!(territories, [Territory::Enemy]);
+    let found = gloam::text::behaviour(card_of(data, "harrowdeep", "Bearing Sigmar's Light"));
+    let territories: Vec<Territory> = found.territories.iter().map(|(t, _)| *t).collect();
+    assert_eq!(territories, [Territory::NotFriendly]);
+    let found = gloam::text::behaviour(card_of(data, "harrowdeep", "Born Survivors"));
+    assert_eq!(found.game_values.len(), 1);
+    assert!(
+        found
+            .condition_sides
+            .iter()
+            .all(|(s, _)| *s == Side::Friendly)
+    );
+    let found = gloam::text::behaviour(card_of(data, "embergard", "Hold the Line"));
+    let territories: Vec<Territory> = found.territories.iter().map(|(t, _)| *t).collect();
+    assert_eq!(territories, [Territory::Friendly]);
+    let found = gloam::text::behaviour(card_of(data, "embergard", "Carve the Path"));
+    let territories: Vec<Territory> = found.territories.iter().map(|(t, _)| *t).collect();
+    assert_eq!(territories, [Territory::Enemy]);
+    let found = gloam::text::behaviour(card_of(data, "embergard", "First Blood"));
+    let roles: Vec<(Role, Side)> = found.roles.iter().map(|(r, s, _)| (*r, *s)).collect();
+    assert_eq!(
+        roles,
+        [
+            (Role::Attacker, Side::Friendly),
+            (Role::Target, Side::Enemy)
+        ]
+    );
+    let found = gloam::text::behaviour(card_of(data, "embergard", "Counterstrike"));
+    assert!(found.stands.is_some());
+    let found = gloam::text::behaviour(card_of(data, "embergard", "Quick Step"));
+    assert_eq!(found.effects[0].amount, Some(1));
+    let found = gloam::text::behaviour(card_of(data, "shadespire", "Tireless Assault"));
+    assert!(found.successful.is_some() && found.attack_failed);
+}

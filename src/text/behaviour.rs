@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use gloam_grammar::CardDef;
-use gloam_grammar::text::{Deck, EffectKind, PushDirection, Roll, Side, Stat, Territory};
+use gloam_grammar::text::{Deck, EffectKind, PushDirection, Role, Roll, Side, Stat, Territory};
 
 use super::script::ScriptScan;
 
@@ -128,6 +128,9 @@ pub struct Behaviour {
     /// Whose fighters the condition script tests (`friendly_fighters()`, `owner(x) ==
     /// player`, `enemy_fighters()`, `owner(x) != player`, `this_fighter`), with where.
     pub condition_sides: Vec<(Side, Range<usize>)>,
+    /// Whose fighter the condition wants in each part of the moment: `owner(attacker) ==
+    /// player` is a friendly attacker, `target == this_fighter` this fighter as the target.
+    pub roles: Vec<(Role, Side, Range<usize>)>,
     /// Territories the scripts test (`territory_of(h) != player`, Embergard's own or the
     /// other territory hex type).
     pub territories: Vec<(Territory, Range<usize>)>,
@@ -416,7 +419,17 @@ fn read_logic(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
                 } else {
                     Side::Enemy
                 };
-                found.condition_sides.push((side, span));
+                found.condition_sides.push((side, span.clone()));
+                let role = if scan.mentions(&other, "attacker") {
+                    Some(Role::Attacker)
+                } else if scan.mentions(&other, "target") {
+                    Some(Role::Target)
+                } else {
+                    None
+                };
+                if let Some(role) = role {
+                    found.roles.push((role, side, span));
+                }
             } else if in_condition && other.len() == 1 {
                 // `for p in players() { if p != player { .. fighters_of(p) .. } }`.
                 let bound_to_players = scan
@@ -436,6 +449,24 @@ fn read_logic(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
         }
         if !in_condition {
             continue;
+        }
+        // `target == this_fighter`, `attacker == this_fighter`.
+        if op == "==" && (is(&right, "this_fighter") || is(&left, "this_fighter")) {
+            let other = if is(&right, "this_fighter") {
+                &left
+            } else {
+                &right
+            };
+            let role = if is(other, "attacker") {
+                Some(Role::Attacker)
+            } else if is(other, "target") {
+                Some(Role::Target)
+            } else {
+                None
+            };
+            if let Some(role) = role {
+                found.roles.push((role, Side::This, span.clone()));
+            }
         }
         if op != "!=" && (is_round_call(scan, &left) || is_round_call(scan, &right)) {
             found.game_values.push(("round".to_owned(), span));

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use gloam_grammar::text::{
     CardText, Condition, Deck, Duration, Effect, EffectKind, Event, Item, Keyword, PushDirection,
-    Quantity, Roll, ScoreTiming, Side, Territory, Trigger,
+    Quantity, Role, Roll, ScoreTiming, Side, Territory, Trigger,
 };
 
 use super::behaviour::{Behaviour, DataEffect};
@@ -484,6 +484,32 @@ fn compare_logic(text: &CardText, data: &Behaviour, out: &mut Findings) {
                     Site::Span("condition", at.clone()),
                 );
             }
+        }
+    }
+
+    // Roles: whose fighter attacks and whose is the target, where the text says it and the
+    // condition tests that part of the moment.
+    for clause in &text.clauses {
+        let Item::Condition(Condition::Role(role, side)) = &clause.item else {
+            continue;
+        };
+        let tested: Vec<&(Role, Side, Range<usize>)> =
+            data.roles.iter().filter(|(r, _, _)| r == role).collect();
+        if !tested.is_empty() && !tested.iter().any(|(_, s, _)| s == side) {
+            let part = match role {
+                Role::Attacker => "attacker",
+                _ => "target",
+            };
+            out.add(
+                Code::ConditionSide,
+                format!(
+                    "the text's {part} is one of {}; the card's condition wants one of {}",
+                    side_words(*side),
+                    side_words(tested[0].1)
+                ),
+                Some(clause.span.clone()),
+                Site::Span("condition", tested[0].2.clone()),
+            );
         }
     }
 

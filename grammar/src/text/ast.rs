@@ -393,6 +393,20 @@ pub enum Condition {
     GameValue(String),
     /// The fighter still stands after damage (`still stands`, `survives`).
     Stands,
+    /// Whose fighter plays a part in the moment: `a friendly fighter's Attack action`, `an
+    /// enemy fighter slays` (the attacker); `an attack on a friendly fighter`, `slays an enemy
+    /// fighter`, `a friendly fighter moves` (the target).
+    Role(Role, Side),
+}
+
+/// The part a fighter plays in the moment a card waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Role {
+    /// The fighter that attacks, slays or takes out of action.
+    Attacker,
+    /// The fighter attacked, slain, taken out of action, moving, delving or dealt damage.
+    Target,
 }
 
 /// Whose territory a condition names.

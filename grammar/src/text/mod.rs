@@ -27,7 +27,7 @@ mod parse;
 
 pub use ast::{
     CardText, Clause, Condition, Deck, Duration, Effect, EffectKind, Event, Item, Keyword,
-    PushDirection, Quantity, Roll, ScoreTiming, Side, Stat, Target, Territory, Trigger,
+    PushDirection, Quantity, Role, Roll, ScoreTiming, Side, Stat, Target, Territory, Trigger,
 };
 pub use lexer::{Token, TokenKind, tokenize};
 pub use normalize::{Normalized, normalize};

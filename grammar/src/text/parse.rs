@@ -14,20 +14,22 @@
 //! | `after ...` (an activation, an action, an Attack action, a reaction, out of action; Embergard's `an attack`, `delves`, `moves`, `is dealt damage`) | [`Trigger::After`] |
 //! | `before ...` (Embergard: `immediately before an attack`) | [`Trigger::Before`] |
 //! | `at the end of the/each action phase`, `Action:`, `has this action`, `against it` | [`Trigger`] |
-//! | `in/during the next activation step`, `until the end of the phase/round`, `until another Waypoint is played` | [`Duration`] |
+//! | `in/during the next activation step`, `until the end of the phase/round`, `until another Waypoint is played`, `your next activation` | [`Duration`] |
 //! | `push TARGET (up to) N hex(es) (towards/closer/away)`, `deal N damage to`, `suffers N damage`, `heal N` | [`Effect`] |
 //! | `+N Stat`, `-N Stat`, `roll N more/fewer dice`, `N extra damage`, `re-roll one (attack/defence) die` | [`Effect`] |
 //! | `draw N (power/objective) cards`, `discard ...`, `gains a X token`, `gains one`, `give a X token to`, `stagger`, `break` | [`Effect`] |
 //! | `raise TARGET`, `count as successes`, `cannot be activated again` | [`Effect`] |
 //! | `N or more`, `at least N`, `exactly N`, `no ...`, `Range N (or Range M)`, `within N hexes`, `adjacent`, `next to` | [`Condition`] |
-//! | `leader`, `wizard`, `minion`, `assassin`, `X token`, `cover/edge hex`, `feature token`, `successful`, `once per round` | [`Condition`] |
+//! | `leader`, `wizard`, `minion`, `assassin`, `X token`, `cover/edge hex`, `feature token`, `successful`, `fails`, `once per round` | [`Condition`] |
+//! | `in friendly/enemy territory`, `outside your territory`, `the number of the current round`, `still stands` | [`Condition`] |
+//! | a fighter phrase in a condition scope (`if ...`, `after ...`, `next to ...`): whose it is, and in a moment the part it plays | [`Condition::Whose`], [`Condition::Role`] |
 //! | `Restricted: NAME, NAME` | [`Item::Restriction`] |
 
 use std::ops::Range;
 
 use super::ast::{
     CardText, Clause, Condition, Deck, Duration, Effect, EffectKind, Event, Item, Keyword,
-    PushDirection, Quantity, Roll, ScoreTiming, Side, Stat, Target, Territory, Trigger,
+    PushDirection, Quantity, Role, Roll, ScoreTiming, Side, Stat, Target, Territory, Trigger,
 };
 use super::lexer::{Token, TokenKind, tokenize};
 use super::normalize::{Normalized, normalize};
@@ -72,6 +74,7 @@ pub fn parse_text(text: &str) -> CardText {
         unknown: Vec::new(),
         consumed: Vec::new(),
         scope_end: 0,
+        moment_end: 0,
     };
     parser.run();
     parser.finish(text)
@@ -96,6 +99,9 @@ struct Parser {
     /// The token before which the current condition scope (`if ...`, `after ...`, `while
     /// ...`, up to the next punctuation) ends; 0 when none is open.
     scope_end: usize,
+    /// The same for a scope that describes the moment (`after ...`, `when ...`), in which
+    /// fighters play a part (attacker, target).
+    moment_end: usize,
 }
 
 const PREPOSITIONS: &[&str] = &[
@@ -301,6 +307,40 @@ impl Parser {
             end += 1;
         }
         self.scope_end = self.scope_end.max(end);
+        if matches!(self.w(index), "after" | "when" | "whenever" | "before") {
+            self.moment_end = self.moment_end.max(end);
+        }
+    }
+
+    /// The part the fighter phrase at `index..next` plays in the moment, when its words say.
+    fn role(&self, index: usize, next: usize) -> Option<Role> {
+        if index >= self.moment_end {
+            return None;
+        }
+        let before = self.w(index.wrapping_sub(1));
+        let after = self.w(next);
+        if self.kind(next) == Some(TokenKind::Apostrophe)
+            && (next + 1..next + 6)
+                .take_while(|&at| self.same_sentence(index, at))
+                .any(|at| matches!(self.w(at), "attack" | "attacks"))
+        {
+            return Some(Role::Attacker);
+        }
+        if matches!(
+            after,
+            "slays" | "slay" | "takes" | "take" | "attacks" | "makes"
+        ) {
+            return Some(Role::Attacker);
+        }
+        if matches!(
+            before,
+            "on" | "against" | "slays" | "slay" | "takes" | "take" | "attacks" | "targets"
+        ) || matches!(after, "moves" | "delves" | "suffers")
+            || (after == "is" && matches!(self.w(next + 1), "dealt" | "slain" | "taken"))
+        {
+            return Some(Role::Target);
+        }
+        None
     }
 
     fn in_scope(&self, index: usize) -> bool {
@@ -863,6 +903,12 @@ impl Parser {
             && matches!(target.side, Side::Friendly | Side::Enemy | Side::This)
         {
             self.add(Item::Condition(Condition::Whose(target.side)), index..next);
+            if let Some(role) = self.role(index, next) {
+                self.add(
+                    Item::Condition(Condition::Role(role, target.side)),
+                    index..next,
+                );
+            }
         }
         // `every adjacent friendly fighter`: the adjacency is a condition.
         if (index..next).any(|at| self.w(at) == "adjacent") {

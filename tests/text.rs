@@ -1022,3 +1022,21 @@ fn behaviour_logic_atoms_read() {
     let found = gloam::text::behaviour(card_of(data, "shadespire", "Tireless Assault"));
     assert!(found.successful.is_some() && found.attack_failed);
 }
+
+/// Issue 17 item 8: a changed side inside a condition is reported with the clause in the
+/// text and, under it, the condition script call that tests the other side.
+#[test]
+fn diagnostic_condition_side_rendered_with_both_places() {
+    let data = fixture();
+    let check = check_card(
+        card(&data, "Grit"),
+        Some((
+            "printed.txt",
+            "Score in an end phase if an enemy leader has two or more wound counters.",
+        )),
+        &data.sites,
+    );
+    assert_eq!(check.status, Status::Mismatch);
+    assert_eq!(codes(&check), ["gloam::text::condition_side"]);
+    insta::assert_snapshot!("text_condition_side", rendered(&check.diagnostics[0]));
+}

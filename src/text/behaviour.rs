@@ -134,6 +134,9 @@ pub struct Behaviour {
     /// Territories the scripts test (`territory_of(h) != player`, Embergard's own or the
     /// other territory hex type).
     pub territories: Vec<(Territory, Range<usize>)>,
+    /// The byte range of the condition script in the card file, to tell a span in it from one
+    /// in the effect script.
+    pub condition_range: Option<Range<usize>>,
     /// Values of the game a count is compared with (`round()`, not the once-per-round
     /// `!= round()`).
     pub game_values: Vec<(String, Range<usize>)>,
@@ -256,6 +259,7 @@ pub fn behaviour(card: &CardDef) -> Behaviour {
         persist: card.persist,
         ..Behaviour::default()
     };
+    found.condition_range = card.condition.as_ref().map(|script| script.text_range());
     let condition_scan = card.condition.as_ref().map(|script| {
         let range = script.text_range();
         ScriptScan::new(&script.text, range.start)

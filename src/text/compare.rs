@@ -389,6 +389,18 @@ pub(crate) fn compare(text: &CardText, data: &Behaviour) -> Vec<Finding> {
     out.0
 }
 
+/// Where a span of the data is: in the condition script or the effect script.
+fn script_site(data: &Behaviour, span: &Range<usize>) -> Site {
+    let in_condition = data
+        .condition_range
+        .as_ref()
+        .is_some_and(|range| range.start <= span.start && span.end <= range.end);
+    Site::Span(
+        if in_condition { "condition" } else { "effect" },
+        span.clone(),
+    )
+}
+
 fn territory_words(territory: Territory) -> &'static str {
     match territory {
         Territory::Friendly => "friendly territory",
@@ -533,7 +545,7 @@ fn compare_logic(text: &CardText, data: &Behaviour, out: &mut Findings) {
                         territory_words(*actual)
                     ),
                     Some(span.clone()),
-                    Site::Span("condition", at.clone()),
+                    script_site(data, at),
                 ),
                 None => out.add(
                     Code::MissingCondition,
@@ -547,8 +559,11 @@ fn compare_logic(text: &CardText, data: &Behaviour, out: &mut Findings) {
             }
         }
     }
-    for (territory, at) in &data.territories {
-        if territories.iter().any(|(t, _)| t == territory) {
+    for (k, (territory, at)) in data.territories.iter().enumerate() {
+        // Once per territory, though the condition and the effect both test it.
+        if territories.iter().any(|(t, _)| t == territory)
+            || data.territories[..k].iter().any(|(t, _)| t == territory)
+        {
             continue;
         }
         if territories.is_empty() {
@@ -559,7 +574,7 @@ fn compare_logic(text: &CardText, data: &Behaviour, out: &mut Findings) {
                     territory_words(*territory)
                 ),
                 None,
-                Site::Span("condition", at.clone()),
+                script_site(data, at),
             );
         } else if !out.0.iter().any(|f| f.code == Code::Territory) {
             out.add(
@@ -570,7 +585,7 @@ fn compare_logic(text: &CardText, data: &Behaviour, out: &mut Findings) {
                     territory_words(territories[0].0)
                 ),
                 Some(territories[0].1.clone()),
-                Site::Span("condition", at.clone()),
+                script_site(data, at),
             );
         }
     }

@@ -63,7 +63,22 @@ pub fn parse_text(text: &str) -> CardText {
             sentence += 1;
         }
     }
+    // For each token, the index of the first clause punctuation at or after it (a scope
+    // ends there): one backward pass, so opening a scope costs nothing.
+    let mut punctuation = vec![tokens.len(); tokens.len()];
+    let mut at = tokens.len();
+    for (index, token) in tokens.iter().enumerate().rev() {
+        if matches!(
+            token.kind,
+            TokenKind::Period | TokenKind::Comma | TokenKind::Semicolon | TokenKind::Colon
+        ) {
+            at = index;
+        }
+        punctuation[index] = at;
+    }
+    let consumed = vec![false; tokens.len()];
     let mut parser = Parser {
+        punctuation,
         tokens,
         sentences,
         clean,
@@ -72,7 +87,7 @@ pub fn parse_text(text: &str) -> CardText {
         subject: None,
         subject_sentence: usize::MAX,
         unknown: Vec::new(),
-        consumed: Vec::new(),
+        consumed,
         scope_end: 0,
         moment_end: 0,
     };
@@ -95,7 +110,9 @@ struct Parser {
     subject_sentence: usize,
     /// Tokens a rule read out of order (a push's `1 hex` after its target's qualifier),
     /// not read again.
-    consumed: Vec<usize>,
+    consumed: Vec<bool>,
+    /// For each token, the index of the first clause punctuation at or after it.
+    punctuation: Vec<usize>,
     /// The token before which the current condition scope (`if ...`, `after ...`, `while
     /// ...`, up to the next punctuation) ends; 0 when none is open.
     scope_end: usize,
@@ -259,7 +276,7 @@ impl Parser {
     fn run(&mut self) {
         let mut index = 0;
         while index < self.tokens.len() {
-            if self.consumed.contains(&index) {
+            if self.consumed.get(index).copied().unwrap_or(false) {
                 index += 1;
                 continue;
             }
@@ -297,15 +314,11 @@ impl Parser {
         {
             return;
         }
-        let mut end = index + 1;
-        while end < self.tokens.len()
-            && !matches!(
-                self.tokens[end].kind,
-                TokenKind::Period | TokenKind::Comma | TokenKind::Semicolon | TokenKind::Colon
-            )
-        {
-            end += 1;
-        }
+        let end = self
+            .punctuation
+            .get(index + 1)
+            .copied()
+            .unwrap_or(self.tokens.len());
         self.scope_end = self.scope_end.max(end);
         if matches!(self.w(index), "after" | "when" | "whenever" | "before") {
             self.moment_end = self.moment_end.max(end);
@@ -1009,7 +1022,11 @@ impl Parser {
                     index..next,
                 );
                 if qualified {
-                    self.consumed.extend(distance_at..next);
+                    for at in distance_at..next {
+                        if let Some(flag) = self.consumed.get_mut(at) {
+                            *flag = true;
+                        }
+                    }
                     return Some(after_target);
                 }
                 Some(next)

@@ -177,26 +177,50 @@ fn is_condition(field: &str) -> bool {
 pub use gloam_dsl::STEP_VARIABLES;
 
 /// The place of a script held by an item of `item_kind` named `item_name` in `library`
-/// (for a card, its kind): what it receives is [`gloam_dsl::Place::variables`], the one
-/// table the checker, the driver and `gloam try` share.
+/// (for a card, its kind; for a card or an ability, its timing window as its ruleset
+/// declares it): what it receives is [`gloam_dsl::Place::variables`], the one table the
+/// checker, the driver and `gloam try` share.
 pub fn script_place<'a>(
     library: &'a Library,
     item_kind: &str,
     item_name: &str,
     ruleset: &str,
 ) -> gloam_dsl::Place<'a> {
-    let card_kind = (item_kind == "card")
+    let card = (item_kind == "card")
         .then(|| {
-            let cards = library.cards().iter().filter(|card| card.name == item_name);
-            let mut cards = cards.peekable();
-            let first = cards.peek().map(|card| card.kind.as_str());
-            cards
-                .find(|card| card.ruleset == ruleset)
-                .map(|card| card.kind.as_str())
-                .or(first)
+            let mut cards = library
+                .cards()
+                .iter()
+                .filter(|card| card.name == item_name)
+                .peekable();
+            let first = cards.peek().copied();
+            cards.find(|card| card.ruleset == ruleset).or(first)
         })
         .flatten();
-    gloam_dsl::Place::of(item_kind, card_kind)
+    let window_name = match item_kind {
+        "card" => card.and_then(|card| card.window.as_deref()),
+        "ability" => library
+            .warbands()
+            .iter()
+            .filter(|warband| warband.ruleset == ruleset)
+            .flat_map(|warband| &warband.fighters)
+            .flat_map(|fighter| &fighter.abilities)
+            .find(|ability| ability.name == item_name)
+            .and_then(|ability| ability.window.as_deref()),
+        _ => None,
+    };
+    let rules = card.map_or(ruleset, |card| card.ruleset.as_str());
+    let window = window_name.map(|name| {
+        let declared = library
+            .ruleset(rules)
+            .and_then(|rules| rules.windows.iter().find(|window| window.name == name));
+        gloam_dsl::Window {
+            name,
+            gives: declared.map_or(&[][..], |window| &window.gives),
+            optional: declared.map_or(&[][..], |window| &window.optional),
+        }
+    });
+    gloam_dsl::Place::of(item_kind, card.map(|card| card.kind.as_str()), window)
 }
 
 /// Counters every ruleset has, whether or not it lists them: the round, each player's

@@ -422,6 +422,8 @@ impl Builder<'_> {
                     Some(WindowDef {
                         name: name(child)?,
                         about: string(child, "about"),
+                        gives: names(child, "gives"),
+                        optional: names(child, "optional"),
                     })
                 })
                 .collect(),

@@ -285,18 +285,32 @@ pub fn prepare_for(
     ruleset: &str,
     players: usize,
 ) -> Result<RulesetGame, String> {
-    let host = Rc::new(gloam_dsl::Host::new());
-    let (sources, mut problems) = read_paths(paths);
-    let (loaded, load_problems) = load(&sources, &host);
-    problems.extend(load_problems);
+    let (sources, problems) = read_paths(paths);
     if let Some(first) = problems.first() {
         return Err(format!(
             "the data has {} problem(s); the first: {first} (run gloam check)",
             problems.len()
         ));
     }
+    let (loaded, host) = load_checked(&sources)?;
     let spec = default_match_for(&loaded, ruleset, players)?;
-    RulesetGame::new(Rc::new(loaded), host, spec).map_err(|e| e.to_string())
+    RulesetGame::new(loaded, host, spec).map_err(|e| e.to_string())
+}
+
+/// Loads data files already read (a host that embeds them, or builds them in memory) with a
+/// new script host, and refuses a library with any problem.
+pub fn load_checked(
+    sources: &[crate::load::Source],
+) -> Result<(Rc<Loaded>, Rc<gloam_dsl::Host>), String> {
+    let host = Rc::new(gloam_dsl::Host::new());
+    let (loaded, problems) = load(sources, &host);
+    if let Some(first) = problems.first() {
+        return Err(format!(
+            "the data has {} problem(s); the first: {first} (run gloam check)",
+            problems.len()
+        ));
+    }
+    Ok((Rc::new(loaded), host))
 }
 
 /// What one worker thread returns: the warbands of the match, and its games by index.

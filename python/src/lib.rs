@@ -453,6 +453,8 @@ struct SavedRecord {
 struct Game {
     game: CoreGame<RulesetGame>,
     data: DataSpec,
+    /// Whether a chance outcome was applied: the record no longer replays the game.
+    chance_applied: bool,
 }
 
 impl Game {
@@ -500,7 +502,11 @@ impl Game {
         let setup = rules.setup(seed);
         let game = CoreGame::start(rules, setup, RulesetGame::first_frames())
             .map_err(|e| RuleFailure::new_err(format!("the game did not start: {e}")))?;
-        Ok(Game { game, data })
+        Ok(Game {
+            game,
+            data,
+            chance_applied: false,
+        })
     }
 
     /// The ruleset's name.
@@ -594,6 +600,7 @@ impl Game {
         Game {
             game: self.game.clone(),
             data: self.data.clone(),
+            chance_applied: self.chance_applied,
         }
     }
 
@@ -608,6 +615,12 @@ impl Game {
     /// The game as JSON-ready data: its data, its match, its seed and every answer.
     /// `Game.load(record)` replays it.
     fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if self.chance_applied {
+            return Err(PyValueError::new_err(
+                "this game took chance outcomes from the host (apply_chance): its record \
+                 holds no outcomes and would not replay it; copy it with clone()",
+            ));
+        }
         let saved = SavedRecord {
             format: RECORD_FORMAT.to_owned(),
             data: self.data.clone(),
@@ -635,6 +648,7 @@ impl Game {
         Ok(Game {
             game,
             data: saved.data,
+            chance_applied: false,
         })
     }
 
@@ -710,6 +724,116 @@ impl Game {
                 Ok(indices.into_pyobject(py)?.into_any())
             }
         }
+    }
+
+    /// Turns chance mode on or off. In chance mode every roll is a chance node: the game
+    /// stops before it, `chance_pending()` describes it, `chance_outcomes()` lists its
+    /// outcomes with their exact probabilities, and `apply_chance(i)` continues with one.
+    /// Off (the default), dice roll from the game's seeded generator.
+    #[pyo3(signature = (on=true))]
+    fn set_chance_mode(&mut self, on: bool) -> PyResult<()> {
+        self.game.set_chance_mode(on).map_err(game_error)
+    }
+
+    /// Whether chance mode is on.
+    #[getter]
+    fn chance_mode(&self) -> bool {
+        self.game.chance_mode()
+    }
+
+    /// Whether the game waits on a chance outcome (no player decides meanwhile).
+    fn is_chance_node(&self) -> bool {
+        self.game.chance_pending().is_some()
+    }
+
+    /// The roll waiting for an outcome, `{"player", "purpose", "pool"}`, or `None`.
+    fn chance_pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.game.chance_pending() {
+            None => Ok(py.None().into_bound(py)),
+            Some(request) => {
+                let dict = PyDict::new(py);
+                dict.set_item("player", request.player.map(|p| p.0))?;
+                dict.set_item("purpose", &request.purpose)?;
+                dict.set_item("pool", serde_to_py(py, &request.pool)?)?;
+                Ok(dict.into_any())
+            }
+        }
+    }
+
+    /// The outcomes of the roll waiting, as OpenSpiel's `chance_outcomes`: a list of
+    /// `(outcome, probability)`, each outcome a list of `{"die", "face", "count"}` (dice
+    /// of a kind pooled by face), the probabilities exact fractions (`fractions.Fraction`)
+    /// with `exact=True`, else floats; they sum to 1. Empty when no roll waits.
+    #[pyo3(signature = (exact=false))]
+    fn chance_outcomes<'py>(
+        &self,
+        py: Python<'py>,
+        exact: bool,
+    ) -> PyResult<Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+        let outcomes = self.game.chance_outcomes().map_err(game_error)?;
+        let fraction = if exact {
+            Some(py.import("fractions")?.getattr("Fraction")?)
+        } else {
+            None
+        };
+        outcomes
+            .iter()
+            .map(|(outcome, ratio)| {
+                let probability = match &fraction {
+                    Some(fraction) => fraction.call1((ratio.num(), ratio.den()))?,
+                    None => PyFloat::new(py, ratio.num() as f64 / ratio.den() as f64).into_any(),
+                };
+                Ok((serde_to_py(py, outcome)?, probability))
+            })
+            .collect()
+    }
+
+    /// Continues the game with an outcome of the roll waiting: an index into
+    /// `chance_outcomes()`, or an outcome as it lists them. Returns the events that
+    /// followed; an outcome that does not fit the roll raises `IllegalAnswer` and changes
+    /// nothing. After this, `record()` refuses (it holds no outcomes); `clone()` works.
+    fn apply_chance<'py>(
+        &mut self,
+        py: Python<'py>,
+        outcome: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if self.game.chance_pending().is_none() {
+            return Err(IllegalAnswer::new_err(
+                "no roll waits for a chance outcome (is chance mode on?)",
+            ));
+        }
+        let chosen = if outcome.is_instance_of::<PyInt>() && !outcome.is_instance_of::<PyBool>() {
+            let index: i64 = outcome.extract()?;
+            let outcomes = self.game.chance_outcomes().map_err(game_error)?;
+            usize::try_from(index)
+                .ok()
+                .and_then(|i| outcomes.into_iter().nth(i))
+                .map(|(o, _)| o)
+                .ok_or_else(|| {
+                    IllegalAnswer::new_err(format!(
+                        "chance outcome {index} is out of range (see chance_outcomes())"
+                    ))
+                })?
+        } else {
+            serde_json::from_value(from_py(outcome)?).map_err(|e| {
+                PyTypeError::new_err(format!(
+                    "a chance outcome is an index or a list of {{die, face, count}}: {e}"
+                ))
+            })?
+        };
+        let fits = self
+            .game
+            .chance_pending()
+            .map(|request| request.dice.roll_outcome(&request.pool, &chosen));
+        if let Some(Err(unfit)) = fits {
+            return Err(IllegalAnswer::new_err(format!(
+                "the outcome does not fit the roll: {unfit}"
+            )));
+        }
+        let events = self.game.apply_chance(&chosen).map_err(game_error)?;
+        let events = Game::events_to_py(py, events)?;
+        self.chance_applied = true;
+        Ok(events)
     }
 
     fn __repr__(&self) -> String {

@@ -25,6 +25,12 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// mimalloc, as the `gloam` command: a game runs many short scripts that allocate small
+/// values (docs/performance.md). Only the module's Rust allocations use it; Python objects
+/// stay with Python's allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod shipped {
     include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
 }

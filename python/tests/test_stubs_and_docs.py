@@ -9,7 +9,7 @@ import gloam._gloam as native
 
 HERE = pathlib.Path(__file__).resolve().parent
 STUB = HERE.parent / "python" / "gloam" / "_gloam.pyi"
-DOC = HERE.parent.parent / "docs" / "python.md"
+DOCS = [HERE.parent.parent / "docs" / "python.md", HERE.parent.parent / "README.md"]
 
 
 def stub_names():
@@ -39,7 +39,8 @@ def test_the_stubs_match_the_module():
 
 def test_the_examples_in_the_docs_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
-    assert len(blocks) >= 2
-    for block in blocks:
-        exec(compile(block, str(DOC), "exec"), {})
+    for doc in DOCS:
+        blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), flags=re.S)
+        assert blocks, doc
+        for block in blocks:
+            exec(compile(block, str(doc), "exec"), {})

@@ -102,3 +102,17 @@ def test_the_feature_hash_is_fnv1a():
     assert fnv1a("") == 0x811C9DC5
     assert fnv1a("a") == 0xE40C292C
     assert fnv1a("foobar") == 0xBF9CF968
+
+
+def test_four_players():
+    environment = env("embergard", players=4)
+    api_test(environment, num_cycles=100)
+    totals, decisions, _ = play(environment, 1, 1)
+    assert len(environment.possible_agents) == 4 and decisions > 10
+    values = sorted(totals.values())
+    # +1 for each winner and -1 for the others; 0 for all on a draw.
+    assert values == [0, 0, 0, 0] or (set(values) == {-1, 1}), values
+    winners = set(environment.game.result()["winners"])
+    for agent, total in totals.items():
+        if values != [0, 0, 0, 0]:
+            assert (total == 1) == (environment.agent_name_mapping[agent] in winners)

@@ -417,6 +417,23 @@ pub fn prepare_for(
     prepare_match(paths, ruleset, players, &MatchChoice::default())
 }
 
+/// Loads data files already read (a host that embeds them, or builds them in memory) with a
+/// new script host, and refuses a library with any problem.
+pub fn load_checked(
+    sources: &[crate::load::Source],
+) -> Result<(Rc<Loaded>, Rc<gloam_dsl::Host>), String> {
+    let host = Rc::new(gloam_dsl::Host::new());
+    let (loaded, problems) = load(sources, &host);
+    if let Some(first) = problems.first() {
+        return Err(format!(
+            "the data has {} problem{}; the first: {first} (`gloam check` lists them all)",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" },
+        ));
+    }
+    Ok((Rc::new(loaded), host))
+}
+
 /// [`prepare`] for a match of `players` seats with the choices of `choice` ([`match_for`]).
 pub fn prepare_match(
     paths: &[PathBuf],

@@ -234,6 +234,10 @@ pub struct GameState {
     /// as an event like every change.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixed_faces: Vec<(String, String)>,
+    /// Chance mode, when a host turned it on (`Game::set_chance_mode`): the outcomes chosen
+    /// for the rolls of the step being run, and the roll waiting for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance: Option<crate::ChanceMode>,
     /// Characteristic modifiers and their durations.
     pub modifiers: crate::Modifiers,
     /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
@@ -361,6 +365,7 @@ impl GameState {
             tokens: BTreeMap::new(),
             hex_types: BTreeSet::new(),
             fixed_faces: Vec::new(),
+            chance: None,
             modifiers: crate::Modifiers::default(),
             floors: BTreeMap::new(),
             flow: Vec::new(),

@@ -228,6 +228,11 @@ pub enum Outcome {
     /// The script reached a choice with no recorded answer. Nothing was committed: ask the
     /// request's player, append the answer to the answers, and run the script again.
     NeedsChoice(Request),
+    /// In chance mode (`gloam_core::Game::set_chance_mode`), the script reached a roll with
+    /// no outcome chosen. Nothing was committed: the caller passes it on as
+    /// `RuleError::ChanceNeeded`, and the game runs the script again once the host has
+    /// chosen the outcome.
+    NeedsChance(Box<gloam_core::ChanceRequest>),
 }
 
 impl Outcome {
@@ -568,7 +573,7 @@ impl Host {
                     "end the script with a comparison such as `damage(target) > 0`".to_owned(),
                 ),
             }),
-            Outcome::NeedsChoice(_) => Err(self.nested_run(script)),
+            Outcome::NeedsChoice(_) | Outcome::NeedsChance(_) => Err(self.nested_run(script)),
         }
     }
 
@@ -636,6 +641,7 @@ impl Host {
             let span = site.word_span(position.line(), position.position());
             return match stop {
                 Stop::Choice(request) => Ok(Outcome::NeedsChoice(request.clone())),
+                Stop::Chance(request) => Ok(Outcome::NeedsChance(request.clone())),
                 Stop::Failed { function, message } => Err(DslDiagnostic::RuntimeError {
                     script: label,
                     message: format!("`{function}`: {message}"),

@@ -586,19 +586,13 @@ fn the_ruleset_is_positional_and_old_spellings_work_with_a_note() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(old, new);
     assert!(err.contains("deprecated: `--ruleset NAME`"), "{err}");
-    assert!(
-        err.contains("deprecated: data paths as arguments"),
-        "{err}"
-    );
+    assert!(err.contains("deprecated: data paths as arguments"), "{err}");
     let (code, _, err) = gloam(&["text", "check", "--ruleset", "shadespire"], "");
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("deprecated"), "{err}");
     let (code, _, err) = gloam(&["try", "cards", "--card", "Sidestep"], "");
     assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("deprecated: data paths as arguments"),
-        "{err}"
-    );
+    assert!(err.contains("deprecated: data paths as arguments"), "{err}");
 }
 
 #[test]

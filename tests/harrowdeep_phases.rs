@@ -1445,3 +1445,109 @@ fn in_multiplayer_a_lethal_hex_kill_gives_no_bounty() {
         assert_eq!(glory(state, PlayerId(seat)), 0, "seat {seat}");
     }
 }
+
+/// Test-only cards: a reaction to a revealed power card, an upgrade and a spell.
+const REVEAL_FIXTURES: &str = r#"
+card "Test Glance" {
+    ruleset = "harrowdeep"
+    kind = ploy
+    owner = universal
+    keywords = [reaction]
+    window = card_revealed
+    text = "Test fixture. Reaction: after a power card is revealed; nothing happens."
+    effect = { mark("glance"); }
+}
+
+card "Test Boon" {
+    ruleset = "harrowdeep"
+    kind = upgrade
+    owner = universal
+    cost = 1
+    text = "Test fixture. An upgrade that does nothing."
+}
+
+card "Test Twin Channel" {
+    ruleset = "harrowdeep"
+    kind = spell
+    owner = universal
+    casting_value = [channel: 2]
+    window = power_step
+    text = "Test fixture. Spell. If cast, gain 1 glory."
+    effect = { gain_glory(player, 1); }
+}
+"#;
+
+/// Harrowdeep, playing an upgrade (3.16; 002 L2865-2870) and a gambit spell (3.15; 002
+/// L2803-2807): the card is revealed with a reaction step before the upgrade is given (the
+/// glory spent, the fighter declared) and before the spell's casting roll; a placed upgrade
+/// has its reaction step too (`card_resolved`). Before, an upgrade was given and a spell
+/// rolled with no reaction step.
+#[test]
+fn a_revealed_upgrade_or_gambit_spell_opens_a_reaction_step_first() {
+    let rules = with_fixture_for("harrowdeep", "reveal-fixtures", REVEAL_FIXTURES, 2);
+    for card in ["Test Boon", "Test Twin Channel"] {
+        let hands: &'static [&'static str] = if card == "Test Boon" {
+            &["Test Boon"]
+        } else {
+            &["Test Twin Channel"]
+        };
+        let deal = with_hands(&rules, KREW, &["Test Glance"], hands);
+        let mut game = scenario(
+            rules.clone(),
+            move |ctx: &mut Ctx<'_>| {
+                deal(ctx);
+                ctx.set_counter(Scope::Player(SEEKERS), "glory", 1)
+                    .expect("glory");
+            },
+            vec![frame(
+                "power_step",
+                &[
+                    ("player", Value::Player(SEEKERS)),
+                    ("count", Value::Int(0)),
+                    (
+                        "data",
+                        Value::List(vec![Value::Player(SEEKERS), Value::Player(KREW)]),
+                    ),
+                ],
+            )],
+        );
+        answer(&mut game, SEEKERS, option("play a card"));
+        let asked = request(&game);
+        answer(&mut game, SEEKERS, first_choice(&asked));
+        // A spell: the wizard, if asked.
+        let asked = request(&game);
+        if asked.prompt == "Which wizard attempts the cast?" {
+            answer(&mut game, SEEKERS, first_choice(&asked));
+        }
+        let asked = request(&game);
+        assert_eq!(
+            (asked.player, asked.prompt.as_str()),
+            (KREW, REACT_OR_PASS),
+            "{card}: the reveal's reaction step comes first"
+        );
+        assert_eq!(marked(&game, "card_revealed"), 1, "{card}");
+        let rolled_before = game
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::Rolled { .. }))
+            .count();
+        assert_eq!(rolled_before, 0, "{card}: nothing rolled yet");
+        assert_eq!(
+            game.state().players[SEEKERS.0 as usize]
+                .counters
+                .get("glory_spent")
+                .copied()
+                .unwrap_or(0),
+            0,
+            "{card}: no glory spent yet"
+        );
+        play_first_card(&mut game, KREW);
+        assert_eq!(marked(&game, "glance"), 1, "{card}");
+        if card == "Test Boon" {
+            let asked = request(&game);
+            assert_eq!(asked.prompt, "Which fighter takes the upgrade?");
+            answer(&mut game, SEEKERS, first_choice(&asked));
+            assert_eq!(marked(&game, "card_resolved"), 1, "the upgrade is placed");
+        }
+    }
+}

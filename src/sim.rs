@@ -310,9 +310,11 @@ pub fn match_for(
         resolved.max_players.unwrap_or(2),
     );
     if i64::try_from(players).map_or(true, |n| n < fewest || n > most) {
-        return Err(format!(
-            "ruleset `{ruleset}` is played by {fewest} to {most} players, not {players}"
-        ));
+        return Err(if fewest == most {
+            format!("ruleset `{ruleset}` is played by {fewest} players only, not {players}")
+        } else {
+            format!("ruleset `{ruleset}` is played by {fewest} to {most} players, not {players}")
+        });
     }
     for (what, asked, have) in [
         ("warbands", &choice.warbands, &warbands),

@@ -395,6 +395,7 @@ impl Builder<'_> {
             min_players: int(item, "min_players"),
             max_players: int(item, "max_players"),
             off_board_blocks_sight: boolean(item, "off_board_blocks_sight"),
+            ours: names(item, "ours"),
             hex_types: names(item, "hex_types"),
             tokens: names(item, "tokens"),
             counters: names(item, "counters"),
@@ -413,6 +414,7 @@ impl Builder<'_> {
                         name: name(child)?,
                         about: string(child, "about"),
                         floor: int(child, "floor"),
+                        ours: names(child, "ours"),
                     })
                 })
                 .collect(),

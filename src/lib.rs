@@ -27,6 +27,7 @@ pub mod demo;
 pub mod engine;
 pub mod load;
 pub mod narrate;
+pub mod odds;
 pub mod rules_diff;
 pub mod save;
 pub mod sim;

@@ -39,6 +39,8 @@ enum Command {
     Text(cli::text::TextArgs),
     /// Geometry queries for board designers (JSON on stdin, JSON on stdout).
     Geom(cli::geom::GeomArgs),
+    /// The exact odds of one attack, computed from the ruleset's own rules.
+    Odds(cli::odds::OddsArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Check(check) => cli::check::run(&check),
         Command::Demo(demo) => cli::demo::run(&demo).map(|()| true),
         Command::Geom(geom) => cli::geom::run(&geom).map(|()| true),
+        Command::Odds(odds) => cli::odds::run(&odds),
         Command::Text(text) => cli::text::run(&text),
         Command::Try(trial) => cli::try_card::run(&trial),
         Command::Sim(sim) => cli::sim::run(&sim),

@@ -188,6 +188,11 @@ pub struct Odds {
     pub expected_damage: Ratio,
     /// How many leaves the enumeration visited.
     pub leaves: usize,
+    /// The chance that the attacker or the target turned to its other side during the
+    /// attack (an Inspire condition that holds in the situation, as Embergard's do while
+    /// friends stand adjacent): the rules apply it, so the odds are those of the fighter
+    /// as it attacked, not as the situation was given.
+    pub side_changed: Ratio,
 }
 
 impl Odds {
@@ -482,31 +487,26 @@ impl Calculator {
             .clone();
         let rules = self.rules_for(&situation.attacker.warband, &situation.target.warband)?;
         let battlefield = rules.battlefield().clone();
+        // Open ground: on the battlefield, and none of the hex types that change an attack
+        // or a fighter standing there (a cover hex is laid on only if the situation says).
         let plain = |h: Hex| {
             battlefield.contains(h)
-                && ["blocked", "lethal", "cover", "starting", "edge"]
+                && ["blocked", "lethal", "cover", "stagger_hex"]
                     .iter()
                     .all(|t| !battlefield.has_type(h, t))
         };
-        let mut centres: Vec<Hex> = battlefield
+        let mut pairs: Vec<(Hex, Hex)> = battlefield
             .hexes()
-            .filter(|&h| {
-                plain(h)
-                    && h.neighbors().into_iter().all(|n| {
-                        plain(n)
-                            && n.neighbors().into_iter().all(|m| {
-                                battlefield.contains(m) && !battlefield.has_type(m, "blocked")
-                            })
-                    })
-            })
+            .filter(|&t| plain(t) && t.neighbors().into_iter().all(plain))
+            .flat_map(|t| t.neighbors().into_iter().map(move |a| (t, a)))
+            .filter(|(_, a)| a.neighbors().into_iter().all(plain))
             .collect();
-        centres.sort();
-        let Some(&target_hex) = centres.first() else {
+        pairs.sort();
+        let Some(&(target_hex, attacker_hex)) = pairs.first() else {
             return Err(OddsError::Stage(
                 "the battlefield has no open ground two hexes wide to stage the attack on".into(),
             ));
         };
-        let attacker_hex = target_hex.neighbors()[0];
         let near_both: Vec<Hex> = target_hex
             .neighbors()
             .into_iter()
@@ -596,6 +596,35 @@ impl Calculator {
                 .take(situation.target_supports as usize)
                 .map(|(p, h)| (*p, *h)),
         );
+        // Everyone else stands on the battlefield too, three hexes or more from both (an
+        // unplaced fighter would read as out of action, which some Inspire conditions and
+        // cards count), on hexes that are neither blocked nor lethal.
+        let placed: Vec<PieceId> = placements.iter().map(|(p, _)| *p).collect();
+        let mut rest: Vec<PieceId> = state
+            .pieces
+            .values()
+            .filter(|p| p.layer.is_empty() && !placed.contains(&p.id))
+            .map(|p| p.id)
+            .collect();
+        rest.sort();
+        let mut far: Vec<Hex> = battlefield
+            .hexes()
+            .filter(|&h| {
+                h.distance_to(target_hex) >= 3
+                    && h.distance_to(attacker_hex) >= 3
+                    && !battlefield.has_type(h, "blocked")
+                    && !battlefield.has_type(h, "lethal")
+            })
+            .collect();
+        far.sort();
+        if far.len() < rest.len() {
+            return Err(OddsError::Stage(format!(
+                "the battlefield has room for {} of the other {} fighters away from the attack",
+                far.len(),
+                rest.len()
+            )));
+        }
+        placements.extend(rest.into_iter().zip(far));
         let occupied: Vec<Hex> = placements.iter().map(|(_, h)| *h).collect();
         let mut blocked = Vec::new();
         if situation.target.trapped {
@@ -650,6 +679,7 @@ impl Calculator {
         Ok(StagedAttack {
             game,
             attack,
+            attacker,
             target,
             profile,
         })
@@ -665,6 +695,8 @@ impl Calculator {
             outcomes: BTreeMap::new(),
             damage: BTreeMap::new(),
             leaves: 0,
+            side_changed: Ratio::ZERO,
+            attacker: staged.attacker,
             start: staged.game.events().len(),
         };
         let mut game = staged.game;
@@ -688,6 +720,7 @@ impl Calculator {
             damage: walk.damage,
             expected_damage: expected,
             leaves: walk.leaves,
+            side_changed: walk.side_changed,
         })
     }
 }
@@ -698,6 +731,8 @@ pub struct StagedAttack {
     pub game: Game<Staged>,
     /// The Attack action to push ([`Game::push_frame`]).
     pub attack: Frame,
+    /// The attacker.
+    pub attacker: PieceId,
     /// The target.
     pub target: PieceId,
     /// What was read from the data.
@@ -815,6 +850,8 @@ struct Walk {
     outcomes: BTreeMap<&'static str, Ratio>,
     damage: BTreeMap<i64, Ratio>,
     leaves: usize,
+    side_changed: Ratio,
+    attacker: PieceId,
     /// Where the attack's events begin in the log.
     start: usize,
 }
@@ -875,6 +912,13 @@ impl Walk {
                 _ => 0,
             })
             .sum();
+        let turned = game.events()[self.start..].iter().any(|event| {
+            matches!(event, Event::KeywordChanged { piece, keyword, .. }
+                if (*piece == self.target || *piece == self.attacker) && keyword == "inspired")
+        });
+        if turned {
+            self.side_changed = self.side_changed.checked_add(chance).map_err(run_error)?;
+        }
         add(&mut self.outcomes, key, chance)?;
         add(&mut self.damage, dealt, chance)?;
         Ok(())

@@ -70,8 +70,12 @@ fn rolls(faces: &[(&'static str, u128)], n: usize) -> Vec<(BTreeMap<&'static str
     out
 }
 
+/// How many dice show one of the faces in `set` (a face listed twice counts once).
 fn count(roll: &BTreeMap<&str, usize>, set: &[&str]) -> usize {
-    set.iter().map(|f| roll.get(f).copied().unwrap_or(0)).sum()
+    roll.iter()
+        .filter(|(face, _)| set.contains(face))
+        .map(|(_, n)| *n)
+        .sum()
 }
 
 /// A roll after the re-roll policy: up to `rerolls` different dice that are not in `good`
@@ -336,9 +340,15 @@ fn rulebook(case: &Case) -> (BTreeMap<&'static str, Ratio>, BTreeMap<i64, Ratio>
 
 /// `count` situations of `ruleset`, varied deterministically: every fighter in turn
 /// attacks with each of its weapons a fighter of the other warband, with Guard,
-/// supporters on either side, trapping, staggering and sides switched on in turn. Pools are
-/// kept to at most 4 attack dice (5 for `big`) so the suite stays quick.
-fn situations(calc: &Calculator, edition: Edition, count: usize) -> Vec<Situation> {
+/// supporters on either side, trapping, staggering and sides switched on in turn. Only
+/// situations whose tree has at most `max_leaves` leaves (pooled attack outcomes x pooled
+/// defence outcomes x six per re-roll) are taken, so the suite stays quick.
+fn situations(
+    calc: &Calculator,
+    edition: Edition,
+    count: usize,
+    max_leaves: u64,
+) -> Vec<Situation> {
     let listed = calc.list();
     let bands: Vec<String> = {
         let mut b: Vec<String> = listed.iter().map(|f| f.warband.clone()).collect();
@@ -399,31 +409,55 @@ fn situations(calc: &Calculator, edition: Edition, count: usize) -> Vec<Situatio
             attacker_supports: rng.below(3),
             target_supports: rng.below(3),
         };
+        // Keep the tree small (the enumeration runs the data's scripts at every leaf, and
+        // tests run unoptimised): pooled attack outcomes x defence outcomes x re-rolls.
+        let pooled =
+            |n: i64| -> u64 { (1..=4).map(|k| (n.max(0) as u64) + k).product::<u64>() / 24 };
         match calc.profile(&situation) {
-            Ok(p) if p.defence <= 3 => out.push(situation),
-            _ => {}
+            Ok(p) => {
+                let rerolls = situation.attacker.rerolls + u32::from(situation.target.staggered);
+                let leaves = pooled(p.dice.max(1))
+                    * pooled(p.defence)
+                    * 6u64.pow(rerolls.min(p.dice.max(1) as u32));
+                if leaves <= max_leaves {
+                    out.push(situation);
+                }
+            }
+            Err(_) => {}
         }
     }
     out
 }
 
+/// 50 situations of `ruleset` whose exact odds equal the rulebook's, fraction for
+/// fraction. A situation in which a fighter turns to its other side during the attack (an
+/// Embergard Inspire condition such as "two friends adjacent" holding once supporters
+/// stand there) is left out: the rules rightly apply it, and the rulebook model here knows
+/// no Inspire conditions; so is one the battlefield cannot hold.
 fn agree(ruleset: &str, edition: Edition) {
     let mut calc = Calculator::new(&[cards()], ruleset).expect("the data loads");
     assert_eq!(calc.edition(), edition);
-    let cases = situations(&calc, edition, 50);
-    assert_eq!(cases.len(), 50, "50 situations of {ruleset}");
     let mut checked = 0;
-    for situation in cases {
+    let mut skipped = 0;
+    for situation in situations(&calc, edition, 120, 150) {
+        if checked == 50 {
+            break;
+        }
         let odds = match calc.odds(&situation) {
             Ok(odds) => odds,
             // A situation the battlefield cannot hold (too many supporters for the
             // warband) is refused with a message, never mis-staged.
             Err(gloam::odds::OddsError::Stage(message)) => {
                 assert!(message.contains("supporters"), "{message}");
+                skipped += 1;
                 continue;
             }
             Err(other) => panic!("{situation:?}: {other}"),
         };
+        if odds.side_changed != Ratio::ZERO {
+            skipped += 1;
+            continue;
+        }
         let case = Case {
             edition,
             profile: odds.profile.clone(),
@@ -447,7 +481,10 @@ fn agree(ruleset: &str, edition: Edition) {
         assert_eq!(nonzero, damage, "damage of {situation:?}");
         checked += 1;
     }
-    assert!(checked >= 40, "only {checked} situations could be staged");
+    assert_eq!(
+        checked, 50,
+        "{ruleset}: 50 situations agree ({skipped} left out)"
+    );
 }
 
 #[test]
@@ -577,7 +614,7 @@ fn bad_situations_are_refused_with_a_message() {
 fn a_monte_carlo_of_100000_seeded_attacks_agrees_with_the_exact_odds() {
     use gloam::core::{Dice, DieDef, DieFace, Pool};
     let mut calc = Calculator::new(&[cards()], "harrowdeep").unwrap();
-    let cases = situations(&calc, Edition::Harrowdeep, 12);
+    let cases = situations(&calc, Edition::Harrowdeep, 12, 150);
     let situation = cases
         .iter()
         .find(|s| s.attacker.rerolls == 0 && !s.target.staggered && calc.odds(s).is_ok())

@@ -160,5 +160,12 @@ fn table(situation: &Situation, odds: &Odds) -> String {
         odds.expected_damage.to_f64(),
         fraction(odds.expected_damage)
     );
+    if odds.side_changed != Ratio::ZERO {
+        let _ = writeln!(
+            out,
+            "note: in {:.2}% of the attacks the attacker or the target turned to its other side while it ran (an Inspire condition held); the odds include it",
+            odds.side_changed.to_f64() * 100.0
+        );
+    }
     out
 }

@@ -479,6 +479,22 @@ impl Calculator {
             ));
         }
         let profile = self.profile(situation)?;
+        if let Some(sweep) = profile
+            .keywords
+            .iter()
+            .find(|k| *k == "all_adjacent" || *k == "scything")
+        {
+            return Err(OddsError::Stage(format!(
+                "`{}` has `{sweep}`: it attacks every adjacent enemy, one attack each, and gloam odds gives the odds of one attack; not supported yet",
+                situation.attacker.weapon
+            )));
+        }
+        if profile.keywords.iter().any(|k| k == "reaction") {
+            return Err(OddsError::Stage(format!(
+                "`{}` is used as a reaction, not in an Attack action, and gloam odds stages an Attack action; not supported yet",
+                situation.attacker.weapon
+            )));
+        }
         let attacker_def = self
             .fighter(&situation.attacker.warband, &situation.attacker.fighter)?
             .clone();

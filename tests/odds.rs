@@ -413,17 +413,14 @@ fn situations(
         // tests run unoptimised): pooled attack outcomes x defence outcomes x re-rolls.
         let pooled =
             |n: i64| -> u64 { (1..=4).map(|k| (n.max(0) as u64) + k).product::<u64>() / 24 };
-        match calc.profile(&situation) {
-            Ok(p) => {
-                let rerolls = situation.attacker.rerolls + u32::from(situation.target.staggered);
-                let leaves = pooled(p.dice.max(1))
-                    * pooled(p.defence)
-                    * 6u64.pow(rerolls.min(p.dice.max(1) as u32));
-                if leaves <= max_leaves {
-                    out.push(situation);
-                }
+        if let Ok(p) = calc.profile(&situation) {
+            let rerolls = situation.attacker.rerolls + u32::from(situation.target.staggered);
+            let leaves = pooled(p.dice.max(1))
+                * pooled(p.defence)
+                * 6u64.pow(rerolls.min(p.dice.max(1) as u32));
+            if leaves <= max_leaves {
+                out.push(situation);
             }
-            Err(_) => {}
         }
     }
     out
@@ -439,7 +436,7 @@ fn agree(ruleset: &str, edition: Edition) {
     assert_eq!(calc.edition(), edition);
     let mut checked = 0;
     let mut skipped = 0;
-    for situation in situations(&calc, edition, 120, 150) {
+    for situation in situations(&calc, edition, 300, 150) {
         if checked == 50 {
             break;
         }
@@ -448,7 +445,12 @@ fn agree(ruleset: &str, edition: Edition) {
             // A situation the battlefield cannot hold (too many supporters for the
             // warband) is refused with a message, never mis-staged.
             Err(gloam::odds::OddsError::Stage(message)) => {
-                assert!(message.contains("supporters"), "{message}");
+                assert!(
+                    message.contains("supporters")
+                        || message.contains("every adjacent enemy")
+                        || message.contains("reaction"),
+                    "{message}"
+                );
                 skipped += 1;
                 continue;
             }

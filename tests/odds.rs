@@ -693,3 +693,72 @@ fn a_monte_carlo_of_100000_seeded_attacks_agrees_with_the_exact_odds() {
         assert!((f - p).abs() <= 5.0 * se + 1e-12, "{key}: {f} vs {p}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The command's contract
+// ---------------------------------------------------------------------------------------
+
+fn gloam(args: &[&str], stdin: &str) -> (bool, String, String) {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(args)
+        .arg("--data")
+        .arg(cards())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("gloam runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("gloam ends");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_command_lists_fighters_and_answers_a_situation_in_exact_fractions() {
+    let (ok, out, err) = gloam(&["odds", "shadespire", "--list", "--json"], "");
+    assert!(ok, "{err}");
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let first = &listed["fighters"][0];
+    assert!(first["warband"].is_string() && first["fighter"].is_string());
+    assert!(first["weapons"][0]["name"].is_string());
+
+    let situation = r#"{"attacker": {"warband": "Garrek's Reavers", "fighter": "Garrek Gorebeard", "weapon": "Blooddrinker Axe"},
+        "target": {"warband": "Steelheart's Champions", "fighter": "Obryn the Bold", "guard": true},
+        "attacker_supports": 1, "target_supports": 0}"#;
+    let (ok, out, err) = gloam(&["odds", "shadespire", "--json"], situation);
+    assert!(ok, "{err}");
+    let odds: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut total = Ratio::ZERO;
+    for key in ["crit_hit", "hit", "draw", "miss"] {
+        let text = odds["outcomes"][key].as_str().unwrap();
+        let (num, den) = text.split_once('/').unwrap_or((text, "1"));
+        total = total
+            .checked_add(r(num.parse().unwrap(), den.parse().unwrap()))
+            .unwrap();
+    }
+    assert_eq!(total, Ratio::ONE);
+    assert_eq!(odds["profile"]["symbol"], "hammer");
+    assert!(odds["damage"]["0"].is_string());
+    assert!(odds["expected_damage"].is_string());
+
+    let (ok, out, _) = gloam(&["odds", "shadespire"], situation);
+    assert!(ok);
+    assert!(
+        out.contains("crit_hit") && out.contains('#') && out.contains('%'),
+        "{out}"
+    );
+
+    let (ok, _, err) = gloam(&["odds", "shadespire", "--json"], "{\"attacker\": 1}");
+    assert!(!ok);
+    assert!(err.contains("situation"), "{err}");
+}

@@ -28,6 +28,7 @@ pub mod agent;
 pub mod engine;
 pub mod load;
 pub mod narrate;
+pub mod odds;
 pub mod protocol;
 pub mod rules_diff;
 pub mod save;

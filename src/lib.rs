@@ -25,8 +25,11 @@ pub use gloam_core as core;
 pub mod agent;
 pub mod demo;
 pub mod engine;
+pub mod geom;
 pub mod load;
 pub mod narrate;
+#[cfg(feature = "cli")]
+pub mod report;
 pub mod rules_diff;
 pub mod save;
 pub mod sim;

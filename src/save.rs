@@ -92,7 +92,17 @@ impl SavedGame {
                 "the data has problems: {first}"
             )));
         }
-        let rules = RulesetGame::new(Rc::new(loaded), host, self.spec.clone())
+        self.replay_with(Rc::new(loaded), host)
+    }
+
+    /// Replays the record against data already loaded (the save's `data` paths are not
+    /// read) and compares the event logs as [`replay`](Self::replay) does.
+    pub fn replay_with(
+        &self,
+        loaded: Rc<crate::load::Loaded>,
+        host: Rc<gloam_dsl::Host>,
+    ) -> Result<Game<RulesetGame>, ReplayError> {
+        let rules = RulesetGame::new(loaded, host, self.spec.clone())
             .map_err(|e| ReplayError::Setup(e.to_string()))?;
         let game = Game::replay(rules, &self.record, RulesetGame::first_frames())
             .map_err(|e| ReplayError::Replay(e.to_string()))?;

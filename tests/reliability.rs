@@ -1,0 +1,195 @@
+//! Regression tests for hostile input (issue 17): files and folders that looped, hung or
+//! loaded silently wrong; reports that exploded; every case found by hand or by the fuzz
+//! targets of `fuzz/` (see docs/reliability.md).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gloam::load::{Problem, read_paths};
+
+/// A fresh folder under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("reliability")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn testbed() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fail/base/testbed.gloam"),
+    )
+    .expect("the testbed")
+}
+
+fn codes(problems: &[Problem]) -> Vec<String> {
+    use miette::Diagnostic as _;
+    problems
+        .iter()
+        .map(|p| p.code().map(|c| c.to_string()).unwrap_or_default())
+        .collect()
+}
+
+fn gloam(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("gloam runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_linking_to_itself_ends_and_each_file_is_read_once() {
+    let dir = scratch("cycle");
+    std::fs::write(dir.join("testbed.gloam"), testbed()).unwrap();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::os::unix::fs::symlink("..", dir.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("self")).unwrap();
+    std::os::unix::fs::symlink("testbed.gloam", dir.join("again.gloam")).unwrap();
+    let (sources, problems) = read_paths(&[dir.clone(), dir.join("self/self/testbed.gloam")]);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(
+        sources.len(),
+        1,
+        "{:?}",
+        sources.iter().map(|s| &s.name).collect::<Vec<_>>()
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_pipes_and_system_folders_are_refused_without_reading() {
+    let dir = scratch("devices");
+    let fifo = dir.join("pipe.gloam");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let mut paths = vec![PathBuf::from("/proc/self"), PathBuf::from("/dev/zero")];
+    if made.is_ok_and(|s| s.success()) {
+        paths.push(fifo);
+    }
+    let (sources, problems) = read_paths(&paths);
+    assert!(sources.is_empty());
+    let refused = codes(&problems)
+        .iter()
+        .filter(|c| *c == "gloam::io::not_data")
+        .count();
+    assert_eq!(refused, paths.len(), "{problems:?}");
+    let message = problems[0].to_string();
+    assert!(
+        message.contains("a folder of the operating system"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_file_with_carriage_return_line_endings_loads_as_written() {
+    // Issue 17: its first `//` comment swallowed the whole file, which loaded as empty.
+    let dir = scratch("cr");
+    let text = testbed().replace("\r\n", "\n").replace('\n', "\r");
+    std::fs::write(dir.join("testbed.gloam"), &text).unwrap();
+    let (sources, problems) = read_paths(&[dir]);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(sources[0].text.len(), text.len(), "offsets are kept");
+    let (loaded, problems) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(loaded.library.ruleset("testbed").is_some());
+}
+
+#[test]
+fn invalid_utf8_is_reported_with_its_line_and_offset() {
+    let dir = scratch("utf8");
+    std::fs::write(
+        dir.join("bad.gloam"),
+        b"ruleset \"u\" {\n  title = \"caf\xe9\"\n}\n",
+    )
+    .unwrap();
+    let (sources, problems) = read_paths(&[dir.join("bad.gloam")]);
+    assert!(sources.is_empty());
+    assert_eq!(codes(&problems), ["gloam::io::not_text"]);
+    let message = problems[0].to_string();
+    assert!(
+        message.ends_with("is not UTF-8 text: byte 0xe9 at line 2, column 15 (offset 28)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_unread() {
+    let dir = scratch("large");
+    let line = "// a comment line of padding\n";
+    let text = line.repeat(gloam_grammar::MAX_FILE_BYTES / line.len() + 1);
+    std::fs::write(dir.join("large.gloam"), text).unwrap();
+    let (sources, problems) = read_paths(&[dir]);
+    assert!(sources.is_empty());
+    assert_eq!(codes(&problems), ["gloam::io::not_data"]);
+    assert!(
+        problems[0].to_string().contains("larger than the limit"),
+        "{}",
+        problems[0]
+    );
+    // Given as text directly, the loader refuses it too.
+    let source = gloam::load::Source::new("large.gloam", line.repeat(80_000));
+    let (_, problems) = gloam_grammar::load(&[source]);
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].code_str(), "gloam::grammar::too_large");
+}
+
+#[test]
+fn forty_thousand_duplicates_are_reported_three_times_and_counted() {
+    // Issue 17: 40,000 duplicate keywords printed 40,000 diagnostics (12 MB of JSON) and
+    // took 27 s, locating each one by reading the file from its start.
+    let dir = scratch("duplicates");
+    let keywords = vec!["leader"; 40_000].join(",\n");
+    let file = dir.join("dups.gloam");
+    std::fs::write(
+        &file,
+        format!("ruleset \"d\" {{\n title = \"D\"\n rounds = 1\n min_players = 2\n max_players = 2\n keywords = [\n{keywords}\n]\n}}\n"),
+    )
+    .unwrap();
+    let file = file.display().to_string();
+    let (code, out, _) = gloam(&["check", &file]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out.matches("appears twice in `keywords`").count(),
+        3,
+        "{out}"
+    );
+    assert!(out.contains("and 39996 more like it"), "{out}");
+    assert!(out.ends_with("checked 1 file: 39999 errors\n"), "{out}");
+    let (_, json, _) = gloam(&["check", "--json", &file]);
+    let array: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    assert_eq!(array.len(), 3);
+    assert_eq!(array[2]["more"], 39_996);
+    assert_eq!(
+        array[2]["line"], 10,
+        "the third duplicate: lines 8, 9 and 10"
+    );
+}
+
+#[test]
+fn a_forty_kilobyte_layout_row_gets_one_short_diagnostic() {
+    // Issue 17: one diagnostic per character, each reprinting the line: 1.6 GB of output.
+    let dir = scratch("wide");
+    let row = ". ".repeat(20_000);
+    let file = dir.join("wide.gloam");
+    std::fs::write(
+        &file,
+        format!("board \"b\" {{\n ruleset = \"r\"\n layout = \"\n{row}\n\"\n}}\n"),
+    )
+    .unwrap();
+    let (code, out, _) = gloam(&["check", &file.display().to_string()]);
+    assert_eq!(code, 1);
+    assert!(out.len() < 1_000, "{out}");
+    assert!(
+        out.contains("line 4 is 40000 characters long, more than the limit of 4000"),
+        "{out}"
+    );
+    assert!(out.contains("the line is too long to show"), "{out}");
+}

@@ -1,7 +1,7 @@
 //! Saved games: the data a game was played with, its match, its record (seed and answers)
 //! and its event log. `gloam replay` re-runs the record and confirms the log matches.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use gloam_core::{Event, Game, Record};
@@ -65,6 +65,32 @@ impl SavedGame {
             record: game.record().clone(),
             events: game.events().to_vec(),
         }
+    }
+
+    /// Writes the save as JSON to `path` without ever leaving a half-written file there: the
+    /// text goes to a temporary file beside it, which is flushed to disk and then renamed
+    /// over `path`. When anything fails (a full disk, a file size limit, a folder that cannot
+    /// be written), the temporary file is removed and whatever was at `path` is unchanged.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        use std::io::Write as _;
+        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+        let name = path
+            .file_name()
+            .ok_or_else(|| format!("`{}` names no file", path.display()))?;
+        let mut temporary_name = std::ffi::OsString::from(".");
+        temporary_name.push(name);
+        temporary_name.push(format!(".{}.tmp", std::process::id()));
+        let temporary = path.with_file_name(temporary_name);
+        let written = std::fs::File::create(&temporary).and_then(|mut file| {
+            file.write_all(text.as_bytes())?;
+            file.write_all(b"\n")?;
+            file.sync_all()
+        });
+        let renamed = written.and_then(|()| std::fs::rename(&temporary, path));
+        renamed.map_err(|error| {
+            let _ = std::fs::remove_file(&temporary);
+            format!("cannot write `{}`: {error}", path.display())
+        })
     }
 
     /// Reads a save from JSON.

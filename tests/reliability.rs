@@ -193,3 +193,73 @@ fn a_forty_kilobyte_layout_row_gets_one_short_diagnostic() {
     );
     assert!(out.contains("the line is too long to show"), "{out}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_save_that_fails_keeps_the_previous_one_and_the_game_goes_on() {
+    // Issue 17: a save over the file size limit truncated the previous save in place and
+    // ended the game. The shell ignores SIGXFSZ so the write fails with EFBIG instead.
+    use std::io::Write as _;
+    let dir = scratch("save");
+    let save = dir.join("game.json");
+    let play = |limit: Option<u32>, input: &str| {
+        let command = format!(
+            "trap '' XFSZ; {} exec \"$0\" play harrowdeep --opponent random --save \"$1\"",
+            limit.map_or(String::new(), |blocks| format!("ulimit -f {blocks};"))
+        );
+        let mut child = Command::new("sh")
+            .args(["-c", &command, env!("CARGO_BIN_EXE_gloam")])
+            .arg(&save)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("gloam runs");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, _) = play(None, "quit\n");
+    assert_eq!(code, Some(0));
+    let before = std::fs::read(&save).expect("the first save");
+    let (code, out) = play(Some(4), "1\nsave\nquit\nquit\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("not saved: cannot write") && out.contains("the game goes on\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("type `quit` again to leave without saving"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read(&save).unwrap(),
+        before,
+        "the previous save is intact"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file is left");
+    let replayed = gloam::save::SavedGame::from_json(&String::from_utf8(before).unwrap());
+    assert!(replayed.is_ok());
+}
+
+#[test]
+fn check_with_width_zero_still_renders() {
+    let (code, out, err) = gloam(&[
+        "check",
+        "--width",
+        "0",
+        "tests/fail/duplicate_field.gloam",
+        "tests/fail/base",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("gloam::grammar::duplicate_field"), "{out}");
+}

@@ -43,9 +43,13 @@ pub enum ReplayError {
     Replay(String),
     /// The replay gave a different log.
     #[error(
-        "the replay differs from the saved log at event {index} of {saved} (the replay has {replayed})"
+        "the replay differs from the saved log at event {index} of {saved} (the replay has {replayed}): the save has {saved_event}; the replay has {replayed_event}"
     )]
     Differs {
+        /// The saved event there, in words (or as JSON when there are none).
+        saved_event: String,
+        /// The replayed event there, in words (or as JSON).
+        replayed_event: String,
         /// The first differing event.
         index: usize,
         /// The saved log's length.
@@ -130,8 +134,60 @@ impl SavedGame {
     ) -> Result<Game<RulesetGame>, ReplayError> {
         let rules = RulesetGame::new(loaded, host, self.spec.clone())
             .map_err(|e| ReplayError::Setup(e.to_string()))?;
-        let game = Game::replay(rules, &self.record, RulesetGame::first_frames())
-            .map_err(|e| ReplayError::Replay(e.to_string()))?;
+        let names = &self.record.setup.players;
+        let name = |player: gloam_core::PlayerId| {
+            names.get(usize::from(player.0)).map_or_else(
+                || format!("seat {}", player.0),
+                |name| format!("{name} (seat {})", player.0),
+            )
+        };
+        if let Some((player, _)) = self
+            .record
+            .answers
+            .iter()
+            .find(|(player, _)| usize::from(player.0) >= names.len())
+        {
+            return Err(ReplayError::Replay(format!(
+                "the record has an answer by {}, but the game has {} players",
+                name(*player),
+                names.len()
+            )));
+        }
+        let mut game = Game::start(
+            rules,
+            self.record.setup.clone(),
+            RulesetGame::first_frames(),
+        )
+        .map_err(|e| ReplayError::Replay(format!("the game does not start: {e}")))?;
+        let total = self.record.answers.len();
+        for (index, (player, answer)) in self.record.answers.iter().enumerate() {
+            if let Err(e) = game.submit(*player, answer.clone()) {
+                let waiting: Vec<String> = game
+                    .pending()
+                    .iter()
+                    .map(|request| format!("{} to {}", name(request.player), request.prompt))
+                    .collect();
+                let waiting = if waiting.is_empty() {
+                    "the game was over".to_owned()
+                } else {
+                    format!("the game was waiting for {}", waiting.join(", "))
+                };
+                let asked = game
+                    .pending()
+                    .iter()
+                    .any(|request| request.player == *player);
+                let why = if asked {
+                    format!("{e}")
+                } else {
+                    "no question was put to them".to_owned()
+                };
+                return Err(ReplayError::Replay(format!(
+                    "answer {} of {total}, by {}, is refused: {why} ({waiting})",
+                    index + 1,
+                    name(*player)
+                )));
+            }
+        }
         let json = |event: &Event| serde_json::to_string(event).unwrap_or_default();
         let replayed = game.events();
         let first_difference = self
@@ -144,11 +200,21 @@ impl SavedGame {
             });
         match first_difference {
             None => Ok(game),
-            Some(index) => Err(ReplayError::Differs {
-                index,
-                saved: self.events.len(),
-                replayed: replayed.len(),
-            }),
+            Some(index) => {
+                let describe = |event: Option<&Event>| match event {
+                    None => "nothing (the log ends before it)".to_owned(),
+                    Some(event) => {
+                        crate::narrate::narrate(event, game.state()).unwrap_or_else(|| json(event))
+                    }
+                };
+                Err(ReplayError::Differs {
+                    index,
+                    saved: self.events.len(),
+                    replayed: replayed.len(),
+                    saved_event: describe(self.events.get(index)),
+                    replayed_event: describe(replayed.get(index)),
+                })
+            }
         }
     }
 }

@@ -263,3 +263,79 @@ fn check_with_width_zero_still_renders() {
     assert_eq!(code, 1, "{err}");
     assert!(out.contains("gloam::grammar::duplicate_field"), "{out}");
 }
+
+/// A short real game saved by `gloam play` (one answer, then `quit`), as JSON.
+fn a_saved_game(name: &str) -> serde_json::Value {
+    let dir = scratch(name);
+    let save = dir.join("game.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["play", "harrowdeep", "--opponent", "random", "--save"])
+        .arg(&save)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("gloam runs");
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1\n1\nquit\n")
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    value["data"] = serde_json::json!([Path::new(env!("CARGO_MANIFEST_DIR")).join("cards")]);
+    value
+}
+
+fn replay(value: &serde_json::Value) -> Result<(), String> {
+    let saved = gloam::save::SavedGame::from_json(&value.to_string()).map_err(|e| e.to_string())?;
+    saved.replay().map(|_| ()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn replay_errors_say_what_differs_and_name_the_players() {
+    let good = a_saved_game("replay");
+    replay(&good).expect("the save replays");
+
+    // An event changed: both events are told, in words.
+    let mut changed = good.clone();
+    let events = changed["events"].as_array_mut().unwrap();
+    let last = events.len() - 1;
+    assert_ne!(events[0], events[last]);
+    events[last] = events[0].clone();
+    let error = replay(&changed).unwrap_err();
+    assert!(error.contains(&format!("at event {last} of")), "{error}");
+    let (_, told) = error
+        .split_once(": the save has ")
+        .expect("the saved event told");
+    let (saved, replayed) = told
+        .split_once("; the replay has ")
+        .expect("the replayed one");
+    assert!(
+        !saved.is_empty() && !replayed.is_empty() && saved != replayed,
+        "{error}"
+    );
+
+    // An answer given by the wrong player: named, with whom the game waited for.
+    let mut wrong = good.clone();
+    let answers = wrong["record"]["answers"].as_array_mut().unwrap();
+    let player = answers[0][0].as_u64().unwrap();
+    answers[0][0] = serde_json::json!(1 - player);
+    let error = replay(&wrong).unwrap_err();
+    assert!(error.contains("answer 1 of"), "{error}");
+    assert!(error.contains("(seat "), "{error}");
+    assert!(error.contains("the game was waiting for "), "{error}");
+    assert!(!error.contains("player0"), "{error}");
+
+    // A seat the game does not have.
+    let mut stranger = good;
+    stranger["record"]["answers"][0][0] = serde_json::json!(7);
+    let error = replay(&stranger).unwrap_err();
+    assert!(
+        error.contains("an answer by seat 7, but the game has 2 players"),
+        "{error}"
+    );
+}

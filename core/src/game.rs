@@ -120,7 +120,7 @@ pub enum RuleError {
         zone: String,
     },
     /// A piece was moved onto another piece of its layer.
-    #[error("{piece} cannot stand at {position:?}: {occupant} is there")]
+    #[error("{piece} cannot stand at {position}: {occupant} is there")]
     Occupied {
         /// The piece moved.
         piece: PieceId,

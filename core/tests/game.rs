@@ -596,3 +596,27 @@ fn a_refused_placement_names_the_hex_in_players_terms() {
     assert!(refused.contains("cannot stand at hex (1, 2):"), "{refused}");
     assert!(!refused.contains("Hex {"), "{refused}");
 }
+
+#[test]
+fn a_counter_refuses_to_pass_the_largest_whole_number() {
+    // Issue 17: glory and counters stopped silently at i64::MAX.
+    use gloam_core::Scope;
+    let mut state = GameState::new(2, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    ctx.add_counter(Scope::Game, "glory", i64::MAX - 1).unwrap();
+    let refused = ctx.add_counter(Scope::Game, "glory", 2).unwrap_err();
+    assert!(
+        matches!(refused, RuleError::CounterOverflow { .. }),
+        "{refused}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "counter `glory` is {}: adding 2 would pass the largest whole number",
+            i64::MAX - 1
+        )
+    );
+    assert_eq!(ctx.add_counter(Scope::Game, "glory", 1).unwrap(), i64::MAX);
+    assert!(ctx.add_counter(Scope::Game, "glory", i64::MIN).is_ok());
+}

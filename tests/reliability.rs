@@ -339,3 +339,22 @@ fn replay_errors_say_what_differs_and_name_the_players() {
         "{error}"
     );
 }
+
+#[test]
+fn the_soak_invariants_catch_negative_damage() {
+    // Issue 17: `add_counter` can drive damage below zero where `deal_damage` and `heal`
+    // refuse negative amounts; the soak (`gloam sim`) now reports such a game.
+    use gloam::core::{Ctx, GameState, Hex, PlayerId, Position, Scope};
+    let mut state = GameState::new(2, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    let piece = ctx.create_piece(PlayerId(0), "fighter", []).unwrap();
+    ctx.place_piece(piece, Some(Position::Hex(Hex::ORIGIN)), vec![], "deploy")
+        .unwrap();
+    ctx.add_counter(Scope::Piece(piece), "damage", -1).unwrap();
+    let broken = gloam::sim::check_invariants(&state).unwrap_err();
+    assert!(
+        broken.contains("-1 damage: damage is never negative"),
+        "{broken}"
+    );
+}

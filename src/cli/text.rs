@@ -121,6 +121,24 @@ fn read_texts(path: &PathBuf) -> Result<Vec<Entry>, CliError> {
     parse_texts(&content).map_err(|e| CliError::input(format!("`{}` {e}", path.display())))
 }
 
+/// The longest card text `text check` reads, in characters: the longest printed card
+/// text is a few hundred; comparing grows faster than the text.
+const MAX_TEXT_CHARS: usize = 10_000;
+
+/// Refuses an entry whose text is longer than [`MAX_TEXT_CHARS`].
+fn within_limit(entries: Vec<Entry>) -> Result<Vec<Entry>, String> {
+    for (index, entry) in entries.iter().enumerate() {
+        let chars = entry.text.chars().count();
+        if chars > MAX_TEXT_CHARS {
+            return Err(format!(
+                "has a text of {chars} characters for `{}` (entry {index}), more than the limit of {MAX_TEXT_CHARS}",
+                entry.name
+            ));
+        }
+    }
+    Ok(entries)
+}
+
 /// Reads a texts file: a JSON array of `{"name", "text"}` objects, or CSV with `name` and
 /// `text` columns. A UTF-8 byte order mark is skipped; CSV lines may end in `\n`, `\r\n`
 /// or `\r`. The error completes "`FILE` ...".
@@ -149,7 +167,7 @@ fn parse_texts(content: &str) -> Result<Vec<Entry>, String> {
         if values.is_empty() {
             return Err("is an empty array: there is no text to check".to_owned());
         }
-        return values
+        let entries: Result<Vec<Entry>, String> = values
             .iter()
             .enumerate()
             .map(|(index, value)| {
@@ -160,6 +178,7 @@ fn parse_texts(content: &str) -> Result<Vec<Entry>, String> {
                 }
             })
             .collect();
+        return within_limit(entries?);
     }
     let rows = parse_csv(content)?;
     let Some((header, rows)) = rows.split_first() else {
@@ -191,7 +210,7 @@ fn parse_texts(content: &str) -> Result<Vec<Entry>, String> {
     if entries.is_empty() {
         return Err("has a header but no rows: there is no text to check".to_owned());
     }
-    Ok(entries)
+    within_limit(entries)
 }
 
 /// Reads CSV: commas between cells, double quotes around cells that hold commas, quotes or
@@ -373,5 +392,14 @@ mod tests {
         assert!(error("\u{feff}\n").starts_with("is empty"));
         assert!(error("name,text\n").contains("no rows"));
         assert!(error("title,body\nA,b\n").contains("its first line has `title`, `body`"));
+    }
+
+    #[test]
+    fn a_megabyte_of_card_text_is_refused() {
+        // Issue 17: a 1 MB card text ran for minutes, then aborted.
+        let text = "Push this fighter 1 hex. ".repeat(40_000);
+        let json = serde_json::json!([{"name": "A", "text": text}]).to_string();
+        assert!(error(&json).contains("a text of 1000000 characters for `A` (entry 0)"));
+        assert!(error(&format!("name,text\nA,{text}\n")).contains("more than the limit of 10000"));
     }
 }

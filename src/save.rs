@@ -135,6 +135,26 @@ impl SavedGame {
         let rules = RulesetGame::new(loaded, host, self.spec.clone())
             .map_err(|e| ReplayError::Setup(e.to_string()))?;
         let names = &self.record.setup.players;
+        for (index, player) in names.iter().enumerate() {
+            if names[..index].contains(player) {
+                return Err(ReplayError::Format(format!(
+                    "the record names two players `{player}`; each seat needs its own name"
+                )));
+            }
+        }
+        let seats: Vec<&str> = self
+            .spec
+            .seats
+            .iter()
+            .map(|seat| seat.name.as_str())
+            .collect();
+        if seats != names.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(ReplayError::Format(format!(
+                "the match seats {} but the record plays {}: a player was renamed, added or removed",
+                seats.join(", "),
+                names.join(", ")
+            )));
+        }
         let name = |player: gloam_core::PlayerId| {
             names.get(usize::from(player.0)).map_or_else(
                 || format!("seat {}", player.0),

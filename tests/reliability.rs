@@ -330,6 +330,19 @@ fn replay_errors_say_what_differs_and_name_the_players() {
     assert!(error.contains("the game was waiting for "), "{error}");
     assert!(!error.contains("player0"), "{error}");
 
+    // A renamed player, and two players of one name.
+    let mut renamed = good.clone();
+    renamed["record"]["setup"]["players"][1] = serde_json::json!("Mallory");
+    let error = replay(&renamed).unwrap_err();
+    assert!(error.contains("a player was renamed"), "{error}");
+    assert!(error.contains("Mallory"), "{error}");
+    let mut twins = good.clone();
+    let first = twins["record"]["setup"]["players"][0].clone();
+    twins["record"]["setup"]["players"][1] = first.clone();
+    twins["match"]["seats"][1]["name"] = first;
+    let error = replay(&twins).unwrap_err();
+    assert!(error.contains("names two players"), "{error}");
+
     // A seat the game does not have.
     let mut stranger = good;
     stranger["record"]["answers"][0][0] = serde_json::json!(7);

@@ -291,13 +291,16 @@ pub fn read_paths(paths: &[PathBuf]) -> (Vec<Source>, Vec<Problem>) {
         }
     }
     let mut sources = Vec::new();
-    for shown in walk.files.into_values() {
+    // In path order (component by component, as before the walk knew canonical paths), so
+    // the library's order, and the default match it gives, never changes.
+    let mut files: Vec<PathBuf> = walk.files.into_values().collect();
+    files.sort();
+    for shown in files {
         match read_text(&shown) {
             Ok(text) => sources.push(Source::new(shown.display().to_string(), text)),
             Err(problem) => problems.push(*problem),
         }
     }
-    sources.sort_by(|a, b| a.name.cmp(&b.name));
     (sources, problems)
 }
 

@@ -761,7 +761,7 @@ impl Host {
             }
             EvalAltResult::ErrorRuntime(value, _) => DslDiagnostic::RuntimeError {
                 script: label,
-                message: format!("the script threw {}", describe(&from_dynamic(value))),
+                message: format!("the script threw {}", describe_thrown(value)),
                 src: site.named_source(),
                 span,
                 help: None,
@@ -1078,6 +1078,22 @@ fn describe(value: &Value) -> String {
         Value::Int(n) => format!("the number {n}"),
         Value::Str(s) => format!("the string {s:?}"),
         other => format!("{other:?}"),
+    }
+}
+
+/// What a script threw, in words: a value the game knows by its kind, anything else (a map,
+/// a function pointer) as the script would print it.
+fn describe_thrown(value: &rhai::Dynamic) -> String {
+    match from_dynamic(value) {
+        Value::Unit if !value.is_unit() => {
+            let kind = if value.is_map() {
+                "the map"
+            } else {
+                "the value"
+            };
+            format!("{kind} {value}")
+        }
+        known => describe(&known),
     }
 }
 

@@ -30,6 +30,6 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     SHIPPED.with(|(loaded, host)| {
-        let _ = saved.replay_with(loaded.clone(), host.clone());
+        let _ = saved.replay_loaded(loaded.clone(), host.clone());
     });
 });

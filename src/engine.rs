@@ -337,6 +337,7 @@ impl RulesetGame {
             .map_err(|error| RuleError::step(frame.step.clone(), located(&error)))?;
         match outcome {
             Outcome::NeedsChoice(request) => Ok(Control::Ask(request)),
+            Outcome::NeedsChance(request) => Err(RuleError::ChanceNeeded(request)),
             Outcome::Done { flow, .. } => {
                 let mut frames = Vec::new();
                 for request in flow {

@@ -70,9 +70,25 @@ impl ChangeKind {
     }
 }
 
+/// Where a changed value comes from, so that a rule change of the source is told from
+/// content and from the data authors' own choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provenance {
+    /// A rule of the rules source (the seed the ruleset is written from).
+    Seed,
+    /// A value the rules source does not state, chosen by the data's authors: marked `ours`
+    /// in the ruleset on either side (a setting, a vocabulary name, a characteristic's field).
+    Ours,
+    /// Content the ruleset plays (boards, warbands, cards), not a rule.
+    Content,
+}
+
 /// One change: a part added, removed or overridden.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Change {
+    /// Whether it is a rule of the source, one of ours, or content.
+    pub provenance: Provenance,
     /// Added, removed or overridden.
     pub kind: ChangeKind,
     /// The part's name (`rounds`, `stagger`, `attack`...).
@@ -140,16 +156,28 @@ impl RulesDiff {
             out.push_str("\nno differences\n");
         }
         for section in self.sections.iter().filter(|s| !s.changes.is_empty()) {
-            let _ = writeln!(out, "\n{}", section.section);
+            let content = section
+                .changes
+                .iter()
+                .all(|c| c.provenance == Provenance::Content);
+            let _ = writeln!(
+                out,
+                "\n{}{}",
+                section.section,
+                if content { " (content)" } else { "" }
+            );
             // Plain names (tokens, keywords...) read best as one line per kind of change.
             let plain = |c: &&Change| c.before.is_none() && c.after.is_none();
             for kind in [ChangeKind::Added, ChangeKind::Removed] {
-                let names: Vec<&str> = section
+                let names: Vec<String> = section
                     .changes
                     .iter()
                     .filter(plain)
                     .filter(|c| c.kind == kind)
-                    .map(|c| c.name.as_str())
+                    .map(|c| match c.provenance {
+                        Provenance::Ours => format!("{} (ours)", c.name),
+                        _ => c.name.clone(),
+                    })
                     .collect();
                 if !names.is_empty() {
                     let _ = writeln!(out, "  {} {}", kind.mark(), names.join(", "));
@@ -157,6 +185,9 @@ impl RulesDiff {
             }
             for change in section.changes.iter().filter(|c| !plain(c)) {
                 let _ = write!(out, "  {} {}", change.kind.mark(), change.name);
+                if change.provenance == Provenance::Ours {
+                    out.push_str(" (ours)");
+                }
                 match (&change.before, &change.after) {
                     (Some(before), Some(after)) if !change.lines.is_empty() || before == after => {
                         let _ = write!(out, ": {}", clip(after));
@@ -185,6 +216,13 @@ impl RulesDiff {
             .collect();
         if !same.is_empty() {
             let _ = writeln!(out, "\nunchanged: {}", same.join(", "));
+        }
+        if self
+            .sections
+            .iter()
+            .any(|s| s.changes.iter().any(|c| c.provenance == Provenance::Ours))
+        {
+            out.push_str("(ours): a value the rules source does not state, chosen by the data (`ours` in the ruleset)\n");
         }
         if !full
             && self
@@ -322,6 +360,7 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
     sections.push(named_section("cards", &cards(from), &cards(to), |c| {
         card_part(c)
     }));
+    mark_provenance(&mut sections, a, b);
     Ok(RulesDiff {
         from: from.to_string(),
         to: to.to_string(),
@@ -329,6 +368,41 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
         from_extends: chain(library, from),
         sections,
     })
+}
+
+/// Tags each change: content sections are content; a setting, a vocabulary name or a
+/// characteristic marked `ours` on the side it comes from (either side for an override) is
+/// ours; the rest is the rules source's.
+fn mark_provenance(sections: &mut [Section], a: &RulesetDef, b: &RulesetDef) {
+    let ours_characteristic = |r: &RulesetDef, name: &str| {
+        r.characteristics
+            .iter()
+            .any(|c| c.name == name && !c.ours.is_empty())
+    };
+    for section in sections {
+        let content = matches!(section.section.as_str(), "boards" | "warbands" | "cards");
+        for change in &mut section.changes {
+            let ours = |r: &RulesetDef| {
+                if section.section == "characteristics" {
+                    ours_characteristic(r, &change.name)
+                } else {
+                    r.ours.contains(&change.name)
+                }
+            };
+            let marked = match change.kind {
+                ChangeKind::Added => ours(b),
+                ChangeKind::Removed => ours(a),
+                ChangeKind::Overridden => ours(a) || ours(b),
+            };
+            change.provenance = if content {
+                Provenance::Content
+            } else if marked {
+                Provenance::Ours
+            } else {
+                Provenance::Seed
+            };
+        }
+    }
 }
 
 fn resolved<'a>(library: &'a Library, name: &str) -> Result<&'a RulesetDef, DiffError> {
@@ -393,6 +467,7 @@ fn settings(a: &RulesetDef, b: &RulesetDef) -> Section {
             section.unchanged += 1;
         } else {
             section.changes.push(Change {
+                provenance: Provenance::Seed,
                 kind: ChangeKind::Overridden,
                 name: name.to_string(),
                 before: Some(before),
@@ -409,6 +484,7 @@ fn names_section(section: &str, before: &[String], after: &[String]) -> Section 
         .iter()
         .filter(|n| !before.contains(n))
         .map(|n| Change {
+            provenance: Provenance::Seed,
             kind: ChangeKind::Added,
             name: n.clone(),
             before: None,
@@ -421,6 +497,7 @@ fn names_section(section: &str, before: &[String], after: &[String]) -> Section 
             .iter()
             .filter(|n| !after.contains(n))
             .map(|n| Change {
+                provenance: Provenance::Seed,
                 kind: ChangeKind::Removed,
                 name: n.clone(),
                 before: None,
@@ -456,6 +533,7 @@ fn named_section<T>(
     for b in &new {
         match old.iter().find(|a| a.name == b.name) {
             None => changes.push(Change {
+                provenance: Provenance::Seed,
                 kind: ChangeKind::Added,
                 name: b.name.clone(),
                 before: None,
@@ -482,6 +560,7 @@ fn named_section<T>(
                     }
                 };
                 changes.push(Change {
+                    provenance: Provenance::Seed,
                     kind: ChangeKind::Overridden,
                     name: b.name.clone(),
                     before: Some(a.summary.clone()),
@@ -493,6 +572,7 @@ fn named_section<T>(
     }
     for a in old.iter().filter(|a| !new.iter().any(|b| b.name == a.name)) {
         changes.push(Change {
+            provenance: Provenance::Seed,
             kind: ChangeKind::Removed,
             name: a.name.clone(),
             before: Some(a.summary.clone()),

@@ -75,8 +75,8 @@ pub struct SimReport {
 }
 
 /// The invariants every state of a game keeps, beyond the kernel's own (every card in
-/// exactly one zone, no two pieces of a layer in one place): damage never above Wounds
-/// for a fighter on the battlefield, glory never negative.
+/// exactly one zone, no two pieces of a layer in one place): damage never negative nor
+/// above Wounds for a fighter on the battlefield, glory never negative.
 pub fn check_invariants(state: &GameState) -> Result<(), String> {
     state.check_invariants().map_err(|e| e.to_string())?;
     for piece in state.pieces.values() {
@@ -85,6 +85,12 @@ pub fn check_invariants(state: &GameState) -> Result<(), String> {
         }
         let damage = piece.counters.get("damage").copied().unwrap_or(0);
         let wounds = state.characteristic(piece.id, "wounds").unwrap_or(i64::MAX);
+        if damage < 0 {
+            return Err(format!(
+                "{} ({}) has {damage} damage: damage is never negative",
+                piece.id, piece.kind
+            ));
+        }
         if damage > wounds {
             return Err(format!(
                 "{} ({}) stands on the battlefield with {damage} damage and {wounds} wounds",
@@ -310,9 +316,11 @@ pub fn match_for(
         resolved.max_players.unwrap_or(2),
     );
     if i64::try_from(players).map_or(true, |n| n < fewest || n > most) {
-        return Err(format!(
-            "ruleset `{ruleset}` is played by {fewest} to {most} players, not {players}"
-        ));
+        return Err(if fewest == most {
+            format!("ruleset `{ruleset}` is played by {fewest} players only, not {players}")
+        } else {
+            format!("ruleset `{ruleset}` is played by {fewest} to {most} players, not {players}")
+        });
     }
     for (what, asked, have) in [
         ("warbands", &choice.warbands, &warbands),
@@ -415,6 +423,23 @@ pub fn prepare_for(
     players: usize,
 ) -> Result<RulesetGame, String> {
     prepare_match(paths, ruleset, players, &MatchChoice::default())
+}
+
+/// Loads data files already read (a host that embeds them, or builds them in memory) with a
+/// new script host, and refuses a library with any problem.
+pub fn load_checked(
+    sources: &[crate::load::Source],
+) -> Result<(Rc<Loaded>, Rc<gloam_dsl::Host>), String> {
+    let host = Rc::new(gloam_dsl::Host::new());
+    let (loaded, problems) = load(sources, &host);
+    if let Some(first) = problems.first() {
+        return Err(format!(
+            "the data has {} problem{}; the first: {first} (`gloam check` lists them all)",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" },
+        ));
+    }
+    Ok((Rc::new(loaded), host))
 }
 
 /// [`prepare`] for a match of `players` seats with the choices of `choice` ([`match_for`]).

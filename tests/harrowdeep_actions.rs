@@ -452,7 +452,9 @@ fn activation_move_action_opens_one_shared_after_action_window() {
         1,
         "{marked:?}"
     );
-    assert_eq!(offered_at, ["after_action"], "{marked:?}");
+    // Offered once, in the step the Move's end shares with the activation's end (002
+    // L3133-3135): it marks `after_activation`, `after_action`, then `after_move`.
+    assert_eq!(offered_at, ["after_move"], "{marked:?}");
 }
 
 /// Harrowdeep, "after an action" (002 L3092-3169, L3133-3135; digest 3.19, H10): a Charge made

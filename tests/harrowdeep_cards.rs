@@ -3676,61 +3676,69 @@ fn kunnin_kommand_lets_an_adjacent_friend_move() {
     let far = away(&rules, &[mannok, shank], 3);
     let game = run(far, None);
     assert!(game.pending().is_empty(), "{:?}", game.pending());
-    // The friend next to Mannok already has a Move or a Charge token: the card names the
-    // Move action, so it moves all the same (Harrowdeep 3.15, additional actions: 002
-    // L2834-2837, L2846-2850; a card beats the rulebook, 002 L1595-1600; digest H32).
-    // (The flow refused it before, reading the token rule of 002 L2134-2146 alone.)
-    for held in ["move", "charge"] {
-        let mut game = run(gikkit, Some(held));
-        use_fighter_reaction(&mut game, KREW, "Mannok da Kunnin'");
-        expect(
-            &mut game,
-            KREW,
-            "Which fighter makes a Move action?",
-            Choice::Piece(gikkit_id),
-        );
-        let to = choices(&request(&game))[0].clone();
-        expect(&mut game, KREW, "Where does it move?", to.clone());
-        assert_eq!(
-            hex_of(game.state(), "Gikkit").map(Choice::Hex),
-            Some(to),
-            "{held}"
-        );
-        assert!(has_token(game.state(), "Gikkit", "move"), "{held}");
-    }
+    // The friend next to Mannok already has a Charge token: a granted Move is not an
+    // activation, so it moves (Harrowdeep 3.15, additional actions: 002 L2834-2837; digest
+    // H32). (The flow refused it before.)
+    let mut game = run(gikkit, Some("charge"));
+    use_fighter_reaction(&mut game, KREW, "Mannok da Kunnin'");
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter makes a Move action?",
+        Choice::Piece(gikkit_id),
+    );
+    let to = choices(&request(&game))[0].clone();
+    expect(&mut game, KREW, "Where does it move?", to.clone());
+    assert_eq!(hex_of(game.state(), "Gikkit").map(Choice::Hex), Some(to));
+    assert!(has_token(game.state(), "Gikkit", "move"));
+    // A Move token: it cannot make a Move action (002 L2134-2146; the exception of 002
+    // L2846-2850 is the gambits'), so no reaction is offered. (This also ends a chain of
+    // Kommands: each friend moves once.)
+    let game = run(gikkit, Some("move"));
+    assert!(game.pending().is_empty(), "{:?}", game.pending());
 }
 
-/// A Move action a card or an ability grants by name is made even by a fighter with a
-/// Move or a Charge token (Harrowdeep 3.15: 002 L2834-2837, L2846-2850; digest H32); the
-/// activation step's own Move action is not (002 L2134-2146, L2709-2710).
+/// A Move action granted by a card or an ability (Harrowdeep 3.15; 002 L2834-2850; digest
+/// H32): not an activation, so a fighter with a Charge token makes it (002 L2709-2710 only
+/// forbids activating it); a fighter with a Move token does not (002 L2134-2146), unless a
+/// gambit names the action (`data: "named"`, 002 L2846-2850). The activation's own Move
+/// obeys both tokens.
 #[test]
-fn granted_move_action_is_made_even_with_a_move_or_charge_token() {
+fn granted_move_action_is_made_with_a_charge_token_but_not_a_move_token() {
     let rules = rules();
     let shank = away(&rules, &[], 0);
-    for held in ["move", "charge"] {
-        for activation in [false, true] {
-            let mut vars = vec![
-                ("player", Value::Player(KREW)),
-                ("fighter", fighter(&rules, "Shank")),
-            ];
-            if activation {
-                vars.push(("data", Value::Str("activation".into())));
-            }
-            let game = scenario(
-                &rules,
-                move |ctx: &mut Ctx<'_>| {
-                    place_all(ctx, &[("Shank", shank)]);
-                    token(ctx, "Shank", held);
-                },
-                vec![frame("move_action", &vars)],
+    for (held, data, made) in [
+        ("charge", None, true),
+        ("move", None, false),
+        ("move", Some("named"), true),
+        ("charge", Some("activation"), false),
+        ("move", Some("activation"), false),
+    ] {
+        let mut vars = vec![
+            ("player", Value::Player(KREW)),
+            ("fighter", fighter(&rules, "Shank")),
+        ];
+        if let Some(data) = data {
+            vars.push(("data", Value::Str(data.into())));
+        }
+        let game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place_all(ctx, &[("Shank", shank)]);
+                token(ctx, "Shank", held);
+            },
+            vec![frame("move_action", &vars)],
+        );
+        if made {
+            let asked = request(&game);
+            assert_eq!(asked.prompt, "Where does it move?", "{held} {data:?}");
+        } else {
+            assert!(
+                game.pending().is_empty(),
+                "{held} {data:?}: {:?}",
+                game.pending()
             );
-            if activation {
-                assert!(game.pending().is_empty(), "{held}: {:?}", game.pending());
-                assert_eq!(hex_of(game.state(), "Shank"), Some(shank), "{held}");
-            } else {
-                let asked = request(&game);
-                assert_eq!(asked.prompt, "Where does it move?", "{held}");
-            }
+            assert_eq!(hex_of(game.state(), "Shank"), Some(shank), "{held}");
         }
     }
 }

@@ -1445,3 +1445,198 @@ fn in_multiplayer_a_lethal_hex_kill_gives_no_bounty() {
         assert_eq!(glory(state, PlayerId(seat)), 0, "seat {seat}");
     }
 }
+
+/// Test-only cards: a reaction to a revealed power card, an upgrade and a spell.
+const REVEAL_FIXTURES: &str = r#"
+card "Test Glance" {
+    ruleset = "harrowdeep"
+    kind = ploy
+    owner = universal
+    keywords = [reaction]
+    window = card_revealed
+    text = "Test fixture. Reaction: after a power card is revealed; nothing happens."
+    effect = { mark("glance"); }
+}
+
+card "Test Boon" {
+    ruleset = "harrowdeep"
+    kind = upgrade
+    owner = universal
+    cost = 1
+    text = "Test fixture. An upgrade that does nothing."
+}
+
+card "Test Twin Channel" {
+    ruleset = "harrowdeep"
+    kind = spell
+    owner = universal
+    casting_value = [channel: 2]
+    window = power_step
+    text = "Test fixture. Spell. If cast, gain 1 glory."
+    effect = { gain_glory(player, 1); }
+}
+"#;
+
+/// Harrowdeep, playing an upgrade (3.16; 002 L2865-2870) and a gambit spell (3.15; 002
+/// L2803-2807): the card is revealed with a reaction step before the upgrade is given (the
+/// glory spent, the fighter declared) and before the spell's casting roll; a placed upgrade
+/// has its reaction step too (`card_resolved`). Before, an upgrade was given and a spell
+/// rolled with no reaction step.
+#[test]
+fn a_revealed_upgrade_or_gambit_spell_opens_a_reaction_step_first() {
+    let rules = with_fixture_for("harrowdeep", "reveal-fixtures", REVEAL_FIXTURES, 2);
+    for card in ["Test Boon", "Test Twin Channel"] {
+        let hands: &'static [&'static str] = if card == "Test Boon" {
+            &["Test Boon"]
+        } else {
+            &["Test Twin Channel"]
+        };
+        let deal = with_hands(&rules, KREW, &["Test Glance"], hands);
+        let mut game = scenario(
+            rules.clone(),
+            move |ctx: &mut Ctx<'_>| {
+                deal(ctx);
+                ctx.set_counter(Scope::Player(SEEKERS), "glory", 1)
+                    .expect("glory");
+            },
+            vec![frame(
+                "power_step",
+                &[
+                    ("player", Value::Player(SEEKERS)),
+                    ("count", Value::Int(0)),
+                    (
+                        "data",
+                        Value::List(vec![Value::Player(SEEKERS), Value::Player(KREW)]),
+                    ),
+                ],
+            )],
+        );
+        answer(&mut game, SEEKERS, option("play a card"));
+        let asked = request(&game);
+        answer(&mut game, SEEKERS, first_choice(&asked));
+        // A spell: the wizard, if asked.
+        let asked = request(&game);
+        if asked.prompt == "Which wizard attempts the cast?" {
+            answer(&mut game, SEEKERS, first_choice(&asked));
+        }
+        let asked = request(&game);
+        assert_eq!(
+            (asked.player, asked.prompt.as_str()),
+            (KREW, REACT_OR_PASS),
+            "{card}: the reveal's reaction step comes first"
+        );
+        assert_eq!(marked(&game, "card_revealed"), 1, "{card}");
+        let rolled_before = game
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::Rolled { .. }))
+            .count();
+        assert_eq!(rolled_before, 0, "{card}: nothing rolled yet");
+        assert_eq!(
+            game.state().players[SEEKERS.0 as usize]
+                .counters
+                .get("glory_spent")
+                .copied()
+                .unwrap_or(0),
+            0,
+            "{card}: no glory spent yet"
+        );
+        play_first_card(&mut game, KREW);
+        assert_eq!(marked(&game, "glance"), 1, "{card}");
+        if card == "Test Boon" {
+            let asked = request(&game);
+            assert_eq!(asked.prompt, "Which fighter takes the upgrade?");
+            answer(&mut game, SEEKERS, first_choice(&asked));
+            assert_eq!(marked(&game, "card_resolved"), 1, "the upgrade is placed");
+        }
+    }
+}
+
+/// Test-only cards: a reaction after any Move action, and one after any activation.
+const SHARED_STEP_FIXTURES: &str = r#"
+card "Test Step Feint" {
+    ruleset = "harrowdeep"
+    kind = ploy
+    owner = universal
+    keywords = [reaction]
+    window = after_move
+    text = "Test fixture. Reaction: after any Move action; nothing happens."
+    effect = { mark("step_feint"); }
+}
+
+card "Test Step Nod" {
+    ruleset = "harrowdeep"
+    kind = ploy
+    owner = universal
+    keywords = [reaction]
+    window = after_activation
+    text = "Test fixture. Reaction: after any activation; nothing happens."
+    effect = { mark("step_nod"); }
+}
+"#;
+
+/// Harrowdeep, reactions after an action and after an activation (3.19; 002 L3133-3135,
+/// L3275-3277; digest H10): the end of a Move activation's Move and the end of the
+/// activation share one reaction step, so a player picks an "after a Move action" reaction
+/// or an "after an activation" one, and once one is used there is no second step. (The flow
+/// opened `after_move`, then `after_activation` in a second reaction step.)
+#[test]
+fn a_move_activation_ends_with_one_reaction_step_for_the_move_and_the_activation() {
+    let rules = with_fixture_for("harrowdeep", "shared-step", SHARED_STEP_FIXTURES, 2);
+    let deal = with_hands(
+        &rules,
+        KREW,
+        &["Test Step Nod"],
+        &["Test Step Feint", "Test Step Nod"],
+    );
+    let mut game = scenario(
+        rules,
+        deal,
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    answer(&mut game, KREW, option("move"));
+    let asked = request(&game);
+    assert_eq!(asked.prompt, "Which fighter moves?");
+    let shank = piece(game.state(), "Shank");
+    answer(&mut game, KREW, Choice::Piece(shank));
+    move_shank(&mut game);
+    // One step: the Truthseekers (whose turn is next) are offered both reactions in it.
+    let asked = request(&game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (SEEKERS, REACT_OR_PASS)
+    );
+    answer(&mut game, SEEKERS, option("play a reaction card"));
+    let asked = request(&game);
+    let offered: Vec<String> = match &asked.options {
+        Options::One { choices } => choices
+            .iter()
+            .filter_map(|c| match c {
+                Choice::Card(id) => Some(game.state().cards[id].name.clone()),
+                _ => None,
+            })
+            .collect(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(offered.len(), 2, "{offered:?}");
+    let feint = match &asked.options {
+        Options::One { choices } => choices
+            .iter()
+            .find(|c| matches!(c, Choice::Card(id) if game.state().cards[id].name == "Test Step Feint"))
+            .cloned()
+            .expect("Test Step Feint offered"),
+        other => panic!("{other:?}"),
+    };
+    answer(&mut game, SEEKERS, feint);
+    // The reaction is used: no second step offers the "after an activation" ones.
+    for _ in 0..10 {
+        let Some(asked) = game.pending().first().map(|r| (*r).clone()) else {
+            break;
+        };
+        assert_ne!(asked.prompt, REACT_OR_PASS, "a second reaction step");
+        answer(&mut game, asked.player, first_choice(&asked));
+    }
+    assert_eq!(marked(&game, "step_feint"), 1);
+    assert_eq!(marked(&game, "step_nod"), 0);
+    assert_eq!(game.state().counter("reactions_this_phase"), 1);
+}

@@ -177,3 +177,87 @@ fn rules_diff_a_mode_shows_only_what_it_changes() {
         steps.unchanged
     );
 }
+
+/// Issue 18 item 12: `gloam rules diff` tells a rule change of the seeds from content and
+/// from values that are ours. Shadespire's floors are ours (000 states none), so its Move
+/// floor 0 against Embergard's 1 (001 L461) is marked ours; the runemarks of our Embergard
+/// conversions (hunter, brawler...) are ours; the stagger token (001 L367-373) is the
+/// seed's; the cards are content. Embergard is two players only (001 L71, L101, L117).
+#[test]
+fn rules_diff_tells_seed_rules_from_ours_and_from_content() {
+    use gloam::rules_diff::Provenance;
+    let library = shipped();
+    let diff = diff_rulesets(&library, "shadespire", "embergard").unwrap();
+    let change = |section: &str, name: &str| {
+        diff.section(section)
+            .unwrap()
+            .changes
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no change {name} in {section}"))
+            .clone()
+    };
+    assert_eq!(
+        change("characteristics", "move").provenance,
+        Provenance::Ours
+    );
+    assert_eq!(change("keywords", "hunter").provenance, Provenance::Ours);
+    assert_eq!(change("keywords", "grievous").provenance, Provenance::Seed);
+    assert_eq!(change("tokens", "stagger").provenance, Provenance::Seed);
+    let max = change("settings", "max_players");
+    assert_eq!(
+        (max.before.as_deref(), max.after.as_deref()),
+        (Some("4"), Some("2"))
+    );
+    assert!(
+        diff.section("cards")
+            .unwrap()
+            .changes
+            .iter()
+            .all(|c| c.provenance == Provenance::Content)
+    );
+    let text = diff.render(false);
+    assert!(text.contains("hunter (ours)"), "{text}");
+    assert!(text.contains("~ move (ours): floor 0 -> floor 1"), "{text}");
+    assert!(text.contains("\ncards (content)\n"), "{text}");
+    // Harrowdeep states its floors (002 L2891-2897): against Embergard, its Move floor 0 is
+    // not ours.
+    let diff = diff_rulesets(&library, "harrowdeep", "embergard").unwrap();
+    let moves = diff
+        .section("characteristics")
+        .unwrap()
+        .changes
+        .iter()
+        .find(|c| c.name == "move")
+        .expect("move differs")
+        .provenance;
+    assert_eq!(moves, Provenance::Seed);
+}
+
+/// Embergard is two players only: a match of 3 is refused with a message saying so.
+#[test]
+fn embergard_refuses_three_players() {
+    let (code, _, err) = gloam(&["sim", "embergard", "--players", "3", "--games", "1"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("embergard") && err.contains("2 players"),
+        "{err}"
+    );
+}
+
+/// An `ours` name that is neither a setting nor a name of the ruleset's vocabulary is a
+/// clear load error.
+#[test]
+fn an_unknown_ours_name_is_reported() {
+    let text = r#"
+ruleset "base" {
+    title = "Base" rounds = 3 min_players = 2 max_players = 2
+    keywords = [hunter]
+    ours = [huntre]
+    characteristic "move" { floor = 0 ours = [flor] }
+}
+"#;
+    let (_, problems) = gloam_grammar::load(&[gloam_grammar::SourceFile::new("r.gloam", text)]);
+    let shown: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(problems.len(), 2, "{shown:?}");
+}

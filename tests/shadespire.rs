@@ -1253,7 +1253,11 @@ fn the_end_phase_clears_every_token_and_draws_back_up() {
             }
             ctx.set_counter(Scope::Game, "round", 1).unwrap();
         },
-        vec![frame("end_draw", &[("player", Value::Player(REAVERS))])],
+        vec![
+            frame("end_refill", &[("player", Value::Player(REAVERS))]),
+            frame("end_refill", &[("player", Value::Player(CHAMPIONS))]),
+            frame("end_draw", &[("player", Value::Player(REAVERS))]),
+        ],
     );
     let state = game.state();
     for token in ["move", "charge", "guard"] {
@@ -2177,5 +2181,69 @@ fn a_shadespire_objective_deck_holds_exactly_twelve_cards() {
     assert_eq!(
         deck_problems(&shadespire_decklist(13)),
         ["gloam::grammar::deck_too_large"]
+    );
+}
+
+/// Shadespire, end phase (000 L703, steps 1-5; digest 2.14): each player runs the whole
+/// sequence in turn, starting with the player who took the first activation: score,
+/// discard any objective cards, play upgrades, discard any power cards, draw. The discards
+/// are offered (they were not), and the second player begins only once the first has drawn.
+#[test]
+fn each_player_runs_the_whole_end_phase_sequence_in_turn_with_its_discards() {
+    let rules = rules();
+    let mut game = scenario(
+        &rules,
+        8,
+        move |ctx: &mut Ctx<'_>| {
+            ctx.set_counter(Scope::Game, "round", 1).unwrap();
+            ctx.set_counter(Scope::Game, "first_seat", 0).unwrap();
+            put_card(ctx, REAVERS, "Let the Blood Flow", "objective_hand");
+            put_card(ctx, REAVERS, "Blood Offering", "power_hand");
+            put_card(ctx, CHAMPIONS, "Annihilation", "objective_hand");
+        },
+        vec![frame("end_phase", &[])],
+    );
+    let before = zone(game.state(), REAVERS, "objective_hand");
+    assert!(!before.is_empty(), "the Reavers hold objectives");
+    let asked = request(&game);
+    assert_eq!(
+        (asked.player, asked.prompt.as_str()),
+        (REAVERS, "Discard an objective card?")
+    );
+    answer(&mut game, REAVERS, option("discard a card"));
+    let asked = request(&game);
+    let first = match &asked.options {
+        Options::One { choices } => choices[0].clone(),
+        other => panic!("{other:?}"),
+    };
+    answer(&mut game, REAVERS, first);
+    assert_eq!(zone(game.state(), REAVERS, "objective_discard").len(), 1);
+    // Keep the rest; then the Reavers' power cards, still before the Champions' turn.
+    answer(&mut game, REAVERS, option("keep the rest"));
+    let mut asked_champions_at = None;
+    for _ in 0..40 {
+        let Some(asked) = game.pending().first().map(|r| (*r).clone()) else {
+            break;
+        };
+        if asked.player == CHAMPIONS && asked_champions_at.is_none() {
+            // The Reavers' sequence is over: they drew back up to 3 objectives (their deck
+            // allowing) before the Champions were asked anything.
+            asked_champions_at = Some(zone(game.state(), REAVERS, "objective_hand").len());
+        }
+        let choice = match &asked.options {
+            Options::One { choices } => choices
+                .iter()
+                .find(|c| ["keep the rest", "pass"].contains(&c.to_string().as_str()))
+                .cloned()
+                .unwrap_or_else(|| choices[0].clone()),
+            other => panic!("{other:?}"),
+        };
+        answer(&mut game, asked.player, choice);
+    }
+    let reavers_deck_left = zone(game.state(), REAVERS, "objective_deck").len();
+    let refilled = asked_champions_at.expect("the Champions run their sequence too");
+    assert!(
+        refilled == 3 || reavers_deck_left == 0,
+        "{refilled} objectives, {reavers_deck_left} left in the deck"
     );
 }

@@ -192,6 +192,16 @@ pub enum DiceError {
         /// The largest magnitude allowed.
         max: i64,
     },
+    /// A chance outcome does not show as many dice of a kind as the pool rolls.
+    #[error("the outcome shows {shown} `{die}` dice but the pool rolls {rolled}")]
+    OutcomeMismatch {
+        /// The die kind.
+        die: String,
+        /// How many the pool rolls.
+        rolled: u64,
+        /// How many the outcome shows.
+        shown: u64,
+    },
     /// A ratio was given a denominator of zero.
     #[error("a ratio cannot have a denominator of 0")]
     ZeroDenominator,
@@ -934,6 +944,231 @@ impl Dice {
     }
 }
 
+/// How many dice of one kind show one face: a line of a [`ChanceOutcome`].
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FaceCount {
+    /// The die kind.
+    pub die: String,
+    /// The face.
+    pub face: String,
+    /// How many dice of that kind show it (1 or more).
+    pub count: u32,
+}
+
+/// One outcome of rolling a pool, pooled by face: dice of one kind are interchangeable, so
+/// an outcome says how many of them show each face, not which die shows which. Lines come
+/// in pool order of the kinds, then in each die's face declaration order, without zero
+/// counts, so equal outcomes compare equal.
+///
+/// Applied to a roll ([`Dice::roll_outcome`]), the faces go to the pool's dice of each
+/// kind in that order: with `critical` ×1 then `hammer` ×2 for three attack dice, dice 0
+/// shows `critical`, dice 1 and 2 `hammer`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ChanceOutcome {
+    /// The lines, in canonical order.
+    pub faces: Vec<FaceCount>,
+}
+
+impl ChanceOutcome {
+    /// How many dice show `face` (of any kind).
+    pub fn count(&self, face: &str) -> u32 {
+        self.faces
+            .iter()
+            .filter(|line| line.face == face)
+            .map(|line| line.count)
+            .sum()
+    }
+}
+
+impl fmt::Display for ChanceOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.faces.is_empty() {
+            return write!(f, "no dice");
+        }
+        for (i, line) in self.faces.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{} {}", line.count, line.face)?;
+        }
+        Ok(())
+    }
+}
+
+impl Dice {
+    /// The kinds of a pool with their total counts, in pool order (a kind listed twice in
+    /// the pool is counted once, where it first appears).
+    fn kind_counts<'a>(&'a self, pool: &Pool) -> Result<Vec<(&'a DieDef, u32)>, DiceError> {
+        self.expand(pool)?;
+        let mut kinds: Vec<(&DieDef, u32)> = Vec::new();
+        for entry in &pool.entries {
+            let def = self.lookup(&entry.die)?;
+            match kinds.iter_mut().find(|(d, _)| d.name == def.name) {
+                Some((_, count)) => *count += entry.count,
+                None => kinds.push((def, entry.count)),
+            }
+        }
+        kinds.retain(|(_, count)| *count > 0);
+        Ok(kinds)
+    }
+
+    /// Every outcome of rolling `pool`, pooled by face ([`ChanceOutcome`]), with its exact
+    /// chance; the chances add up to 1. Outcomes are listed in a fixed order: for each kind
+    /// in pool order, most of the first declared face first. Five six-sided dice of one kind
+    /// give at most 252 outcomes instead of 7,776 sequences.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Dice, DieDef, DieFace, Pool, Ratio};
+    /// let coin = DieDef::new("coin", vec![DieFace::new("heads", 1), DieFace::new("tails", 1)])?;
+    /// let dice = Dice::from_defs([coin])?;
+    /// let outcomes = dice.outcomes(&Pool::of("coin", 2))?;
+    /// let shown: Vec<(String, Ratio)> = outcomes.iter().map(|(o, p)| (o.to_string(), *p)).collect();
+    /// assert_eq!(shown, [
+    ///     ("2 heads".to_string(), Ratio::new(1, 4)?),
+    ///     ("1 heads, 1 tails".to_string(), Ratio::new(1, 2)?),
+    ///     ("2 tails".to_string(), Ratio::new(1, 4)?),
+    /// ]);
+    /// # Ok::<(), gloam_core::DiceError>(())
+    /// ```
+    pub fn outcomes(&self, pool: &Pool) -> Result<Vec<(ChanceOutcome, Ratio)>, DiceError> {
+        let what = "the outcomes of a roll";
+        let mut all = vec![(ChanceOutcome::default(), Ratio::ONE)];
+        for (def, n) in self.kind_counts(pool)? {
+            let mut per_kind = Vec::new();
+            let mut counts = vec![0u32; def.faces.len()];
+            compositions(n, 0, &mut counts, &mut |counts| {
+                per_kind.push(counts.to_vec());
+            });
+            let mut next = Vec::with_capacity(all.len() * per_kind.len());
+            for (outcome, chance) in &all {
+                for counts in &per_kind {
+                    // n! / (k1! k2! ...) * prod(c_i^k_i) / total^n, all exact.
+                    let mut num: u128 = multinomial(counts).ok_or(overflow(what))?;
+                    let mut den: u128 = 1;
+                    let mut faces = outcome.faces.clone();
+                    for (face, &k) in def.faces.iter().zip(counts) {
+                        for _ in 0..k {
+                            num = num
+                                .checked_mul(u128::from(face.count))
+                                .ok_or(overflow(what))?;
+                            den = den
+                                .checked_mul(u128::from(def.total))
+                                .ok_or(overflow(what))?;
+                        }
+                        if k > 0 {
+                            faces.push(FaceCount {
+                                die: def.name.clone(),
+                                face: face.name.clone(),
+                                count: k,
+                            });
+                        }
+                    }
+                    let p = chance.checked_mul(Ratio::new(num, den)?)?;
+                    next.push((ChanceOutcome { faces }, p));
+                }
+            }
+            all = next;
+        }
+        Ok(all)
+    }
+
+    /// Rolls `pool` showing exactly `outcome`: no draw from any RNG. An error when the
+    /// outcome does not fit the pool (a kind it lacks, a face the die lacks, or counts that
+    /// do not add up to the pool's dice of each kind).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Dice, DieDef, DieFace, Pool};
+    /// let coin = DieDef::new("coin", vec![DieFace::new("heads", 1), DieFace::new("tails", 1)])?;
+    /// let dice = Dice::from_defs([coin])?;
+    /// let pool = Pool::of("coin", 3);
+    /// let (outcome, _) = dice.outcomes(&pool)?[1].clone();
+    /// let roll = dice.roll_outcome(&pool, &outcome)?;
+    /// let faces: Vec<&str> = roll.dice().iter().map(|d| d.face.as_str()).collect();
+    /// assert_eq!(faces, ["heads", "heads", "tails"]);
+    /// # Ok::<(), gloam_core::DiceError>(())
+    /// ```
+    pub fn roll_outcome(&self, pool: &Pool, outcome: &ChanceOutcome) -> Result<Roll, DiceError> {
+        let kinds = self.kind_counts(pool)?;
+        for line in &outcome.faces {
+            let Some((def, _)) = kinds.iter().find(|(d, _)| d.name == line.die) else {
+                return Err(DiceError::UnknownDie {
+                    die: line.die.clone(),
+                    known: kinds
+                        .iter()
+                        .map(|(d, _)| d.name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            };
+            if def.face(&line.face).is_none() {
+                return Err(DiceError::UnknownFace {
+                    face: line.face.clone(),
+                    dice: format!("die `{}`", def.name),
+                });
+            }
+        }
+        for (def, n) in &kinds {
+            let shown: u64 = outcome
+                .faces
+                .iter()
+                .filter(|line| line.die == def.name)
+                .map(|line| u64::from(line.count))
+                .sum();
+            if shown != u64::from(*n) {
+                return Err(DiceError::OutcomeMismatch {
+                    die: def.name.clone(),
+                    rolled: u64::from(*n),
+                    shown,
+                });
+            }
+        }
+        let mut loaded: Vec<(String, String)> = Vec::new();
+        for line in &outcome.faces {
+            for _ in 0..line.count {
+                loaded.push((line.die.clone(), line.face.clone()));
+            }
+        }
+        // Every die is loaded, so this RNG is never drawn from.
+        self.roll_loaded(pool, &mut GameRng::from_seed(0), &mut loaded)
+    }
+}
+
+/// Calls `each` with every way of putting `n` dice on the faces from `from` on (counts by
+/// face), the earlier faces taking the most first.
+fn compositions(n: u32, from: usize, counts: &mut [u32], each: &mut impl FnMut(&[u32])) {
+    if from + 1 >= counts.len() {
+        if let Some(last) = counts.last_mut() {
+            *last = n;
+        }
+        each(counts);
+        return;
+    }
+    for k in (0..=n).rev() {
+        counts[from] = k;
+        compositions(n - k, from + 1, counts, each);
+    }
+    counts[from] = 0;
+}
+
+/// `n! / (k1! k2! ...)` where `n` is the sum of the `k`, or `None` on overflow.
+fn multinomial(counts: &[u32]) -> Option<u128> {
+    // A product of binomials: C(k1, k1) C(k1 + k2, k2) ...
+    let mut result: u128 = 1;
+    let mut placed: u128 = 0;
+    for &k in counts {
+        for i in 1..=u128::from(k) {
+            placed += 1;
+            result = result.checked_mul(placed)? / i;
+        }
+    }
+    Some(result)
+}
+
 /// One line of a pool: a die kind and how many of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PoolEntry {
@@ -1085,6 +1320,11 @@ impl Roll {
     /// Whether the roll has no dice.
     pub fn is_empty(&self) -> bool {
         self.dice.is_empty()
+    }
+
+    /// The definition of a die kind in this roll.
+    pub fn kind(&self, die: &str) -> Option<&DieDef> {
+        self.kinds.get(die)
     }
 
     /// The re-rolls so far, oldest first.

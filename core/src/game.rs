@@ -71,6 +71,42 @@ pub struct Pending {
     pub answers: Vec<Option<Answer>>,
 }
 
+/// A roll waiting for its outcome in chance mode: a chance node. The host reads the exact
+/// distribution of its outcomes ([`ChanceRequest::outcomes`], [`Game::chance_outcomes`])
+/// and applies one ([`Game::apply_chance`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChanceRequest {
+    /// The player rolling, if the rules named one.
+    pub player: Option<PlayerId>,
+    /// What the roll is for, in the ruleset's words (the `purpose` of the roll event).
+    pub purpose: String,
+    /// The dice rolled (a re-roll is a pool of one die).
+    pub pool: crate::Pool,
+    /// The definitions of the pool's dice.
+    pub dice: crate::Dice,
+}
+
+impl ChanceRequest {
+    /// Every outcome of the roll, pooled by face, with its exact chance (see
+    /// [`crate::Dice::outcomes`]).
+    pub fn outcomes(&self) -> Result<Vec<(crate::ChanceOutcome, crate::Ratio)>, RuleError> {
+        Ok(self.dice.outcomes(&self.pool)?)
+    }
+}
+
+/// Chance mode, opt-in ([`Game::set_chance_mode`]): rolls take their faces from outcomes
+/// the host chose instead of the RNG. Kept in the state so that a script host running on
+/// a copy of the state sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChanceMode {
+    /// Outcomes chosen for the rolls of the step being run, in roll order. A step that
+    /// stops (for a choice or another chance) is run again from its start, so its rolls
+    /// take these again; a step that finishes uses them up.
+    pub queued: Vec<crate::ChanceOutcome>,
+    /// The roll waiting for an outcome, if any.
+    pub pending: Option<ChanceRequest>,
+}
+
 /// A failure inside the rules: a broken ruleset or an impossible effect.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -120,7 +156,7 @@ pub enum RuleError {
         zone: String,
     },
     /// A piece was moved onto another piece of its layer.
-    #[error("{piece} cannot stand at {position:?}: {occupant} is there")]
+    #[error("{piece} cannot stand at {position}: {occupant} is there")]
     Occupied {
         /// The piece moved.
         piece: PieceId,
@@ -138,6 +174,21 @@ pub enum RuleError {
     /// The state broke an invariant.
     #[error(transparent)]
     Invariant(#[from] InvariantError),
+    /// In chance mode, a roll has no outcome yet: the run stops here and the game waits
+    /// for the host to choose one ([`Game::apply_chance`]). [`Game`] catches this; a rules
+    /// step only passes it on (with `?`), like any error.
+    #[error("the roll `{}` waits for a chance outcome", .0.purpose)]
+    ChanceNeeded(Box<ChanceRequest>),
+    /// A counter would pass the largest or smallest whole number.
+    #[error("counter `{name}` is {value}: adding {delta} would pass the largest whole number")]
+    CounterOverflow {
+        /// The counter.
+        name: String,
+        /// Its value.
+        value: i64,
+        /// What was added.
+        delta: i64,
+    },
     /// The rules asked a question with no legal answer.
     #[error("request `{kind}` for {player} offers no legal answer")]
     EmptyRequest {
@@ -168,6 +219,14 @@ pub enum GameError {
     /// The rules failed while running.
     #[error(transparent)]
     Rule(#[from] RuleError),
+    /// A frame was pushed while a decision or a chance outcome is awaited.
+    #[error("the game waits for a decision or a chance outcome; give it before pushing a frame")]
+    Waiting,
+    /// [`Game::apply_chance`] was called while no roll waits for an outcome.
+    #[error(
+        "no roll waits for a chance outcome; call apply_chance only when chance_pending() is some"
+    )]
+    NoChancePending,
     /// A replay produced a different event log from the recorded one.
     #[error("replay diverged from the record at event {index}")]
     Diverged {
@@ -404,10 +463,17 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// Adds `delta` to a counter and returns the new value.
+    /// Adds `delta` to a counter and returns the new value; refuses (changing nothing) a
+    /// sum beyond `i64`, which used to stop silently at the largest value.
     pub fn add_counter(&mut self, scope: Scope, name: &str, delta: i64) -> Result<i64, RuleError> {
         let current = self.scope_maps(scope)?.0.get(name).copied().unwrap_or(0);
-        let value = current.saturating_add(delta);
+        let value = current
+            .checked_add(delta)
+            .ok_or_else(|| RuleError::CounterOverflow {
+                name: name.to_owned(),
+                value: current,
+                delta,
+            })?;
         self.set_counter(scope, name, value)?;
         Ok(value)
     }
@@ -705,7 +771,10 @@ impl<'a> Ctx<'a> {
         dice: &crate::Dice,
         pool: &crate::Pool,
     ) -> Result<crate::Roll, RuleError> {
-        let roll = dice.roll_loaded(pool, &mut self.state.rng, &mut self.state.fixed_faces)?;
+        let roll = match self.next_outcome(player, purpose, dice, pool)? {
+            Some(outcome) => dice.roll_outcome(pool, &outcome)?,
+            None => dice.roll_loaded(pool, &mut self.state.rng, &mut self.state.fixed_faces)?,
+        };
         self.record(Event::Rolled {
             player,
             purpose: purpose.to_owned(),
@@ -733,7 +802,30 @@ impl<'a> Ctx<'a> {
             die: d.die.clone(),
             face: d.face.clone(),
         });
-        let after = roll.reroll_loaded(index, &mut self.state.rng, &mut self.state.fixed_faces)?;
+        let chance = match (&self.state.chance, roll.dice().get(index)) {
+            (Some(_), Some(die)) => {
+                let def =
+                    roll.kind(&die.die)
+                        .cloned()
+                        .ok_or_else(|| crate::DiceError::UnknownDie {
+                            die: die.die.clone(),
+                            known: String::new(),
+                        })?;
+                let pool = crate::Pool::of(def.name(), 1);
+                let dice = crate::Dice::from_defs([def])?;
+                self.next_outcome(None, purpose, &dice, &pool)?
+                    .map(|outcome| (outcome, dice, pool))
+            }
+            _ => None,
+        };
+        let after = match chance {
+            Some((outcome, dice, pool)) => {
+                let face = dice.roll_outcome(&pool, &outcome)?.dice()[0].face.clone();
+                let mut loaded = vec![(pool.entries()[0].die.clone(), face)];
+                roll.reroll_loaded(index, &mut self.state.rng, &mut loaded)?
+            }
+            None => roll.reroll_loaded(index, &mut self.state.rng, &mut self.state.fixed_faces)?,
+        };
         let after = DieResult {
             die: after.die.clone(),
             face: after.face.clone(),
@@ -749,6 +841,42 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// In chance mode, the next queued outcome for this roll (checked against the pool),
+    /// or [`RuleError::ChanceNeeded`] when none is queued; `None` outside chance mode.
+    fn next_outcome(
+        &mut self,
+        player: Option<PlayerId>,
+        purpose: &str,
+        dice: &crate::Dice,
+        pool: &crate::Pool,
+    ) -> Result<Option<crate::ChanceOutcome>, RuleError> {
+        let Some(chance) = self.state.chance.as_mut() else {
+            return Ok(None);
+        };
+        if chance.queued.is_empty() {
+            let used = crate::Dice::from_defs(
+                pool.entries()
+                    .iter()
+                    .filter_map(|entry| dice.get(&entry.die))
+                    .fold(Vec::<crate::DieDef>::new(), |mut defs, def| {
+                        if !defs.iter().any(|d| d.name() == def.name()) {
+                            defs.push(def.clone());
+                        }
+                        defs
+                    }),
+            )?;
+            // Checks the pool (known dice, size) before anyone is asked about it.
+            used.outcomes(pool)?;
+            return Err(RuleError::ChanceNeeded(Box::new(ChanceRequest {
+                player,
+                purpose: purpose.to_owned(),
+                pool: pool.clone(),
+                dice: used,
+            })));
+        }
+        Ok(Some(chance.queued.remove(0)))
+    }
+
     /// Rolls a dice expression (`2D6+1`) and records each die.
     pub fn roll_expr(
         &mut self,
@@ -756,6 +884,14 @@ impl<'a> Ctx<'a> {
         purpose: &str,
         expr: &crate::DiceExpr,
     ) -> Result<crate::ExprRoll, RuleError> {
+        if self.state.chance.is_some() && !expr.is_fixed() {
+            return Err(RuleError::step(
+                purpose,
+                format!(
+                    "the dice expression `{expr}` cannot be rolled in chance mode yet: only pools of named dice are chance nodes"
+                ),
+            ));
+        }
         let roll = expr.roll(&mut self.state.rng);
         self.record(Event::Rolled {
             player,
@@ -919,6 +1055,131 @@ impl<R: Rules> Game<R> {
         self.pending().into_iter().find(|r| r.player == player)
     }
 
+    /// Turns chance mode on or off. In chance mode every roll of a pool (and every re-roll)
+    /// is a chance node: the run stops before the roll, [`Game::chance_pending`] names it,
+    /// [`Game::chance_outcomes`] gives the exact distribution of its outcomes, and
+    /// [`Game::apply_chance`] continues the game with the outcome a host or a search chose
+    /// (typically on a clone per outcome). Off (the default), dice are rolled with the
+    /// seeded RNG and nothing changes. The record does not hold chance outcomes, so a game
+    /// played in chance mode is not replayed from its record.
+    ///
+    /// Turning it off while a roll waits rolls it with the RNG.
+    pub fn set_chance_mode(&mut self, on: bool) -> Result<(), GameError> {
+        if on {
+            if self.state.chance.is_none() {
+                self.state.chance = Some(ChanceMode::default());
+            }
+            return Ok(());
+        }
+        if self.state.chance.take().is_some() {
+            let before_len = self.log.len();
+            let snapshot = self.state.clone();
+            if let Err(error) = self.run() {
+                self.state = snapshot;
+                self.log.truncate(before_len);
+                return Err(error.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether chance mode is on.
+    pub fn chance_mode(&self) -> bool {
+        self.state.chance.is_some()
+    }
+
+    /// The roll waiting for a chance outcome, if any (only in chance mode). While one
+    /// waits, no player decision is pending.
+    pub fn chance_pending(&self) -> Option<&ChanceRequest> {
+        self.state.chance.as_ref()?.pending.as_ref()
+    }
+
+    /// The exact distribution of the outcomes of the roll waiting: each outcome pooled by
+    /// face, with its chance; empty when no roll waits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::*;
+    ///
+    /// /// A game that flips two coins and ends with the number of heads as the winner's seat.
+    /// #[derive(Clone)]
+    /// struct Flip(Dice);
+    /// impl Rules for Flip {
+    ///     fn start(&self, _ctx: &mut Ctx<'_>, _setup: &Setup) -> Result<(), RuleError> { Ok(()) }
+    ///     fn step(&self, ctx: &mut Ctx<'_>, _frame: &mut Frame) -> Result<Control, RuleError> {
+    ///         let roll = ctx.roll(None, "flip", &self.0, &Pool::of("coin", 2))?;
+    ///         let heads = roll.count(&["heads"]) as u8;
+    ///         Ok(Control::End(GameResult { winners: vec![PlayerId(heads)], reason: "flip".into() }))
+    ///     }
+    /// }
+    /// let coin = DieDef::new("coin", vec![DieFace::new("heads", 1), DieFace::new("tails", 1)])?;
+    /// let rules = Flip(Dice::from_defs([coin])?);
+    /// let mut game = Game::start(rules, Setup::new(1, &["A", "B", "C"]), vec![])?;
+    /// game.set_chance_mode(true)?;
+    /// game.push_frame(Frame::new("flip"))?;
+    /// let outcomes = game.chance_outcomes()?;
+    /// assert_eq!(outcomes.len(), 3);
+    /// assert_eq!(outcomes[0].1, Ratio::new(1, 4)?);
+    /// let mut branch = game.clone();
+    /// branch.apply_chance(&outcomes[0].0)?; // two heads
+    /// assert_eq!(branch.state().result.as_ref().unwrap().winners, vec![PlayerId(2)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn chance_outcomes(&self) -> Result<Vec<(crate::ChanceOutcome, crate::Ratio)>, GameError> {
+        match self.chance_pending() {
+            Some(request) => Ok(request.outcomes()?),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Gives the roll waiting the outcome `outcome` and runs the game on to the next
+    /// decision or chance node. Returns the events that followed. An outcome that does not
+    /// fit the roll (see [`crate::Dice::roll_outcome`]), or no roll waiting, is an error,
+    /// and then the game is exactly as it was.
+    pub fn apply_chance(&mut self, outcome: &crate::ChanceOutcome) -> Result<&[Event], GameError> {
+        let request = self.chance_pending().ok_or(GameError::NoChancePending)?;
+        request
+            .dice
+            .roll_outcome(&request.pool, outcome)
+            .map_err(RuleError::from)?;
+        let before_len = self.log.len();
+        let snapshot = self.state.clone();
+        if let Some(chance) = self.state.chance.as_mut() {
+            chance.pending = None;
+            chance.queued.push(outcome.clone());
+        }
+        match self.run() {
+            Ok(()) => Ok(&self.log[before_len..]),
+            Err(error) => {
+                self.state = snapshot;
+                self.log.truncate(before_len);
+                Err(error.into())
+            }
+        }
+    }
+
+    /// Puts `frame` on top of the flow and runs the game on to the next decision or chance
+    /// node: for hosts that stage a situation (an attack, a puzzle) in a game between
+    /// decisions. Refused while a decision or a chance is pending; on an error the game is
+    /// exactly as it was.
+    pub fn push_frame(&mut self, frame: Frame) -> Result<&[Event], GameError> {
+        if self.state.pending.is_some() || self.chance_pending().is_some() {
+            return Err(GameError::Waiting);
+        }
+        let before_len = self.log.len();
+        let snapshot = self.state.clone();
+        self.state.flow.push(frame);
+        match self.run() {
+            Ok(()) => Ok(&self.log[before_len..]),
+            Err(error) => {
+                self.state = snapshot;
+                self.log.truncate(before_len);
+                Err(error.into())
+            }
+        }
+    }
+
     /// Answers the pending request of `player`. Returns the events that followed. On any
     /// error the game is exactly as it was before the call.
     pub fn submit(&mut self, player: PlayerId, answer: Answer) -> Result<&[Event], GameError> {
@@ -1007,7 +1268,10 @@ impl<R: Rules> Game<R> {
     /// Runs the flow until a decision is needed or the game ends.
     fn run(&mut self) -> Result<(), RuleError> {
         let mut steps: u64 = 0;
-        while self.state.pending.is_none() && self.state.result.is_none() {
+        while self.state.pending.is_none()
+            && self.state.result.is_none()
+            && self.chance_pending().is_none()
+        {
             let Some(mut frame) = self.state.flow.pop() else {
                 break;
             };
@@ -1015,9 +1279,28 @@ impl<R: Rules> Game<R> {
             if steps > self.max_steps {
                 return Err(RuleError::Runaway { steps });
             }
+            // In chance mode a step that reaches a roll without an outcome is undone and
+            // kept, to run again once the host has chosen one.
+            let before = self
+                .state
+                .chance
+                .is_some()
+                .then(|| (self.state.clone(), frame.clone(), self.log.len()));
             let control = {
                 let mut ctx = Ctx::new(&mut self.state, &mut self.log);
-                self.rules.step(&mut ctx, &mut frame)?
+                self.rules.step(&mut ctx, &mut frame)
+            };
+            let control = match (control, before) {
+                (Err(RuleError::ChanceNeeded(request)), Some((state, frame, log_len))) => {
+                    self.state = state;
+                    self.log.truncate(log_len);
+                    self.state.flow.push(frame);
+                    if let Some(chance) = self.state.chance.as_mut() {
+                        chance.pending = Some(*request);
+                    }
+                    break;
+                }
+                (control, _) => control?,
             };
             match control {
                 Control::Continue => self.state.flow.push(frame),

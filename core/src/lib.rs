@@ -39,14 +39,15 @@ pub use board::{
 };
 pub use decision::{Answer, Choice, DecisionError, Options, Request};
 pub use dice::{
-    Dice, DiceError, DiceExpr, DieDef, DieFace, ExprDie, ExprRoll, FinalTie, MAX_REROLL_ROUNDS,
-    OpposedOutcome, OpposedRoll, OpposedRound, PlayerRoll, Pool, PoolEntry, Ratio, RerollRecord,
-    Roll, RollOff, RollOffRank, RollOffRound, RollOffRule, RolledDie, TieRule, chance_at_least,
-    roll_opposed, success_distribution_of,
+    ChanceOutcome, Dice, DiceError, DiceExpr, DieDef, DieFace, ExprDie, ExprRoll, FaceCount,
+    FinalTie, MAX_REROLL_ROUNDS, OpposedOutcome, OpposedRoll, OpposedRound, PlayerRoll, Pool,
+    PoolEntry, Ratio, RerollRecord, Roll, RollOff, RollOffRank, RollOffRound, RollOffRule,
+    RolledDie, TieRule, chance_at_least, roll_opposed, success_distribution_of,
 };
 pub use event::{DieResult, Event, Scope};
 pub use game::{
-    Control, Ctx, DEFAULT_MAX_STEPS, Game, GameError, Pending, Record, RuleError, Rules, Setup,
+    ChanceMode, ChanceRequest, Control, Ctx, DEFAULT_MAX_STEPS, Game, GameError, Pending, Record,
+    RuleError, Rules, Setup,
 };
 pub use hex::{Direction, Hex};
 pub use ids::{CardId, ModifierId, PieceId, PlayerId};

@@ -27,6 +27,16 @@ pub enum Position {
     },
 }
 
+/// In players' terms: `hex (1, 2)`, or `point (x, y)` (tenths of a millimetre).
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Position::Hex(hex) => write!(f, "hex {hex}"),
+            Position::Table { at, .. } => write!(f, "point ({}, {})", at.x, at.y),
+        }
+    }
+}
+
 impl Position {
     /// The hex, if this is a hex position.
     pub fn hex(self) -> Option<Hex> {
@@ -234,6 +244,10 @@ pub struct GameState {
     /// as an event like every change.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixed_faces: Vec<(String, String)>,
+    /// Chance mode, when a host turned it on (`Game::set_chance_mode`): the outcomes chosen
+    /// for the rolls of the step being run, and the roll waiting for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance: Option<crate::ChanceMode>,
     /// Characteristic modifiers and their durations.
     pub modifiers: crate::Modifiers,
     /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
@@ -312,7 +326,7 @@ pub enum InvariantError {
         card: CardId,
     },
     /// Two pieces of the same layer share a position.
-    #[error("{first} and {second} both stand at {position:?} in the same layer")]
+    #[error("{first} and {second} both stand at {position} in the same layer")]
     SharedPosition {
         /// One piece.
         first: PieceId,
@@ -361,6 +375,7 @@ impl GameState {
             tokens: BTreeMap::new(),
             hex_types: BTreeSet::new(),
             fixed_faces: Vec::new(),
+            chance: None,
             modifiers: crate::Modifiers::default(),
             floors: BTreeMap::new(),
             flow: Vec::new(),

@@ -470,6 +470,7 @@ fn describe_stop(stop: Stop) -> String {
             }
         ),
         Stop::Choice(request) => format!("it asked {} a question", request.player),
+        Stop::Chance(request) => format!("it rolled for `{}`", request.purpose),
     }
 }
 

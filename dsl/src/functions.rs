@@ -6,8 +6,8 @@
 
 use gloam_core::{
     Answer, CardId, Choice, Duration, Hex, MAX_PUSH_DISTANCE, ModOp, ModTarget, ModifierSpec,
-    Options, PieceId, PlayerId, Pool, Position, PushConstraint, PushDistance, Request, Scope,
-    ZoneId, push_destinations,
+    Options, PieceId, PlayerId, Pool, Position, PushConstraint, PushDistance, Request, RuleError,
+    Scope, ZoneId, push_destinations,
 };
 use rhai::{
     Array, Dynamic, Engine, EvalAltResult, FnPtr, FuncRegistration, ImmutableString,
@@ -874,7 +874,10 @@ fn register_effects(engine: &mut Engine) {
                         &world.dice,
                         &Pool::of(die.as_str(), count),
                     )
-                    .map_err(|error| Stop::refused("roll", error))?;
+                    .map_err(|error| match error {
+                        RuleError::ChanceNeeded(request) => Stop::Chance(request),
+                        error => Stop::refused("roll", error),
+                    })?;
                 Ok(roll
                     .dice()
                     .iter()

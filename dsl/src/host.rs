@@ -238,6 +238,11 @@ pub enum Outcome {
     /// The script reached a choice with no recorded answer. Nothing was committed: ask the
     /// request's player, append the answer to the answers, and run the script again.
     NeedsChoice(Request),
+    /// In chance mode (`gloam_core::Game::set_chance_mode`), the script reached a roll with
+    /// no outcome chosen. Nothing was committed: the caller passes it on as
+    /// `RuleError::ChanceNeeded`, and the game runs the script again once the host has
+    /// chosen the outcome.
+    NeedsChance(Box<gloam_core::ChanceRequest>),
 }
 
 impl Outcome {
@@ -578,7 +583,7 @@ impl Host {
                     "end the script with a comparison such as `damage(target) > 0`".to_owned(),
                 ),
             }),
-            Outcome::NeedsChoice(_) => Err(self.nested_run(script)),
+            Outcome::NeedsChoice(_) | Outcome::NeedsChance(_) => Err(self.nested_run(script)),
         }
     }
 
@@ -646,6 +651,7 @@ impl Host {
             let span = site.word_span(position.line(), position.position());
             return match stop {
                 Stop::Choice(request) => Ok(Outcome::NeedsChoice(request.clone())),
+                Stop::Chance(request) => Ok(Outcome::NeedsChance(request.clone())),
                 Stop::Failed { function, message } => Err(DslDiagnostic::RuntimeError {
                     script: label,
                     message: format!("`{function}`: {message}"),
@@ -765,7 +771,7 @@ impl Host {
             }
             EvalAltResult::ErrorRuntime(value, _) => DslDiagnostic::RuntimeError {
                 script: label,
-                message: format!("the script threw {}", describe(&from_dynamic(value))),
+                message: format!("the script threw {}", describe_thrown(value)),
                 src: site.named_source(),
                 span,
                 help: None,
@@ -1082,6 +1088,22 @@ fn describe(value: &Value) -> String {
         Value::Int(n) => format!("the number {n}"),
         Value::Str(s) => format!("the string {s:?}"),
         other => format!("{other:?}"),
+    }
+}
+
+/// What a script threw, in words: a value the game knows by its kind, anything else (a map,
+/// a function pointer) as the script would print it.
+fn describe_thrown(value: &rhai::Dynamic) -> String {
+    match from_dynamic(value) {
+        Value::Unit if !value.is_unit() => {
+            let kind = if value.is_map() {
+                "the map"
+            } else {
+                "the value"
+            };
+            format!("{kind} {value}")
+        }
+        known => describe(&known),
     }
 }
 

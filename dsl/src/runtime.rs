@@ -42,6 +42,8 @@ pub(crate) const MAX_CONDITION_DEPTH: u32 = 8;
 pub(crate) enum Stop {
     /// A choice has no recorded answer yet.
     Choice(Request),
+    /// In chance mode, a roll has no outcome yet (see `gloam_core::Game::set_chance_mode`).
+    Chance(Box<gloam_core::ChanceRequest>),
     /// A query or a bad argument failed.
     Failed {
         function: &'static str,

@@ -115,6 +115,10 @@ pub struct RulesetDef {
     pub max_players: Option<i64>,
     /// Whether a line of sight that leaves the battlefield is blocked.
     pub off_board_blocks_sight: Option<bool>,
+    /// What the rules source does not state (chosen by the data's authors): names of
+    /// settings (`max_players`) or of vocabulary entries; merged through `extends`, less the
+    /// settings a ruleset sets again itself.
+    pub ours: Vec<String>,
     /// Hex types boards may use.
     pub hex_types: Vec<String>,
     /// Tokens fighters and hexes may carry.
@@ -361,6 +365,8 @@ pub struct CharacteristicDef {
     pub about: Option<String>,
     /// The lowest value modifiers may bring it to.
     pub floor: Option<i64>,
+    /// Its fields the rules source does not state (`floor`).
+    pub ours: Vec<String>,
 }
 
 /// `die "attack" { faces = [critical: 1, hammer: 2] }`.

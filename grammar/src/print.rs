@@ -178,6 +178,7 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
     out.opt_int("min_players", def.min_players);
     out.opt_int("max_players", def.max_players);
     out.opt_bool("off_board_blocks_sight", def.off_board_blocks_sight);
+    out.names("ours", &def.ours);
     out.names("hex_types", &def.hex_types);
     out.names("tokens", &def.tokens);
     out.names("counters", &def.counters);
@@ -210,6 +211,7 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         out.open("characteristic", &characteristic.name);
         out.opt_string("about", characteristic.about.as_ref());
         out.opt_int("floor", characteristic.floor);
+        out.names("ours", &characteristic.ours);
         out.close();
     }
     for die in &def.dice {

@@ -249,6 +249,16 @@ fn merge(
     merged.min_players = own.min_players.or(merged.min_players);
     merged.max_players = own.max_players.or(merged.max_players);
     merged.off_board_blocks_sight = own.off_board_blocks_sight.or(merged.off_board_blocks_sight);
+    // A setting the ruleset sets again is its own, ours only if it says so.
+    let restated = |name: &str| match name {
+        "rounds" => own.rounds.is_some(),
+        "min_players" => own.min_players.is_some(),
+        "max_players" => own.max_players.is_some(),
+        "off_board_blocks_sight" => own.off_board_blocks_sight.is_some(),
+        _ => false,
+    };
+    merged.ours.retain(|name| !restated(name));
+    merge_names(&mut merged.ours, &own.ours);
     merge_names(&mut merged.hex_types, &own.hex_types);
     merge_names(&mut merged.tokens, &own.tokens);
     merge_names(&mut merged.counters, &own.counters);

@@ -179,6 +179,13 @@ const RULESET_FIELDS: &[FieldSchema] = &[
         "off_board_blocks_sight = true",
     ),
     field(
+        "ours",
+        T::Names,
+        false,
+        "what the rules source does not state, chosen by the data's authors: settings of this ruleset (`max_players`) or names of its own vocabulary lists (keywords of converted warbands); `gloam rules diff` tells them from the source's rules",
+        "ours = [max_players, hunter]",
+    ),
+    field(
         "hex_types",
         T::Names,
         false,
@@ -278,6 +285,13 @@ const CHARACTERISTIC_FIELDS: &[FieldSchema] = &[
         false,
         "the lowest value modifiers may bring it to",
         "floor = 0",
+    ),
+    field(
+        "ours",
+        T::Names,
+        false,
+        "the characteristic's fields the rules source does not state, chosen by the data's authors",
+        "ours = [floor]",
     ),
 ];
 

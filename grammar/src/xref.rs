@@ -151,6 +151,43 @@ impl Checker<'_> {
                 );
             }
         }
+        // `ours` names settings or entries of the resolved vocabulary lists; a
+        // characteristic's `ours` names its own fields.
+        let mut ours_known = vec![
+            "rounds",
+            "min_players",
+            "max_players",
+            "off_board_blocks_sight",
+        ];
+        for list in [
+            &resolved.hex_types,
+            &resolved.tokens,
+            &resolved.counters,
+            &resolved.keywords,
+            &resolved.card_kinds,
+            &resolved.score_timings,
+            &resolved.alliances,
+        ] {
+            ours_known.extend(strs(list));
+        }
+        for written in list_names(item, "ours") {
+            self.unknown(
+                "setting or vocabulary name",
+                &written,
+                &ours_known,
+                "`ours` names a setting (`max_players`) or a name of the ruleset's vocabulary lists".to_string(),
+            );
+        }
+        for characteristic in children(item, "characteristic") {
+            for written in list_names(characteristic, "ours") {
+                self.unknown(
+                    "characteristic field",
+                    &written,
+                    &["about", "floor"],
+                    String::new(),
+                );
+            }
+        }
         let kinds = strs(&resolved.card_kinds);
         let mut countable = kinds.clone();
         countable.extend(strs(&resolved.keywords));

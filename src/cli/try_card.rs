@@ -82,7 +82,7 @@ pub(crate) fn run(args: &TryArgs) -> Result<bool, CliError> {
         let narration: Vec<String> = report
             .events
             .iter()
-            .filter_map(|event| narrate(event, &report.after))
+            .filter_map(|event| describe(event, &report.after))
             .collect();
         emit_json(&serde_json::json!({
             "card": args.card,

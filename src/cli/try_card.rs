@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use gloam::load::{load, read_paths};
-use gloam::narrate::{draw_hexes, narrate};
+use gloam::narrate::draw_hexes;
 use gloam::trial::{describe, try_card};
 
 use super::CliError;

@@ -122,7 +122,7 @@ impl<'a> Narrator<'a> {
             Choice::Piece(piece) => piece_name(state, *piece),
             Choice::Card(card) => self.card_name(state, *card),
             Choice::Hex(hex) => format!("hex {hex}"),
-            Choice::Option(text) => text.clone(),
+            Choice::Option(text) => words(text),
             other => words(&other.to_string()),
         }
     }

@@ -85,7 +85,7 @@ fn describe(
             Some(piece) => format!("hex {hex} (where {} stands)", piece_name(state, piece)),
             None => format!("hex {hex}"),
         },
-        other => other.to_string(),
+        other => gloam::narrate::words(&other.to_string()),
     }
 }
 

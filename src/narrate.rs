@@ -141,10 +141,42 @@ impl<'a> Narrator<'a> {
     pub fn lines(&self, events: &[Event], state: &GameState) -> Vec<String> {
         let mut out = Vec::new();
         let mut index = 0;
+        // Fighters whose damage reached their wounds in this run, then those taken off the
+        // battlefield after it (their damage is cleared: bookkeeping, not healing).
+        let mut dying: BTreeSet<PieceId> = BTreeSet::new();
+        let mut gone: BTreeSet<PieceId> = BTreeSet::new();
         while index < events.len() {
             let event = &events[index];
             let next = events.get(index + 1);
             match event {
+                Event::CounterChanged {
+                    scope: Scope::Piece(piece),
+                    name,
+                    to,
+                    ..
+                } if name == "damage" => {
+                    let wounds = state.characteristic(*piece, "wounds");
+                    if wounds.is_some_and(|w| *to >= w) {
+                        dying.insert(*piece);
+                    }
+                    if *to == 0 && gone.contains(piece) {
+                        index += 1;
+                        continue;
+                    }
+                    out.extend(self.line(event, state));
+                }
+                Event::PieceMoved {
+                    piece,
+                    from: Some(_),
+                    to: None,
+                    ..
+                } if dying.contains(piece) => {
+                    gone.insert(*piece);
+                    out.push(format!(
+                        "{} is taken out of action",
+                        piece_name(state, *piece)
+                    ));
+                }
                 // A card chosen, then moved out of a hand: the move says it all.
                 Event::Decided { answer, .. }
                     if matches!(answer.items().as_slice(), [Choice::Card(_)])
@@ -259,7 +291,7 @@ impl<'a> Narrator<'a> {
                 let how = words(how);
                 match (from.and_then(|p| p.hex()), to.and_then(|p| p.hex())) {
                     (None, None) => return None,
-                    (_, None) if how == "out of action" => format!("{who} is out of action"),
+                    (_, None) if how == "out of action" => format!("{who} is taken out of action"),
                     (_, None) => format!("{who} is taken off the battlefield ({how})"),
                     (None, Some(to)) => format!("{who} is placed at {to}"),
                     (Some(from), Some(to)) if how == "move" => {

@@ -159,7 +159,7 @@ fn a_play_session_in_tmux_shows_the_legend_the_hand_and_readable_narration() {
     };
     // The game runs in a shell that stays when it ends, so its last screen can be read.
     let command = format!(
-        "cd '{}' && '{}' play harrowdeep --data '{}' --seed 3 --save save.json; echo '[gloam exited]'; sleep 600",
+        "cd '{}' && '{}' play harrowdeep --data '{}' --seed 3 --opponent random --save save.json; echo '[gloam exited]'; sleep 600",
         dir.display(),
         binary,
         cards.display()

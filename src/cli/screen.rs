@@ -44,8 +44,7 @@ pub(crate) fn roster(rules: &RulesetGame, state: &GameState, board: &Board) -> S
         let damage = piece.counters.get("damage").copied().unwrap_or(0);
         let wounds = state.characteristic(piece.id, "wounds").unwrap_or(0);
         let where_ = match piece.position.and_then(|p| p.hex()) {
-            None if damage >= wounds && wounds > 0 => "out of action".to_owned(),
-            None => "not placed".to_owned(),
+            None => "off the battlefield".to_owned(),
             Some(hex) => {
                 let types = hex_types(rules, state, hex);
                 if types.is_empty() {

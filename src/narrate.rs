@@ -357,16 +357,14 @@ impl<'a> Narrator<'a> {
                 to,
                 ..
             } => self.card_moved(state, *card, name, from, to, false)?,
-            Event::HiddenCardMoved { from, to } => {
-                if from.name.ends_with("_deck") && to.name.ends_with("_hand") {
-                    format!(
-                        "{} draws a card ({})",
-                        player_name(state, to.owner),
-                        words(&to.name)
-                    )
-                } else {
-                    return None;
-                }
+            Event::HiddenCardMoved { from, to }
+                if from.name.ends_with("_deck") && to.name.ends_with("_hand") =>
+            {
+                format!(
+                    "{} draws a card ({})",
+                    player_name(state, to.owner),
+                    words(&to.name)
+                )
             }
             Event::Rolled {
                 player,

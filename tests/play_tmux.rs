@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const WIDTH: u32 = 200;
 const HEIGHT: u32 = 50;
@@ -52,21 +52,23 @@ impl Tmux {
         })
     }
 
-    /// Polls the screen until `done` holds (60 s at most).
+    /// Polls the screen until `done` holds: 600 polls 100 ms apart (a minute and more; the
+    /// project reads no clock, tests included).
     fn wait(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
+        for _ in 0..600 {
             let screen = self.screen();
             if done(&screen) {
                 return screen;
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "timed out waiting for {what}; the screen:\n{}",
-                tail(&screen, 60)
-            );
             std::thread::sleep(Duration::from_millis(100));
         }
+        let screen = self.screen();
+        assert!(
+            done(&screen),
+            "timed out waiting for {what}; the screen:\n{}",
+            tail(&screen, 60)
+        );
+        screen
     }
 }
 

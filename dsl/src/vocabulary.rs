@@ -978,7 +978,7 @@ static VOCABULARY: &[FunctionDoc] = &[
         "say",
         &[p("text", "string")],
         "nothing",
-        "tells the players what happened, in their words (`gloam play` and replays print it); changes nothing",
+        "tells the players what happened, in their words (`gloam play` prints it, `gloam::narrate` tells it); changes nothing",
     ),
     doc(
         Effect,

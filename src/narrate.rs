@@ -607,6 +607,42 @@ impl Board {
         }
     }
 
+    /// Draws `hexes` (a battlefield without a ruleset game around it, as `gloam try` has):
+    /// `blocked` ones, the types given in play in `state`, and `edge` for a hex with fewer
+    /// than six neighbours among `hexes`.
+    pub fn of_hexes(hexes: &BTreeSet<Hex>, blocked: &BTreeSet<Hex>, state: &GameState) -> Board {
+        let mut types: BTreeMap<Hex, BTreeSet<String>> = BTreeMap::new();
+        for hex in hexes {
+            let entry = types.entry(*hex).or_default();
+            if blocked.contains(hex) {
+                entry.insert("blocked".to_owned());
+            }
+            if hex.neighbors().iter().any(|n| !hexes.contains(n)) {
+                entry.insert("edge".to_owned());
+            }
+        }
+        for (hex, name) in &state.hex_types {
+            types.entry(*hex).or_default().insert(name.clone());
+        }
+        let mut order = vec!["blocked".to_owned(), "edge".to_owned()];
+        for set in types.values() {
+            for name in set {
+                if !order.contains(name) {
+                    order.push(name.clone());
+                }
+            }
+        }
+        let present: BTreeSet<&String> = types.values().flatten().collect();
+        let glyphs = assign_glyphs(order.iter().filter(|t| present.contains(t)));
+        let labels = labels(state);
+        let drawing = draw(hexes, &types, &glyphs, &labels, state);
+        Board {
+            drawing,
+            glyphs,
+            labels,
+        }
+    }
+
     /// The legend: each glyph and its hex type, then the fighters' labels.
     pub fn legend(&self, state: &GameState) -> String {
         let mut out = String::from("legend: .  an empty hex");

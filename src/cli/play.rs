@@ -301,7 +301,14 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
                         ("fighter", name) if !name.is_empty() => {
                             screen::show_fighter(&rules, game.state(), &board, name)
                         }
-                        _ => "type `show card NAME` or `show fighter NAME` (a name or a board label such as `A1`)\n".to_owned(),
+                        (what, _) => {
+                            let hint = gloam_grammar::closest(what, ["card", "fighter"])
+                                .map(|best| format!("did you mean `show {best}`? "))
+                                .unwrap_or_default();
+                            format!(
+                                "{hint}type `show card NAME` or `show fighter NAME` (a name or a board label such as `A1`)\n"
+                            )
+                        }
                     };
                     super::emit(&format!("{text}> "))?;
                 }

@@ -195,8 +195,7 @@ impl<'a> Narrator<'a> {
                     ) = (chosen, next)
                     {
                         if card == *moved {
-                            if let Some(line) = self.card_moved(state, *moved, name, from, to, true)
-                            {
+                            if let Some(line) = self.card_moved(state, name, from, to, true) {
                                 out.push(line);
                             }
                             index += 2;
@@ -350,13 +349,9 @@ impl<'a> Narrator<'a> {
                     format!("hex {hex} is no longer {}", words(name))
                 }
             }
-            Event::CardMoved {
-                card,
-                name,
-                from,
-                to,
-                ..
-            } => self.card_moved(state, *card, name, from, to, false)?,
+            Event::CardMoved { name, from, to, .. } => {
+                self.card_moved(state, name, from, to, false)?
+            }
             Event::HiddenCardMoved { from, to }
                 if from.name.ends_with("_deck") && to.name.ends_with("_hand") =>
             {
@@ -497,7 +492,6 @@ impl<'a> Narrator<'a> {
     fn card_moved(
         &self,
         state: &GameState,
-        card: CardId,
         name: &str,
         from: &ZoneId,
         to: &ZoneId,
@@ -509,7 +503,6 @@ impl<'a> Narrator<'a> {
         if !self.sees_zone(state, from) && !self.sees_zone(state, to) {
             return None;
         }
-        let _ = card;
         let owner = player_name(state, to.owner);
         let kind = self.card_kind(name);
         let hand = |zone: &ZoneId| zone.name.ends_with("_hand");

@@ -24,6 +24,12 @@ use crate::engine::RulesetGame;
 pub const TRACKED_COUNTERS: [&str; 3] = ["glory", "damage", "round"];
 
 /// A word of the data (`single_support`, `power_hand`) as a player reads it.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(gloam::narrate::words("single_support"), "single support");
+/// ```
 pub fn words(name: &str) -> String {
     name.replace('_', " ")
 }

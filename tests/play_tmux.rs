@@ -3,7 +3,7 @@
 //! screen").
 //!
 //! The built binary runs in a detached tmux session of a fixed size, on a tmux server of its
-//! own (`-L`, so a user's tmux is never touched); the test types answers with `send-keys`,
+//! own (`-S`, a socket file of its own, so a user's tmux is never touched); the test types answers with `send-keys`,
 //! reads the screen with `capture-pane` and kills the server when it ends, passed or failed.
 //! tmux is Debian's `tmux` (`.ci/run` installs it when it is missing); without it the test
 //! fails and says so, unless `GLOAM_SKIP_TMUX=1`.
@@ -15,16 +15,17 @@ use std::time::Duration;
 const WIDTH: u32 = 200;
 const HEIGHT: u32 = 50;
 
-/// A tmux server of the test's own; killed on drop, whatever happened.
+/// A tmux server of the test's own, on a socket file of its own; killed (and its socket
+/// file removed) on drop, whatever happened.
 struct Tmux {
-    socket: String,
+    socket: PathBuf,
     session: String,
 }
 
 impl Tmux {
     fn run(&self, args: &[&str]) -> Output {
         Command::new("tmux")
-            .arg("-L")
+            .arg("-S")
             .arg(&self.socket)
             .arg("-f")
             .arg("/dev/null")
@@ -75,6 +76,7 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.run(&["kill-server"]);
+        let _ = std::fs::remove_file(&self.socket);
     }
 }
 
@@ -156,7 +158,7 @@ fn a_play_session_in_tmux_shows_the_legend_the_hand_and_readable_narration() {
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let cards = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards");
     let tmux = Tmux {
-        socket: format!("gloam-test-{}", std::process::id()),
+        socket: std::env::temp_dir().join(format!("gloam-tmux-test-{}", std::process::id())),
         session: "play".to_owned(),
     };
     // The game runs in a shell that stays when it ends, so its last screen can be read.

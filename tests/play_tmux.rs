@@ -3,8 +3,9 @@
 //! screen").
 //!
 //! The built binary runs in a detached tmux session of a fixed size, on a tmux server of its
-//! own (`-S`, a socket file of its own, so a user's tmux is never touched); the test types answers with `send-keys`,
-//! reads the screen with `capture-pane` and kills the server when it ends, passed or failed.
+//! own (`-S`, a socket file of its own, so a user's tmux is never touched); the test types
+//! answers with `send-keys`, reads the screen with `capture-pane` and kills the server (and
+//! removes its socket) when it ends, passed or failed.
 //! tmux is Debian's `tmux` (`.ci/run` installs it when it is missing); without it the test
 //! fails and says so, unless `GLOAM_SKIP_TMUX=1`.
 

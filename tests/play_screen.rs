@@ -146,7 +146,8 @@ fn show_card_show_fighter_help_and_did_you_mean() {
         "harrowdeep",
         &[],
         "help\nshow card Swampspill\nshow card Swampspil\nshow crad Swampspill\n\
-         show fighter A2\nshow fighter luxa\nshow fighter Zzzz\nshwo card x\nquit\n",
+         show fighter A2\nshow fighter luxa\nshow fighter Zzzz\nshwo card x\n\
+         show card Tough Hide\nquit\n",
     );
     assert!(out.contains("show fighter NAME"), "{out}");
     assert!(
@@ -171,6 +172,11 @@ fn show_card_show_fighter_help_and_did_you_mean() {
     assert!(out.contains("no fighter is named `Zzzz`"), "{out}");
     assert!(
         out.contains("`shwo card x` is not a command; did you mean `show`?"),
+        "{out}"
+    );
+    // An Embergard card is not one of this Harrowdeep game's.
+    assert!(
+        out.contains("no card is named `Tough Hide` in harrowdeep"),
         "{out}"
     );
 }

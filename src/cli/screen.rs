@@ -193,15 +193,36 @@ fn summary(card: &CardDef) -> String {
     parts.join(", ")
 }
 
-/// `show card NAME`: everything the data says about a card a player reads.
+/// The ruleset of the game and those it extends, nearest first.
+fn ruleset_chain(rules: &RulesetGame) -> Vec<String> {
+    let mut chain = vec![rules.ruleset().name.clone()];
+    let mut next = rules.ruleset().extends.clone();
+    while let Some(name) = next {
+        if chain.contains(&name) {
+            break;
+        }
+        next = rules
+            .library()
+            .ruleset(&name)
+            .and_then(|r| r.extends.clone());
+        chain.push(name);
+    }
+    chain
+}
+
+/// `show card NAME`: everything the data says about a card of the game's ruleset (or one it
+/// extends) a player reads.
 pub(crate) fn show_card(rules: &RulesetGame, name: &str) -> String {
     let library = rules.library();
-    let found = library
+    let chain = ruleset_chain(rules);
+    let cards: Vec<&CardDef> = library
         .cards()
         .iter()
-        .find(|c| c.name.eq_ignore_ascii_case(name));
+        .filter(|c| chain.contains(&c.ruleset))
+        .collect();
+    let found = cards.iter().find(|c| c.name.eq_ignore_ascii_case(name));
     let Some(card) = found else {
-        let names: Vec<&str> = library.cards().iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = cards.iter().map(|c| c.name.as_str()).collect();
         return match gloam_grammar::closest(name, names.iter().copied()) {
             Some(best) => format!("no card is named `{name}`; did you mean `{best}`?\n"),
             None => format!(

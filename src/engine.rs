@@ -252,6 +252,12 @@ impl RulesetGame {
         &self.inner.ruleset
     }
 
+    /// The loaded definitions the match plays (cards, warbands, boards), for hosts that
+    /// show them (`gloam play`'s `show card`).
+    pub fn library(&self) -> &gloam_grammar::Library {
+        &self.inner.loaded.library
+    }
+
     /// The match.
     pub fn spec(&self) -> &MatchSpec {
         &self.inner.spec

@@ -412,8 +412,16 @@ fn event_fighters(
 /// keywords, characteristics, random draws) a plain line, so that everything a card did is
 /// shown. Only markers (the names of moments) are left out.
 pub fn describe(event: &Event, state: &GameState) -> Option<String> {
-    if let Some(line) = crate::narrate::narrate(event, state) {
-        return Some(line);
+    // A card checker wants the exact zones and hex types a card changed: those keep the
+    // trial's own lines below rather than the players' narration.
+    let exact = matches!(
+        event,
+        Event::CardMoved { .. } | Event::HiddenCardMoved { .. } | Event::HexTypeChanged { .. }
+    );
+    if !exact {
+        if let Some(line) = crate::narrate::narrate(event, state) {
+            return Some(line);
+        }
     }
     let piece = |piece: &PieceId| {
         state.piece(*piece).map_or_else(

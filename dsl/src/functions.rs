@@ -7,7 +7,7 @@
 use gloam_core::{
     Answer, CardId, Choice, Duration, Hex, MAX_PUSH_DISTANCE, ModOp, ModTarget, ModifierSpec,
     Options, PieceId, PlayerId, Pool, Position, PushConstraint, PushDistance, Request, RuleError,
-    Scope, ZoneId, push_destinations,
+    Scope, Value, ZoneId, push_destinations,
 };
 use rhai::{
     Array, Dynamic, Engine, EvalAltResult, FnPtr, FuncRegistration, ImmutableString,
@@ -859,33 +859,82 @@ fn register_effects(engine: &mut Engine) {
         "roll",
         |ctx: Ncc, die: ImmutableString, count: i64| -> Res<Array> {
             with_run(&ctx, "roll", |run| {
-                effect(run, "roll")?;
-                not_negative("roll", "the number of dice", count)?;
-                let count = u32::try_from(count)
-                    .map_err(|_| Stop::refused("roll", format!("{count} dice are too many")))?;
-                let world = run.world.clone();
-                let purpose = run.label.to_string();
                 let acting = run.acting;
-                let roll = run
-                    .ctx()
-                    .roll(
-                        acting,
-                        &purpose,
-                        &world.dice,
-                        &Pool::of(die.as_str(), count),
-                    )
-                    .map_err(|error| match error {
-                        RuleError::ChanceNeeded(request) => Stop::Chance(request),
-                        error => Stop::refused("roll", error),
-                    })?;
-                Ok(roll
-                    .dice()
-                    .iter()
-                    .map(|rolled| Dynamic::from(ImmutableString::from(rolled.face.as_str())))
-                    .collect())
+                roll_dice(run, "roll", acting, &die, count)
             })
         },
     );
+    engine.register_fn(
+        "roll_for",
+        |ctx: Ncc, who: Dynamic, die: ImmutableString, count: i64| -> Res<Array> {
+            with_run(&ctx, "roll_for", |run| {
+                let player = who.read_lock::<PlayerId>().map(|player| *player);
+                let Some(player) = player else {
+                    return Err(Stop::failed(
+                        "roll_for",
+                        format!("expected a player, not a {}", type_name(&who)),
+                    ));
+                };
+                roll_dice(run, "roll_for", Some(player), &die, count)
+            })
+        },
+    );
+    engine.register_fn("say", |ctx: Ncc, text: ImmutableString| -> Res<()> {
+        with_run(&ctx, "say", |run| say(run, &text, Scope::Game))
+    });
+    engine.register_fn(
+        "say",
+        |ctx: Ncc, text: ImmutableString, who: Dynamic| -> Res<()> {
+            with_run(&ctx, "say", |run| {
+                let scope = subject("say", &who)?;
+                say(run, &text, scope)
+            })
+        },
+    );
+}
+
+/// Records the marker `say`: `text` for the players, about `scope` (narration puts the
+/// fighter's or the player's name first).
+fn say(run: &mut RunState, text: &str, scope: Scope) -> Result<(), Stop> {
+    effect(run, "say")?;
+    run.ctx()
+        .marker(
+            SAY,
+            scope,
+            vec![("text".to_owned(), Value::Str(text.to_owned()))],
+        )
+        .map_err(|error| Stop::refused("say", error))
+}
+
+/// The name of the marker `say` records: narration the rules write for the players.
+pub const SAY: &str = "say";
+
+/// Rolls `count` dice of kind `die` for `player` (the event names them as the roller).
+fn roll_dice(
+    run: &mut RunState,
+    function: &'static str,
+    player: Option<PlayerId>,
+    die: &str,
+    count: i64,
+) -> Result<Array, Stop> {
+    effect(run, function)?;
+    not_negative(function, "the number of dice", count)?;
+    let count = u32::try_from(count)
+        .map_err(|_| Stop::refused(function, format!("{count} dice are too many")))?;
+    let world = run.world.clone();
+    let purpose = run.label.to_string();
+    let roll = run
+        .ctx()
+        .roll(player, &purpose, &world.dice, &Pool::of(die, count))
+        .map_err(|error| match error {
+            RuleError::ChanceNeeded(request) => Stop::Chance(request),
+            error => Stop::refused(function, error),
+        })?;
+    Ok(roll
+        .dice()
+        .iter()
+        .map(|rolled| Dynamic::from(ImmutableString::from(rolled.face.as_str())))
+        .collect())
 }
 
 fn mark(run: &mut RunState, event: &str, scope: Scope) -> Result<(), Stop> {

@@ -87,6 +87,7 @@ mod world;
 
 pub use diagnostic::{DslDiagnostic, list_codes};
 pub use flow::FlowRequest;
+pub use functions::SAY;
 pub use host::{Host, Outcome, Script, ScriptContext, ScriptKind};
 pub use known::KnownNames;
 pub use limits::Limits;

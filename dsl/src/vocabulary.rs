@@ -968,6 +968,27 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Effect,
+        "roll_for",
+        &[PLAYER, n("die", NameKind::Die), p("count", "int")],
+        "list of strings",
+        "rolls `count` dice for `player` (a roll-off: each player rolls their own); returns the faces rolled",
+    ),
+    doc(
+        Effect,
+        "say",
+        &[p("text", "string")],
+        "nothing",
+        "tells the players what happened, in their words (`gloam play` prints it, `gloam::narrate` tells it); changes nothing",
+    ),
+    doc(
+        Effect,
+        "say",
+        &[p("text", "string"), SUBJECT],
+        "nothing",
+        "tells the players what a fighter or a player did: narration prints its name, then `text` (`say(\"wins the roll-off\", p)`)",
+    ),
+    doc(
+        Effect,
         "move_fighter",
         &[FIGHTER, p("hex", "hex")],
         "list of hexes",

@@ -176,14 +176,23 @@ fn name_parameters_have_their_kind_in_the_reference() {
         assert!(text.contains(&format!("| `{}` |", kind.name())), "{kind:?}");
     }
     // Every string parameter that names something the ruleset declares has a kind; prompts,
-    // options, the reason a game ends, weapon and ability names (from fighter profiles),
+    // options, the reason a game ends, a `say` line's text, weapon and ability names (from
+    // fighter profiles),
     // weapon stats (`range`, `dice`, `damage`) and card kinds (`cards_of_kind`: a kind no
     // card has keeps no card) do not.
     for doc in vocabulary() {
         for param in doc.params {
             let expected = !matches!(
                 param.name,
-                "prompt" | "options" | "reason" | "weapon" | "ability" | "stat" | "kind" | "layout"
+                "prompt"
+                    | "options"
+                    | "reason"
+                    | "text"
+                    | "weapon"
+                    | "ability"
+                    | "stat"
+                    | "kind"
+                    | "layout"
             ) && param.ty == "string";
             assert_eq!(
                 param.names.is_some(),

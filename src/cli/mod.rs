@@ -7,6 +7,7 @@ pub(crate) mod odds;
 pub(crate) mod play;
 pub(crate) mod replay;
 pub(crate) mod rules;
+pub(crate) mod screen;
 pub(crate) mod serve;
 pub(crate) mod sim;
 pub(crate) mod text;

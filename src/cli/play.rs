@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use gloam::agent::{Agent as _, GreedyAgent, RandomAgent};
 use gloam::engine::RulesetGame;
-use gloam::narrate::{draw_hexes, narrate};
+use gloam::narrate::{Board, Narrator, piece_name};
 use gloam::save::SavedGame;
 use gloam_core::{Answer, Choice, Game, GameState, Options, PlayerId, Request};
 
 use super::CliError;
 use super::data::DataArgs;
+use super::screen;
 use super::sim::ChoiceArgs;
 
 /// Arguments of `gloam play`.
@@ -46,7 +47,13 @@ enum Opponent {
     Random,
 }
 
-fn describe(choice: &Choice, state: &GameState, viewer: PlayerId) -> String {
+fn describe(
+    choice: &Choice,
+    state: &GameState,
+    viewer: PlayerId,
+    board: &Board,
+    rules: &RulesetGame,
+) -> String {
     match choice {
         Choice::Piece(id) => match state.piece(*id) {
             Some(piece) => {
@@ -59,58 +66,62 @@ fn describe(choice: &Choice, state: &GameState, viewer: PlayerId) -> String {
                     .position
                     .and_then(|p| p.hex())
                     .map_or_else(|| "off the battlefield".to_owned(), |h| format!("at {h}"));
-                format!("{whose} {} (#{}) {at}", piece.kind, id.0)
+                let label = board.labels.get(id).map_or("", String::as_str);
+                format!("{whose} {} ({label}) {at}", piece.kind)
             }
-            None => id.to_string(),
+            None => "a fighter no longer in the game".to_owned(),
         },
-        Choice::Card(id) => state
-            .cards
-            .get(id)
-            .map_or_else(|| id.to_string(), |card| format!("card \"{}\"", card.name)),
+        Choice::Card(id) => match state.cards.get(id) {
+            Some(card) => match rules.library().card(&card.name) {
+                Some(def) => match &def.text {
+                    Some(text) => format!("{}: {text}", card.name),
+                    None => card.name.clone(),
+                },
+                None => card.name.clone(),
+            },
+            None => "a card".to_owned(),
+        },
         Choice::Hex(hex) => match state.piece_on(*hex) {
-            Some(piece) => format!("hex {hex} (where #{} stands)", piece.0),
+            Some(piece) => format!("hex {hex} (where {} stands)", piece_name(state, piece)),
             None => format!("hex {hex}"),
         },
-        other => other.to_string(),
+        other => gloam::narrate::words(&other.to_string()),
     }
 }
 
-fn roster(state: &GameState) -> String {
-    let mut out = String::new();
-    for piece in state.pieces.values().filter(|p| p.layer.is_empty()) {
-        let owner = state.player(piece.owner).map_or("?", |p| p.name.as_str());
-        let damage = piece.counters.get("damage").copied().unwrap_or(0);
-        let wounds = state.characteristic(piece.id, "wounds").unwrap_or(0);
-        let tokens: Vec<String> = piece.tokens.keys().cloned().collect();
-        let where_ = piece
-            .position
-            .and_then(|p| p.hex())
-            .map_or_else(|| "off".to_owned(), |h| h.to_string());
-        let _ = writeln!(
-            out,
-            "  #{:<2} {:<6} {:<24} {:>8}  damage {damage}/{wounds}  {}",
-            piece.id.0,
-            owner,
-            piece.kind,
-            where_,
-            tokens.join(" ")
-        );
+/// The answer to a line that is neither an option nor a command: a did-you-mean.
+fn unknown_command(line: &str) -> String {
+    let word = line.split_whitespace().next().unwrap_or_default();
+    match gloam_grammar::closest(word, screen::COMMANDS.iter().copied()) {
+        Some(best) => {
+            format!("`{line}` is not a command; did you mean `{best}`? (`help` lists them)")
+        }
+        None => format!(
+            "`{line}` is not an option or a command: type the number of an option, or `help`"
+        ),
     }
-    for player in &state.players {
-        let _ = writeln!(
-            out,
-            "  {}: glory {}",
-            player.name,
-            player.counters.get("glory").copied().unwrap_or(0)
-        );
-    }
-    out
+}
+
+/// `-1,7` or `(-1, 7)`: a hex by its axial coordinates.
+fn parse_hex(line: &str) -> Option<gloam_core::Hex> {
+    let inner = line.trim().trim_start_matches('(').trim_end_matches(')');
+    let (q, r) = inner.split_once(',')?;
+    Some(gloam_core::Hex::new(
+        q.trim().parse().ok()?,
+        r.trim().parse().ok()?,
+    ))
 }
 
 fn parse_answer(line: &str, request: &Request) -> Result<Answer, String> {
+    if let (Some(hex), Options::One { choices }) = (parse_hex(line), &request.options) {
+        return if choices.contains(&Choice::Hex(hex)) {
+            Ok(Answer::One(Choice::Hex(hex)))
+        } else {
+            Err(format!("hex {hex} is not one of the options"))
+        };
+    }
     let numbers: Result<Vec<usize>, _> = line.split_whitespace().map(str::parse::<usize>).collect();
-    let numbers =
-        numbers.map_err(|_| "type the number of an option (or `save`, `quit`)".to_owned())?;
+    let numbers = numbers.map_err(|_| unknown_command(line))?;
     let pick = |items: &[Choice], n: usize| {
         items
             .get(n.wrapping_sub(1))
@@ -197,6 +208,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         RulesetGame::first_frames(),
     )
     .map_err(|e| CliError::input(e.to_string()))?;
+    let narrator = Narrator::new(&rules).for_viewer(human);
     let mut greedy = GreedyAgent::new(args.seed.wrapping_add(17));
     let mut random = RandomAgent::new(args.seed.wrapping_add(17));
     let mut shown = 0;
@@ -205,7 +217,8 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
     let mut quit_unsaved = false;
     let mut out = format!(
         "gloam play {}: you are {} ({}), seat {}; the other seat is a {:?} agent\n\
-         type the number of an option; `save` writes {}, `quit` stops\n",
+         type the number of an option; `help` lists the commands (`hand`, `show card NAME`, \
+         `show fighter NAME`...); `save` writes {}, `quit` stops\n",
         args.ruleset,
         rules.spec().seats[args.seat as usize].name,
         rules.spec().seats[args.seat as usize].warband,
@@ -215,10 +228,8 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
     );
     while !game.is_over() {
         let events = game.events_for(human);
-        for event in &events[shown..] {
-            if let Some(line) = narrate(event, game.state()) {
-                let _ = writeln!(out, "{line}");
-            }
+        for line in narrator.lines(&events[shown..], game.state()) {
+            let _ = writeln!(out, "{line}");
         }
         shown = events.len();
         let Some(request) = game.pending().first().map(|r| (*r).clone()) else {
@@ -236,26 +247,11 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         out.push('\n');
         // The layout the set-up chose (the boards are laid out before anything is drawn on
         // them).
-        let battlefield = rules.battlefield_in(game.state());
-        let hexes: std::collections::BTreeSet<_> = battlefield.hexes().collect();
-        let blocked: std::collections::BTreeSet<_> =
-            battlefield.hexes_of_type("blocked").into_iter().collect();
-        out.push_str(&draw_hexes(&hexes, &blocked, game.state()));
-        out.push_str(&roster(game.state()));
-        let _ = writeln!(out, "\n{}", request.prompt);
-        let items: &[Choice] = match &request.options {
-            Options::One { choices } | Options::Several { choices, .. } => choices,
-            Options::Order { items } => items,
-        };
-        for (index, choice) in items.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "  {}. {}",
-                index + 1,
-                describe(choice, game.state(), human)
-            );
-        }
-        out.push_str("> ");
+        let board = Board::of(&rules, game.state());
+        out.push_str(&board_text(&rules, game.state(), &board));
+        out.push('\n');
+        out.push_str(&screen::hand(&rules, game.state(), human));
+        out.push_str(&question(&request, game.state(), human, &board, &rules));
         super::emit(&std::mem::take(&mut out))?;
         loop {
             let Some(Ok(line)) = lines.next() else {
@@ -264,13 +260,15 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
                 return Ok(saved.ok);
             };
             let line = line.trim();
-            match line {
-                "save" => {
+            let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let rest = rest.trim();
+            match (command, rest) {
+                ("save", "") => {
                     let saved = save(&game, &paths, &args.save);
                     let goes_on = if saved.ok { "" } else { "the game goes on\n" };
                     super::emit(&format!("{}{goes_on}> ", saved.note))?;
                 }
-                "quit" => {
+                ("quit", "") => {
                     let saved = save(&game, &paths, &args.save);
                     if saved.ok || quit_unsaved {
                         super::emit(&saved.note)?;
@@ -281,6 +279,38 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
                         "{}the game goes on; type `quit` again to leave without saving\n> ",
                         saved.note
                     ))?;
+                }
+                ("help", "") => super::emit(&format!("{}> ", screen::help()))?,
+                ("hand", "") => {
+                    super::emit(&format!("{}> ", screen::hand(&rules, game.state(), human)))?
+                }
+                ("board", "") => {
+                    let board = Board::of(&rules, game.state());
+                    super::emit(&format!(
+                        "{}\n{}",
+                        board_text(&rules, game.state(), &board),
+                        question(&request, game.state(), human, &board, &rules)
+                    ))?;
+                }
+                ("show", rest) => {
+                    let board = Board::of(&rules, game.state());
+                    let (what, name) = rest.split_once(' ').unwrap_or((rest, ""));
+                    let name = name.trim();
+                    let text = match (what, name) {
+                        ("card", name) if !name.is_empty() => screen::show_card(&rules, name),
+                        ("fighter", name) if !name.is_empty() => {
+                            screen::show_fighter(&rules, game.state(), &board, name)
+                        }
+                        (what, _) => {
+                            let hint = gloam_grammar::closest(what, ["card", "fighter"])
+                                .map(|best| format!("did you mean `show {best}`? "))
+                                .unwrap_or_default();
+                            format!(
+                                "{hint}type `show card NAME` or `show fighter NAME` (a name or a board label such as `A1`)\n"
+                            )
+                        }
+                    };
+                    super::emit(&format!("{text}> "))?;
                 }
                 _ => match parse_answer(line, &request) {
                     Ok(answer) => match game.submit(human, answer) {
@@ -293,14 +323,58 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         }
     }
     let events = game.events_for(human);
-    for event in &events[shown..] {
-        if let Some(line) = narrate(event, game.state()) {
-            let _ = writeln!(out, "{line}");
-        }
+    for line in narrator.lines(&events[shown..], game.state()) {
+        let _ = writeln!(out, "{line}");
     }
-    out.push_str(&roster(game.state()));
+    let board = Board::of(&rules, game.state());
+    out.push_str(&screen::roster(&rules, game.state(), &board));
     let saved = save(&game, &paths, &args.save);
     out.push_str(&saved.note);
     super::emit(&out)?;
     Ok(saved.ok)
+}
+
+/// The battlefield, its legend and the fighters.
+fn board_text(rules: &RulesetGame, state: &GameState, board: &Board) -> String {
+    format!(
+        "{}{}{}",
+        board.drawing,
+        board.legend(state),
+        screen::roster(rules, state, board)
+    )
+}
+
+/// The question put to the player and its numbered options, then the prompt.
+fn question(
+    request: &Request,
+    state: &GameState,
+    human: PlayerId,
+    board: &Board,
+    rules: &RulesetGame,
+) -> String {
+    let mut out = format!("\n{}\n", request.prompt);
+    let items: &[Choice] = match &request.options {
+        Options::One { choices } | Options::Several { choices, .. } => choices,
+        Options::Order { items } => items,
+    };
+    for (index, choice) in items.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  {}. {}",
+            index + 1,
+            describe(choice, state, human, board, rules)
+        );
+    }
+    match &request.options {
+        Options::Several { .. } => {
+            out.push_str("(type the numbers of your choices, separated by spaces)\n")
+        }
+        Options::Order { .. } => out.push_str("(type every number, in the order you want)\n"),
+        Options::One { choices } if choices.iter().any(|c| matches!(c, Choice::Hex(_))) => {
+            out.push_str("(a number, or the hex as Q,R)\n");
+        }
+        Options::One { .. } => {}
+    }
+    out.push_str("> ");
+    out
 }

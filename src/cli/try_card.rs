@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use gloam::load::{load, read_paths};
-use gloam::narrate::draw_hexes;
+use gloam::narrate::Board;
 use gloam::trial::{describe, try_card};
 
 use super::CliError;
@@ -95,7 +95,9 @@ pub(crate) fn run(args: &TryArgs) -> Result<bool, CliError> {
         return Ok(true);
     }
     let _ = writeln!(out, "trying `{}` (seed {})\n", args.card, args.seed);
-    out.push_str(&draw_hexes(&report.hexes, &report.blocked, &report.before));
+    let board = Board::of_hexes(&report.hexes, &report.blocked, &report.before);
+    out.push_str(&board.drawing);
+    out.push_str(&board.legend(&report.before));
     out.push('\n');
     if let Some(held) = report.condition {
         let _ = writeln!(
@@ -121,7 +123,8 @@ pub(crate) fn run(args: &TryArgs) -> Result<bool, CliError> {
         out.push_str("the effect changed nothing\n");
     }
     out.push('\n');
-    out.push_str(&draw_hexes(&report.hexes, &report.blocked, &report.after));
+    let board = Board::of_hexes(&report.hexes, &report.blocked, &report.after);
+    out.push_str(&board.drawing);
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let _ = writeln!(
         out,

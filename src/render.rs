@@ -246,7 +246,8 @@ fn hex_points(x: f64, y: f64, scale: f64) -> String {
 }
 
 /// A feature token recorded by game counters: `<name><i>_q`, `<name><i>_r` and
-/// `<name><i>_side` (side 0: not on the battlefield), as Embergard records its tokens.
+/// `<name><i>_side` (side 0: not on the battlefield), as Embergard records its tokens. Only
+/// tokens on a battlefield hex are drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct CounterToken {
     family: String,
@@ -266,13 +267,10 @@ fn counter_tokens(state: &GameState) -> Vec<CounterToken> {
             continue;
         }
         let (family, number) = stem.split_at(stem.len() - digits);
-        let (Some(q), Some(r)) = (
-            state.counters.get(&format!("{stem}_q")),
-            state.counters.get(&format!("{stem}_r")),
-        ) else {
-            continue;
-        };
-        let (Ok(q), Ok(r), Ok(number)) = (i32::try_from(*q), i32::try_from(*r), number.parse())
+        // An unset counter is 0 (the kernel drops counters set to 0).
+        let q = state.counter(&format!("{stem}_q"));
+        let r = state.counter(&format!("{stem}_r"));
+        let (Ok(q), Ok(r), Ok(number)) = (i32::try_from(q), i32::try_from(r), number.parse())
         else {
             continue;
         };
@@ -543,6 +541,7 @@ impl<'a> Scene<'a> {
         let counted = counter_tokens(self.state);
         let sides: BTreeSet<(&str, i64)> = counted
             .iter()
+            .filter(|t| self.battlefield.contains(t.hex))
             .map(|t| (t.family.as_str(), t.side))
             .collect();
         if !sides.is_empty() {
@@ -780,6 +779,9 @@ impl<'a> Scene<'a> {
         }
         // Feature tokens recorded in game counters: a disc with the token's number.
         for token in counter_tokens(state) {
+            if !self.battlefield.contains(token.hex) {
+                continue;
+            }
             let (x, y) = self.at(token.hex);
             let colour = PALETTE[usize::try_from(token.side).unwrap_or(0) % PALETTE.len()];
             let _ = writeln!(

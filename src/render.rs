@@ -1382,11 +1382,12 @@ const TABLE_SCALE: f64 = 20.0 / 254.0;
 /// use gloam::render::{Table, table_svg};
 /// let mut state = GameState::new(1, &["Ann", "Bo"]);
 /// let mut log = Vec::new();
-/// let mut ctx = Ctx::new(&mut state, &mut log);
-/// let hero = ctx.create_piece(gloam::core::PlayerId(0), "Hero", Vec::new()).unwrap();
-/// let at = Position::Table { at: Point::new(2540, 2540), facing: (1, 0) };
-/// ctx.place_piece(hero, Some(at), vec![], "deploy").unwrap();
-/// drop(ctx);
+/// {
+///     let mut ctx = Ctx::new(&mut state, &mut log);
+///     let hero = ctx.create_piece(gloam::core::PlayerId(0), "Hero", Vec::new()).unwrap();
+///     let at = Position::Table { at: Point::new(2540, 2540), facing: (1, 0) };
+///     ctx.place_piece(hero, Some(at), vec![], "deploy").unwrap();
+/// }
 /// let table = Table { size: (Length::inches(22), Length::inches(15)), default_base: Length::mm(16), ..Default::default() };
 /// let svg = table_svg(&state, &table, None);
 /// assert!(svg.contains("data-piece=\"0\""));

@@ -402,28 +402,30 @@ fn pieces_on_a_measured_table_are_drawn_at_scale_with_terrain_objectives_and_sig
     // so the picture is tested on a kernel-level state (docs/render.md).
     let mut state = GameState::new(1, &["Ann", "Bo"]);
     let mut log = Vec::new();
-    let mut ctx = Ctx::new(&mut state, &mut log);
-    let hero = ctx
-        .create_piece(PlayerId(0), "Lord Vex", Vec::new())
-        .unwrap();
-    let foe = ctx
-        .create_piece(PlayerId(1), "Grot <Boss>", Vec::new())
-        .unwrap();
-    let other = ctx.create_piece(PlayerId(1), "Scout", Vec::new()).unwrap();
-    let at = |x_in: i64, y_in: i64| Position::Table {
-        at: Point::new(
-            Length::inches(x_in).as_tenth_mm(),
-            Length::inches(y_in).as_tenth_mm(),
-        ),
-        facing: (1, 0),
+    let (hero, _foe, _other) = {
+        let mut ctx = Ctx::new(&mut state, &mut log);
+        let hero = ctx
+            .create_piece(PlayerId(0), "Lord Vex", Vec::new())
+            .unwrap();
+        let foe = ctx
+            .create_piece(PlayerId(1), "Grot <Boss>", Vec::new())
+            .unwrap();
+        let other = ctx.create_piece(PlayerId(1), "Scout", Vec::new()).unwrap();
+        let at = |x_in: i64, y_in: i64| Position::Table {
+            at: Point::new(
+                Length::inches(x_in).as_tenth_mm(),
+                Length::inches(y_in).as_tenth_mm(),
+            ),
+            facing: (1, 0),
+        };
+        ctx.place_piece(hero, Some(at(4, 10)), vec![], "deploy")
+            .unwrap();
+        ctx.place_piece(foe, Some(at(20, 10)), vec![], "deploy")
+            .unwrap();
+        ctx.place_piece(other, Some(at(4, 2)), vec![], "deploy")
+            .unwrap();
+        (hero, foe, other)
     };
-    ctx.place_piece(hero, Some(at(4, 10)), vec![], "deploy")
-        .unwrap();
-    ctx.place_piece(foe, Some(at(20, 10)), vec![], "deploy")
-        .unwrap();
-    ctx.place_piece(other, Some(at(4, 2)), vec![], "deploy")
-        .unwrap();
-    drop(ctx);
     // A wall between the hero and the foe, not between the hero and the scout.
     let inch = |n: i64| Length::inches(n).as_tenth_mm();
     let wall = Terrain {

@@ -28,7 +28,7 @@ const MARGIN: f64 = 20.0;
 /// The height of the title line above the battlefield.
 const HEADER: f64 = 40.0;
 /// The width of the legend column right of the battlefield.
-const LEGEND_WIDTH: f64 = 300.0;
+const LEGEND_WIDTH: f64 = 340.0;
 /// The height of one legend line.
 const LINE: f64 = 20.0;
 

@@ -582,6 +582,25 @@ fn bad_inputs_give_clear_errors_and_a_failing_exit_code() {
         2,
         "is not a number",
     );
+    // The same options, well given, draw the overlays.
+    let output = gloam()
+        .args([
+            "render",
+            "shadespire",
+            "--seed",
+            "2",
+            "--los",
+            "#0",
+            "--range",
+            "#0:2",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let svg = String::from_utf8(output.stdout).unwrap();
+    let document = parse(&svg);
+    assert!(!of_class(&document, "sight").is_empty());
+    assert!(!of_class(&document, "range").is_empty());
     fails(&["render"], 2, "give a ruleset");
     fails(&["render", "shadespire", "--save", save], 2, "not both");
     fails(&["render", "shadespyre"], 1, "did you mean");

@@ -30,6 +30,9 @@ pub(crate) struct RenderArgs {
     /// on the battlefield.
     #[arg(long, value_name = "N")]
     step: Option<usize>,
+    /// The number of players of a new game, where the edition has multiplayer.
+    #[arg(long, default_value_t = 2)]
+    players: usize,
     /// The seed of a new game (its seats are random agents seeded with it).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -132,7 +135,7 @@ pub(crate) fn run(args: &RenderArgs) -> Result<bool, CliError> {
             let paths = args.data.paths()?;
             let (loaded, host) = load(&paths)?;
             require_ruleset(&loaded.library, ruleset)?;
-            let spec = gloam::sim::match_for(&loaded, ruleset, 2, &args.choice.choice())
+            let spec = gloam::sim::match_for(&loaded, ruleset, args.players, &args.choice.choice())
                 .map_err(CliError::input)?;
             let rules =
                 RulesetGame::new(loaded, host, spec).map_err(|e| CliError::input(e.to_string()))?;

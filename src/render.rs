@@ -1041,7 +1041,7 @@ impl<'a> Scene<'a> {
                 let _ = writeln!(
                     out,
                     "<polygon class=\"range\" data-hex=\"{},{}\" points=\"{}\" fill=\"none\" \
-                     stroke=\"#0284c7\" stroke-width=\"3\"/>",
+                     stroke=\"#0f172a\" stroke-width=\"2.5\" stroke-dasharray=\"5 3\"/>",
                     hex.q,
                     hex.r,
                     hex_points(x, y, 0.72)
@@ -1058,7 +1058,7 @@ impl<'a> Scene<'a> {
             }
             if let Some((id, reach)) = overlays.range {
                 caption.push(format!(
-                    "range {reach} from {} (blue rings)",
+                    "range {reach} from {} (dashed rings)",
                     piece_words(self.state, id)
                 ));
             }

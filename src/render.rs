@@ -446,6 +446,15 @@ impl<'a> Scene<'a> {
         (x + self.offset.0, y + self.offset.1)
     }
 
+    /// The seat whose territory `hex` is, if any.
+    fn territory_seat(&self, hex: Hex) -> Option<PlayerId> {
+        let territory = self.battlefield.territory(hex)?;
+        (0..self.rules.spec().seats.len())
+            .find(|&index| crate::engine::territory_of(index) == territory)
+            .and_then(|index| u8::try_from(index).ok())
+            .map(PlayerId)
+    }
+
     fn type_colour(&self, name: &str) -> &'static str {
         if let Some((_, colour)) = KNOWN_COLOURS.iter().find(|(known, _)| *known == name) {
             return colour;
@@ -570,6 +579,41 @@ impl<'a> Scene<'a> {
                 y += LINE;
             }
         }
+        // Territories, when the battlefield has any.
+        let seats: BTreeSet<PlayerId> = self
+            .battlefield
+            .hexes()
+            .filter_map(|hex| self.territory_seat(hex))
+            .collect();
+        if !seats.is_empty() {
+            y += 6.0;
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Territories</text>",
+                n(x),
+                n(y)
+            );
+            y += LINE;
+            for seat in seats {
+                let name = self
+                    .rules
+                    .spec()
+                    .seats
+                    .get(usize::from(seat.0))
+                    .map_or_else(|| seat.to_string(), |s| s.name.clone());
+                let _ = writeln!(
+                    out,
+                    "<g class=\"legend-territory\"><polygon points=\"{}\" fill=\"{}\" \
+                     fill-opacity=\"0.25\" stroke=\"#a8a29e\"/><text x=\"{}\" y=\"{}\">{}'s territory</text></g>",
+                    hex_points(x + 8.0, y - 4.0, 0.28),
+                    owner_colour(seat),
+                    n(x + 22.0),
+                    n(y),
+                    escape(&name)
+                );
+                y += LINE;
+            }
+        }
         let tokens = &self.rules.ruleset().tokens;
         if !tokens.is_empty() {
             y += 6.0;
@@ -665,6 +709,15 @@ impl<'a> Scene<'a> {
                 },
                 hex_points(x, y, 0.97),
             );
+            // A seat's territory: a wash of its owner's colour.
+            if let Some(seat) = self.territory_seat(*hex) {
+                let _ = writeln!(
+                    out,
+                    "<polygon class=\"territory\" points=\"{}\" fill=\"{}\" fill-opacity=\"0.12\"/>",
+                    hex_points(x, y, 0.97),
+                    owner_colour(seat)
+                );
+            }
             // Rings in the ruleset's order, outermost first.
             let rings: Vec<&String> = self
                 .type_order

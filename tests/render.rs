@@ -116,6 +116,21 @@ fn every_shipped_ruleset_draws_valid_svg_with_its_hex_types_fighters_and_legend(
             }
             assert_eq!(drawn, expected, "{ruleset}: hex {hex}");
         }
+        // Each seat's territory is washed with its owner's colour (the driver names seat i's
+        // territory `player<i>`: gloam::engine::territory_of).
+        let seats = rules.spec().seats.len();
+        let territories = battlefield
+            .hexes()
+            .filter(|h| {
+                (0..seats)
+                    .any(|i| battlefield.territory(*h) == Some(&*gloam::engine::territory_of(i)))
+            })
+            .count();
+        assert_eq!(
+            of_class(&document, "territory").len(),
+            territories,
+            "{ruleset}"
+        );
         // Every fighter on the battlefield, on its hex, in its owner's colour.
         let fighters: Vec<_> = state
             .pieces

@@ -616,6 +616,28 @@ fn bad_inputs_give_clear_errors_and_a_failing_exit_code() {
     let document = parse(&svg);
     assert!(!of_class(&document, "sight").is_empty());
     assert!(!of_class(&document, "range").is_empty());
+    fails(
+        &["render", "shadespire", "--step", "100000"],
+        1,
+        "step 100000 is past the end: this game ends after",
+    );
+    // A save whose log was changed does not replay: no page is written.
+    let mut tampered = saved.clone();
+    tampered.events.pop();
+    let tampered_path = dir.join("tampered.json");
+    tampered.write(&tampered_path).unwrap();
+    let page = dir.join("tampered.html");
+    fails(
+        &[
+            "replay",
+            tampered_path.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+        1,
+        "the replay differs from the saved log",
+    );
+    assert!(!page.exists());
     fails(&["render"], 2, "give a ruleset");
     fails(&["render", "shadespire", "--save", save], 2, "not both");
     fails(&["render", "shadespyre"], 1, "did you mean");
@@ -727,6 +749,43 @@ fn the_readme_picture_is_what_gloam_render_makes_today() {
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     assert!(readme.contains(&format!("]({README_PICTURE})")));
     assert!(readme.contains("gloam render harrowdeep --seed 3"));
+}
+
+#[test]
+fn a_fighter_is_found_by_number_name_or_start_and_a_shared_name_asks_for_the_number() {
+    let rules = gloam::sim::prepare_for(&[cards_dir()], "harrowdeep", 4).unwrap();
+    let (game, _) = gloam::render::play_to(&rules, 2, Stop::Deployed).unwrap();
+    let state = game.state();
+    let krookgrins: Vec<PieceId> = state
+        .pieces
+        .values()
+        .filter(|p| p.kind == "Krookgrin")
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(krookgrins.len(), 2, "two Krews in four seats");
+    let error = gloam::render::find_fighter(state, "krookgrin").unwrap_err();
+    assert!(
+        error.to_string().contains("names several fighters"),
+        "{error}"
+    );
+    let number = format!("#{}", krookgrins[1].0);
+    assert_eq!(
+        gloam::render::find_fighter(state, &number),
+        Ok(krookgrins[1])
+    );
+    // A unique start of a name finds the fighter; a start two fighters share does not.
+    assert!(gloam::render::find_fighter(state, "Calth").is_err());
+    let two_players = deployed("harrowdeep", 3).1;
+    let calthia_two = two_players
+        .pieces
+        .values()
+        .find(|p| p.kind == "Calthia Xandire")
+        .unwrap()
+        .id;
+    assert_eq!(
+        gloam::render::find_fighter(&two_players, "calth"),
+        Ok(calthia_two)
+    );
 }
 
 #[test]

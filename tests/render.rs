@@ -640,6 +640,11 @@ fn bad_inputs_give_clear_errors_and_a_failing_exit_code() {
     assert!(!page.exists());
     fails(&["render"], 2, "give a ruleset");
     fails(&["render", "shadespire", "--save", save], 2, "not both");
+    fails(
+        &["render", "--save", save, "--seed", "4"],
+        2,
+        "--seed sets up a new game; a save (--save) plays the match and seed it records",
+    );
     fails(&["render", "shadespyre"], 1, "did you mean");
     std::fs::write(dir.join("broken.json"), "{\"format\": \"gloam-save/1\"").unwrap();
     fails(

@@ -30,12 +30,12 @@ pub(crate) struct RenderArgs {
     /// on the battlefield.
     #[arg(long, value_name = "N")]
     step: Option<usize>,
-    /// The number of players of a new game, where the edition has multiplayer.
-    #[arg(long, default_value_t = 2)]
-    players: usize,
-    /// The seed of a new game (its seats are random agents seeded with it).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// The number of players of a new game, where the edition has multiplayer (default 2).
+    #[arg(long)]
+    players: Option<usize>,
+    /// The seed of a new game (its seats are random agents seeded with it; default 1).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Shade what this fighter can see (name, unique start of a name, or number `#N`).
     #[arg(long, value_name = "FIGHTER")]
     los: Option<String>,
@@ -114,6 +114,19 @@ pub(crate) fn run(args: &RenderArgs) -> Result<bool, CliError> {
             ));
         }
         (Some(file), None) => {
+            let choice = args.choice.choice();
+            let new_game_flags = [
+                (args.seed.is_some(), "--seed"),
+                (args.players.is_some(), "--players"),
+                (!choice.warbands.is_empty(), "--warbands"),
+                (!choice.boards.is_empty(), "--boards"),
+                (!choice.decklists.is_empty(), "--decklists"),
+            ];
+            if let Some((_, flag)) = new_game_flags.iter().find(|(given, _)| *given) {
+                return Err(CliError::usage(format!(
+                    "{flag} sets up a new game; a save (--save) plays the match and seed it records"
+                )));
+            }
             let (saved, loaded, host) = read_save(file, &args.data)?;
             let (rules, mut all) = gloam::render::steps_of(&saved, loaded, host)
                 .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
@@ -135,12 +148,18 @@ pub(crate) fn run(args: &RenderArgs) -> Result<bool, CliError> {
             let paths = args.data.paths()?;
             let (loaded, host) = load(&paths)?;
             require_ruleset(&loaded.library, ruleset)?;
-            let spec = gloam::sim::match_for(&loaded, ruleset, args.players, &args.choice.choice())
-                .map_err(CliError::input)?;
+            let spec = gloam::sim::match_for(
+                &loaded,
+                ruleset,
+                args.players.unwrap_or(2),
+                &args.choice.choice(),
+            )
+            .map_err(CliError::input)?;
             let rules =
                 RulesetGame::new(loaded, host, spec).map_err(|e| CliError::input(e.to_string()))?;
             let stop = args.step.map_or(Stop::Deployed, Stop::Step);
-            let (game, step) = gloam::render::play_to(&rules, args.seed, stop).map_err(input)?;
+            let (game, step) =
+                gloam::render::play_to(&rules, args.seed.unwrap_or(1), stop).map_err(input)?;
             (rules, game.state().clone(), step, None)
         }
     };

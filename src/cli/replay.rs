@@ -21,7 +21,8 @@ pub(crate) struct ReplayArgs {
     #[arg(long)]
     json: bool,
     /// Also write one self-contained HTML page that steps through the game (the board at
-    /// each decision, the narration, each decision and its answer; docs/render.md).
+    /// each decision, the narration, each decision and its answer; docs/render.md). With
+    /// `--json`, the outcome is `matches`, `html`, `steps` and `bytes`.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
 }

@@ -548,6 +548,7 @@ fn render_a_saved_game_at_a_step_and_as_json() {
         gloam::render::svg(&rules, &steps[answers].state, &Overlays::default()).unwrap(),
         svg
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn fails(args: &[&str], code: i32, message: &str) {
@@ -645,6 +646,7 @@ fn bad_inputs_give_clear_errors_and_a_failing_exit_code() {
         2,
         "--seed sets up a new game; a save (--save) plays the match and seed it records",
     );
+    let _ = std::fs::remove_dir_all(&dir);
     fails(&["render", "shadespyre"], 1, "did you mean");
     std::fs::write(dir.join("broken.json"), "{\"format\": \"gloam-save/1\"").unwrap();
     fails(
@@ -722,6 +724,7 @@ fn the_replay_page_is_one_self_contained_file_with_every_step() {
     );
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["steps"], frames.len());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The README's picture, made by `gloam render harrowdeep --seed 3`.

@@ -255,4 +255,5 @@ fn the_replay_page_runs_in_headless_chromium_steps_and_shows_the_pieces() {
             "seat {seat}'s colour {colour} covers only {count} pixels"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -646,7 +646,6 @@ fn bad_inputs_give_clear_errors_and_a_failing_exit_code() {
         2,
         "--seed sets up a new game; a save (--save) plays the match and seed it records",
     );
-    let _ = std::fs::remove_dir_all(&dir);
     fails(&["render", "shadespyre"], 1, "did you mean");
     std::fs::write(dir.join("broken.json"), "{\"format\": \"gloam-save/1\"").unwrap();
     fails(
@@ -668,6 +667,7 @@ fn bad_inputs_give_clear_errors_and_a_failing_exit_code() {
         1,
         "cannot read /nonexistent/gloam-save.json",
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -247,6 +247,12 @@ impl RulesetGame {
             .unwrap_or(&self.inner.layouts[0])
     }
 
+    /// The names the ruleset gives the counters, characteristics and keywords a host reads
+    /// (`damage`, `wounds`, `glory`, `round`, `inspired`...).
+    pub fn names(&self) -> &gloam_dsl::Names {
+        self.inner.layouts[0].1.names()
+    }
+
     /// The resolved ruleset.
     pub fn ruleset(&self) -> &RulesetDef {
         &self.inner.ruleset

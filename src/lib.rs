@@ -31,6 +31,7 @@ pub mod load;
 pub mod narrate;
 pub mod odds;
 pub mod protocol;
+pub mod render;
 #[cfg(feature = "cli")]
 pub mod report;
 pub mod rules_diff;

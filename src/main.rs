@@ -25,6 +25,8 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// Play a ruleset against an agent in the terminal.
     Play(cli::play::PlayArgs),
+    /// Draw a game state as an SVG picture: a new game's set-up, or a saved game's step.
+    Render(cli::render::RenderArgs),
     /// Re-run a saved game and confirm its event log matches.
     Replay(cli::replay::ReplayArgs),
     /// Simulate many games of a ruleset between agents and summarise them.
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::Try(trial) => cli::try_card::run(&trial),
         Command::Sim(sim) => cli::sim::run(&sim),
         Command::Play(play) => cli::play::run(&play),
+        Command::Render(render) => cli::render::run(&render),
         Command::Replay(replay) => cli::replay::run(&replay),
         Command::Rules(rules) => cli::rules::run(&rules),
         Command::Serve(serve) => cli::serve::run(&serve),

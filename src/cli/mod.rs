@@ -5,6 +5,7 @@ pub(crate) mod data;
 pub(crate) mod geom;
 pub(crate) mod odds;
 pub(crate) mod play;
+pub(crate) mod render;
 pub(crate) mod replay;
 pub(crate) mod rules;
 pub(crate) mod screen;

@@ -1,6 +1,6 @@
 //! `gloam replay FILE`: re-run a saved game from its seed and answers, and check the log.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use gloam::save::SavedGame;
@@ -20,37 +20,97 @@ pub(crate) struct ReplayArgs {
     /// `over`, `data` and `error`.
     #[arg(long)]
     json: bool,
+    /// Also write one self-contained HTML page that steps through the game (the board at
+    /// each decision, the narration, each decision and its answer; docs/render.md). With
+    /// `--json`, the outcome is `matches`, `html`, `steps` and `bytes`.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+}
+
+/// The data a save plays with: `--data` when given, else the paths the save records (found
+/// as recorded or beside the save), else the built-in data with a note on stderr.
+pub(crate) fn save_data(
+    saved: &SavedGame,
+    file: &Path,
+    data: &DataArgs,
+) -> Result<Vec<PathBuf>, CliError> {
+    if !data.data.is_empty() {
+        return Ok(data.data.clone());
+    }
+    match saved.resolve_data(Some(file)) {
+        Ok(paths) => Ok(paths),
+        Err(missing) => {
+            // The save's data moved (or the save came from another machine): the
+            // built-in data, if it has the save's ruleset, is the likeliest match.
+            let fallback = default_paths().map_err(|_| {
+                CliError::input(format!(
+                    "the save's data `{}` is not found; pass --data PATH to say where it is",
+                    missing.display()
+                ))
+            })?;
+            eprintln!(
+                "note: the save's data `{}` is not found; replaying ruleset `{}` with {} \
+                 (pass --data PATH to choose)",
+                missing.display(),
+                saved.spec.ruleset,
+                data_flags(&fallback)
+            );
+            Ok(fallback)
+        }
+    }
+}
+
+/// `gloam replay FILE --html OUT`: replays the save step by step and writes the page.
+fn write_html(
+    args: &ReplayArgs,
+    saved: &SavedGame,
+    data: &[PathBuf],
+    html: &Path,
+) -> Result<bool, CliError> {
+    let (loaded, host) = super::render::load(data)?;
+    let (rules, steps) = gloam::render::steps_of(saved, loaded, host)
+        .map_err(|e| CliError::input(format!("{}: {e}", args.file.display())))?;
+    let title = format!(
+        "gloam replay: {} ({})",
+        rules.ruleset().title,
+        args.file.file_name().map_or_else(
+            || args.file.display().to_string(),
+            |f| f.to_string_lossy().into_owned()
+        )
+    );
+    let page =
+        gloam::render::html(&title, &rules, &steps).map_err(|e| CliError::input(e.to_string()))?;
+    std::fs::write(html, &page)
+        .map_err(|e| CliError::input(format!("cannot write {}: {e}", html.display())))?;
+    if args.json {
+        let document = serde_json::json!({
+            "matches": true,
+            "html": html,
+            "steps": steps.len(),
+            "bytes": page.len(),
+        });
+        let text =
+            serde_json::to_string_pretty(&document).map_err(|e| CliError::input(e.to_string()))?;
+        super::emit(&format!("{text}\n"))?;
+    } else {
+        super::emit(&format!(
+            "replay matches; wrote {} ({} steps, {} KiB)\n",
+            html.display(),
+            steps.len(),
+            page.len().div_ceil(1024)
+        ))?;
+    }
+    Ok(true)
 }
 
 pub(crate) fn run(args: &ReplayArgs) -> Result<bool, CliError> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.file.display())))?;
     let saved = SavedGame::from_json(&text).map_err(|e| CliError::input(e.to_string()))?;
-    let data = if args.data.data.is_empty() {
-        match saved.resolve_data(Some(&args.file)) {
-            Ok(paths) => paths,
-            Err(missing) => {
-                // The save's data moved (or the save came from another machine): the
-                // built-in data, if it has the save's ruleset, is the likeliest match.
-                let fallback = default_paths().map_err(|_| {
-                    CliError::input(format!(
-                        "the save's data `{}` is not found; pass --data PATH to say where it is",
-                        missing.display()
-                    ))
-                })?;
-                eprintln!(
-                    "note: the save's data `{}` is not found; replaying ruleset `{}` with {} \
-                     (pass --data PATH to choose)",
-                    missing.display(),
-                    saved.spec.ruleset,
-                    data_flags(&fallback)
-                );
-                fallback
-            }
-        }
-    } else {
-        args.data.data.clone()
-    };
+    let data = save_data(&saved, &args.file, &args.data)?;
+    if let Some(html) = &args.html {
+        return write_html(args, &saved, &data, html);
+    }
     let outcome = saved.replay_with(&data);
     if args.json {
         let document = match &outcome {

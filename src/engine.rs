@@ -263,6 +263,46 @@ impl RulesetGame {
         })
     }
 
+    /// A card's or an ability's effect receives what its window gives
+    /// ([`gloam_dsl::Place`]): each variable the window gives that is not `optional` must be
+    /// a fighter in the frame the flow queued; otherwise the flow broke the window's promise,
+    /// and the game stops with an error that names the card, its window and where it is.
+    fn check_window_values(
+        &self,
+        frame: &Frame,
+        item_kind: &str,
+        name: &str,
+        script: &Script,
+    ) -> Result<(), RuleError> {
+        let place = crate::load::script_place(
+            &self.inner.loaded.library,
+            item_kind,
+            name,
+            &self.inner.ruleset.name,
+        );
+        let Some(window) = place.window() else {
+            return Ok(());
+        };
+        for variable in window.required() {
+            if matches!(frame.var(variable), Some(Value::Piece(_))) {
+                continue;
+            }
+            let source = script.source();
+            let line = source
+                .file_text
+                .get(..source.start)
+                .map_or(1, |before| before.matches('\n').count() + 1);
+            return Err(RuleError::step(
+                frame.step.clone(),
+                format!(
+                    "{item_kind} `{name}` is used in window `{}`, which gives `{variable}`, but the step that woke it set no fighter `{variable}` (at {}:{line}); help: the flow must pass `{variable}` when it plays the {item_kind}, or the window must list it in `optional`",
+                    window.name, source.file_name
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn run(
         &self,
         ctx: &mut Ctx<'_>,
@@ -426,6 +466,7 @@ impl Rules for RulesetGame {
                     .clone();
                 match self.inner.loaded.script("card", &name, "effect") {
                     Some(script) => {
+                        self.check_window_values(frame, "card", &name, script)?;
                         let mut extra = vec![("this_card", Value::Card(card))];
                         if let Some(fighter) = frame.var("fighter").cloned() {
                             extra.push(("this_fighter", fighter));
@@ -442,6 +483,7 @@ impl Rules for RulesetGame {
                     .ok_or_else(|| RuleError::step(ABILITY, "an ability frame needs a `name`"))?
                     .to_owned();
                 let script = self.script("ability", &name, "effect")?;
+                self.check_window_values(frame, "ability", &name, script)?;
                 let mut extra = Vec::new();
                 if let Some(fighter) = frame.var("fighter").cloned() {
                     extra.push(("this_fighter", fighter));

@@ -26,9 +26,13 @@ pub use gloam_core as core;
 
 pub mod agent;
 pub mod engine;
+pub mod geom;
 pub mod load;
 pub mod narrate;
+pub mod odds;
 pub mod protocol;
+#[cfg(feature = "cli")]
+pub mod report;
 pub mod rules_diff;
 pub mod save;
 pub mod sim;

@@ -38,6 +38,39 @@ pub enum Problem {
         /// What the system said.
         message: String,
     },
+    /// A file is not UTF-8 text.
+    #[error(
+        "`{path}` is not UTF-8 text: byte {byte} at line {line}, column {column} (offset {offset})"
+    )]
+    #[diagnostic(
+        code(gloam::io::not_text),
+        help("save the file as UTF-8 (most editors offer it under \"encoding\")")
+    )]
+    NotText {
+        /// The path.
+        path: String,
+        /// The first byte that is not UTF-8, as `0xNN`.
+        byte: String,
+        /// Its line, from 1.
+        line: usize,
+        /// Its column in characters, from 1.
+        column: usize,
+        /// Its offset in bytes from the start of the file.
+        offset: usize,
+    },
+    /// A path is not a data file or folder: a device, a pipe, a system folder, a file too
+    /// large, a folder tree too large.
+    #[error("`{path}` is not data: {reason}")]
+    #[diagnostic(
+        code(gloam::io::not_data),
+        help("give regular .gloam files, or folders holding them")
+    )]
+    NotData {
+        /// The path.
+        path: String,
+        /// Why not.
+        reason: String,
+    },
     /// A path holds no data file.
     #[error("`{path}` holds no .gloam file")]
     #[diagnostic(
@@ -177,26 +210,50 @@ fn is_condition(field: &str) -> bool {
 pub use gloam_dsl::STEP_VARIABLES;
 
 /// The place of a script held by an item of `item_kind` named `item_name` in `library`
-/// (for a card, its kind): what it receives is [`gloam_dsl::Place::variables`], the one
-/// table the checker, the driver and `gloam try` share.
+/// (for a card, its kind; for a card or an ability, its timing window as its ruleset
+/// declares it): what it receives is [`gloam_dsl::Place::variables`], the one table the
+/// checker, the driver and `gloam try` share.
 pub fn script_place<'a>(
     library: &'a Library,
     item_kind: &str,
     item_name: &str,
     ruleset: &str,
 ) -> gloam_dsl::Place<'a> {
-    let card_kind = (item_kind == "card")
+    let card = (item_kind == "card")
         .then(|| {
-            let cards = library.cards().iter().filter(|card| card.name == item_name);
-            let mut cards = cards.peekable();
-            let first = cards.peek().map(|card| card.kind.as_str());
-            cards
-                .find(|card| card.ruleset == ruleset)
-                .map(|card| card.kind.as_str())
-                .or(first)
+            let mut cards = library
+                .cards()
+                .iter()
+                .filter(|card| card.name == item_name)
+                .peekable();
+            let first = cards.peek().copied();
+            cards.find(|card| card.ruleset == ruleset).or(first)
         })
         .flatten();
-    gloam_dsl::Place::of(item_kind, card_kind)
+    let window_name = match item_kind {
+        "card" => card.and_then(|card| card.window.as_deref()),
+        "ability" => library
+            .warbands()
+            .iter()
+            .filter(|warband| warband.ruleset == ruleset)
+            .flat_map(|warband| &warband.fighters)
+            .flat_map(|fighter| &fighter.abilities)
+            .find(|ability| ability.name == item_name)
+            .and_then(|ability| ability.window.as_deref()),
+        _ => None,
+    };
+    let rules = card.map_or(ruleset, |card| card.ruleset.as_str());
+    let window = window_name.map(|name| {
+        let declared = library
+            .ruleset(rules)
+            .and_then(|rules| rules.windows.iter().find(|window| window.name == name));
+        gloam_dsl::Window {
+            name,
+            gives: declared.map_or(&[][..], |window| &window.gives),
+            optional: declared.map_or(&[][..], |window| &window.optional),
+        }
+    });
+    gloam_dsl::Place::of(item_kind, card.map(|card| card.kind.as_str()), window)
 }
 
 /// Counters every ruleset has, whether or not it lists them: the round, each player's
@@ -233,58 +290,174 @@ pub fn known_names(ruleset: &RulesetDef) -> KnownNames {
         .with(NameKind::Zone, zones)
 }
 
+/// The most files and folders a walk of the paths given visits before giving up (a path
+/// naming the root of a disk, say).
+pub const MAX_WALK: usize = 100_000;
+
 /// Reads the `.gloam` files at `paths` (files, or folders searched recursively), sorted by
 /// path so the result never depends on the file system's order.
+///
+/// Symbolic links are followed, and every file and folder is known by its canonical path,
+/// so a link cycle ends and a file reached through several links is read once. Only
+/// regular files are read: devices, pipes, sockets and the kernel's folders (`/proc`,
+/// `/sys`, `/dev`) are refused, as are files over [`gloam_grammar::MAX_FILE_BYTES`] and
+/// walks over [`MAX_WALK`] entries. A file that is not UTF-8 is reported with the line,
+/// column and offset of its first bad byte. Line endings of a lone carriage return (old Mac
+/// files) are read as line feeds.
 pub fn read_paths(paths: &[PathBuf]) -> (Vec<Source>, Vec<Problem>) {
-    let mut files = Vec::new();
+    let mut walk = Walk::default();
     let mut problems = Vec::new();
     for path in paths {
-        let before = files.len();
-        collect(path, &mut files, &mut problems);
-        if files.len() == before && path.is_dir() {
+        let before = walk.files.len();
+        walk.visit(path, &mut problems);
+        if walk.files.len() == before && path.is_dir() {
             problems.push(Problem::NoFiles {
                 path: path.display().to_string(),
             });
         }
     }
-    files.sort();
-    files.dedup();
     let mut sources = Vec::new();
-    for file in files {
-        match std::fs::read_to_string(&file) {
-            Ok(text) => sources.push(Source::new(file.display().to_string(), text)),
-            Err(error) => problems.push(Problem::Unreadable {
-                path: file.display().to_string(),
-                message: error.to_string(),
-            }),
+    // In path order (component by component, as before the walk knew canonical paths), so
+    // the library's order, and the default match it gives, never changes.
+    let mut files: Vec<PathBuf> = walk.files.into_values().collect();
+    files.sort();
+    for shown in files {
+        match read_text(&shown) {
+            Ok(text) => sources.push(Source::new(shown.display().to_string(), text)),
+            Err(problem) => problems.push(*problem),
         }
     }
     (sources, problems)
 }
 
-fn collect(path: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<Problem>) {
-    if path.is_file() {
-        files.push(path.to_path_buf());
-        return;
-    }
-    match std::fs::read_dir(path) {
-        Ok(entries) => {
-            let mut children: Vec<PathBuf> =
-                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-            children.sort();
-            for child in children {
-                if child.is_dir() {
-                    collect(&child, files, problems);
-                } else if child.extension().is_some_and(|ext| ext == "gloam") {
-                    files.push(child);
-                }
+/// The files found, by canonical path (so each is read once), with the path to show.
+#[derive(Default)]
+struct Walk {
+    files: BTreeMap<PathBuf, PathBuf>,
+    folders: std::collections::BTreeSet<PathBuf>,
+    visited: usize,
+}
+
+impl Walk {
+    fn visit(&mut self, path: &Path, problems: &mut Vec<Problem>) {
+        let shown = path.display().to_string();
+        let unreadable = |error: std::io::Error| Problem::Unreadable {
+            path: shown.clone(),
+            message: error.to_string(),
+        };
+        self.visited += 1;
+        if self.visited == MAX_WALK {
+            problems.push(Problem::NotData {
+                path: shown.clone(),
+                reason: format!(
+                    "the folders given hold more than {MAX_WALK} entries; name the data folders themselves"
+                ),
+            });
+        }
+        if self.visited >= MAX_WALK {
+            return;
+        }
+        let canonical = match std::fs::canonicalize(path) {
+            Ok(canonical) => canonical,
+            Err(error) => return problems.push(unreadable(error)),
+        };
+        if ["/proc", "/sys", "/dev"]
+            .iter()
+            .any(|system| canonical.starts_with(system))
+        {
+            return problems.push(Problem::NotData {
+                path: shown,
+                reason: format!(
+                    "it is `{}`, a folder of the operating system",
+                    canonical.display()
+                ),
+            });
+        }
+        let metadata = match std::fs::metadata(&canonical) {
+            Ok(metadata) => metadata,
+            Err(error) => return problems.push(unreadable(error)),
+        };
+        if metadata.is_file() {
+            self.files
+                .entry(canonical)
+                .or_insert_with(|| path.to_path_buf());
+            return;
+        }
+        if !metadata.is_dir() {
+            return problems.push(Problem::NotData {
+                path: shown,
+                reason: "it is neither a regular file nor a folder (a device, pipe or socket)"
+                    .to_owned(),
+            });
+        }
+        if !self.folders.insert(canonical) {
+            return; // reached again through a link: a cycle, or a second way in
+        }
+        let entries = match std::fs::read_dir(path) {
+            Ok(entries) => entries,
+            Err(error) => return problems.push(unreadable(error)),
+        };
+        let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        children.sort();
+        for child in children {
+            if child.is_dir() || child.extension().is_some_and(|ext| ext == "gloam") {
+                self.visit(&child, problems);
             }
         }
-        Err(error) => problems.push(Problem::Unreadable {
-            path: path.display().to_string(),
-            message: error.to_string(),
-        }),
     }
+}
+
+/// Reads a data file as text: at most [`gloam_grammar::MAX_FILE_BYTES`] (one byte more
+/// tells it is too large), UTF-8 checked with the place of the first bad byte, lone
+/// carriage returns read as line feeds.
+fn read_text(path: &Path) -> Result<String, Box<Problem>> {
+    use std::io::Read as _;
+    let shown = path.display().to_string();
+    let limit = gloam_grammar::MAX_FILE_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|error| {
+            Box::new(Problem::Unreadable {
+                path: shown.clone(),
+                message: error.to_string(),
+            })
+        })?;
+    if bytes.len() > limit {
+        return Err(Box::new(Problem::NotData {
+            path: shown,
+            reason: format!("it is larger than the limit of {limit} bytes for a data file"),
+        }));
+    }
+    let text = String::from_utf8(bytes).map_err(|error| {
+        let bytes = error.as_bytes();
+        let offset = error.utf8_error().valid_up_to();
+        let before = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
+        let line_start = before.rfind(['\n', '\r']).map_or(0, |at| at + 1);
+        Box::new(Problem::NotText {
+            path: shown.clone(),
+            byte: format!("0x{:02x}", bytes[offset]),
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+            offset,
+        })
+    })?;
+    Ok(lone_carriage_returns_as_line_feeds(text))
+}
+
+/// Turns each carriage return not followed by a line feed into a line feed (same length,
+/// so every offset stays where it was).
+fn lone_carriage_returns_as_line_feeds(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    let mut bytes = text.into_bytes();
+    for at in 0..bytes.len() {
+        if bytes[at] == b'\r' && bytes.get(at + 1) != Some(&b'\n') {
+            bytes[at] = b'\n';
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// Loads `sources`: parses and checks every file, then compiles and checks every script.
@@ -341,7 +514,7 @@ pub fn load(sources: &[Source], host: &Host) -> (Loaded, Vec<Problem>) {
             Err(errors) => problems.extend(errors.into_iter().map(Problem::from)),
         }
     }
-    sort_problems(&mut problems);
+    Locator::new(sources).sort(&mut problems);
     let listeners = listeners_of(&library);
     let triggers = gloam_dsl::TriggerIndex::build(
         listeners
@@ -377,6 +550,9 @@ pub struct Location {
 }
 
 /// The location of a diagnostic's first label, when it has a source and a label.
+///
+/// This reads the source from its start up to the label (miette's way): for many
+/// diagnostics in one large file, use a [`Locator`], which indexes each file's lines once.
 pub fn locate(diagnostic: &dyn miette::Diagnostic) -> Option<Location> {
     let label = diagnostic.labels()?.next()?;
     let source = diagnostic.source_code()?;
@@ -390,7 +566,66 @@ pub fn locate(diagnostic: &dyn miette::Diagnostic) -> Option<Location> {
     })
 }
 
-/// Sorts problems by file, then position; problems with no location come first.
+/// Locates diagnostics in known files in time proportional to the line, not the file: the
+/// line starts of each file are indexed once. Gives what [`locate`] gives (lines end at
+/// `\n`, `\r\n` or `\r`; columns count bytes from the line's start, as miette does).
+#[derive(Debug, Default)]
+pub struct Locator {
+    files: BTreeMap<String, Vec<usize>>,
+}
+
+impl Locator {
+    /// Indexes the lines of `sources`.
+    pub fn new(sources: &[Source]) -> Locator {
+        let mut files = BTreeMap::new();
+        for source in sources {
+            let bytes = source.text.as_bytes();
+            let mut starts = vec![0];
+            for (at, &byte) in bytes.iter().enumerate() {
+                let ends = byte == b'\n' || (byte == b'\r' && bytes.get(at + 1) != Some(&b'\n'));
+                if ends {
+                    starts.push(at + 1);
+                }
+            }
+            files.insert(source.name.clone(), starts);
+        }
+        Locator { files }
+    }
+
+    /// Where `diagnostic`'s first label points.
+    pub fn locate(&self, diagnostic: &dyn miette::Diagnostic) -> Option<Location> {
+        let label = diagnostic.labels()?.next()?;
+        let source = diagnostic.source_code()?;
+        // A span at the start of the file reads nothing but the file's name.
+        let head = source
+            .read_span(&miette::SourceSpan::from((0, 0)), 0, 0)
+            .ok()?;
+        let file = head.name().unwrap_or_default();
+        let Some(starts) = self.files.get(file) else {
+            return locate(diagnostic);
+        };
+        let line = starts
+            .partition_point(|&start| start <= label.offset())
+            .max(1);
+        Some(Location {
+            file: file.to_owned(),
+            line,
+            column: label.offset() - starts[line - 1] + 1,
+            offset: label.offset(),
+            length: label.len(),
+        })
+    }
+
+    /// Sorts problems by file, then position; problems with no location come first.
+    pub fn sort(&self, problems: &mut [Problem]) {
+        problems.sort_by_cached_key(|problem| {
+            self.locate(problem).map(|l| (l.file, l.offset, l.length))
+        });
+    }
+}
+
+/// Sorts problems by file, then position; problems with no location come first. Slow for
+/// many problems in a large file: see [`Locator::sort`].
 pub fn sort_problems(problems: &mut [Problem]) {
     problems.sort_by_cached_key(|problem| locate(problem).map(|l| (l.file, l.offset, l.length)));
 }

@@ -39,6 +39,8 @@ enum Command {
     Geom(cli::geom::GeomArgs),
     /// Serve the JSON-lines protocol on stdin/stdout (docs/protocol.md).
     Serve(cli::serve::ServeArgs),
+    /// The exact odds of one attack, computed from the ruleset's own rules.
+    Odds(cli::odds::OddsArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
     let outcome = match args.command {
         Command::Check(check) => cli::check::run(&check),
         Command::Geom(geom) => cli::geom::run(&geom).map(|()| true),
+        Command::Odds(odds) => cli::odds::run(&odds),
         Command::Text(text) => cli::text::run(&text),
         Command::Try(trial) => cli::try_card::run(&trial),
         Command::Sim(sim) => cli::sim::run(&sim),

@@ -691,8 +691,8 @@ pub fn label(choice: &Choice, state: &GameState) -> String {
 
 /// Turns a host's answer (indices into the pending request's options) into a kernel answer,
 /// checking the player, the shape and the ranges; the kernel checks the rest on submit.
-pub fn translate(
-    game: &Game<RulesetGame>,
+pub fn translate<R: gloam_core::Rules>(
+    game: &Game<R>,
     player: PlayerId,
     answer: &HostAnswer,
 ) -> Result<Answer, ProtocolError> {
@@ -827,4 +827,131 @@ fn to_line(reply: &impl Serialize) -> String {
             error.to_string().replace(['"', '\\'], "'")
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use gloam_core::{Control, Ctx, Frame, RuleError, Rules};
+
+    use super::*;
+
+    /// A ruleset of two questions, a set then an ordering, that no data ruleset can ask yet
+    /// (the script vocabulary offers single choices only).
+    struct TwoQuestions;
+
+    impl Rules for TwoQuestions {
+        fn start(&self, _: &mut Ctx<'_>, _: &Setup) -> Result<(), RuleError> {
+            Ok(())
+        }
+
+        fn step(&self, _: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+            let numbers = (1..=3).map(Choice::Number).collect();
+            Ok(match frame.answers.len() {
+                0 => Control::Ask(Request {
+                    player: PlayerId(1),
+                    kind: "pick".into(),
+                    prompt: "Pick one or two".into(),
+                    options: Options::Several {
+                        choices: numbers,
+                        min: 1,
+                        max: 2,
+                    },
+                    secret: false,
+                }),
+                1 => Control::Ask(Request {
+                    player: PlayerId(1),
+                    kind: "arrange".into(),
+                    prompt: "Order them".into(),
+                    options: Options::Order { items: numbers },
+                    secret: false,
+                }),
+                _ => Control::End(GameResult {
+                    winners: vec![PlayerId(1)],
+                    reason: "answered".into(),
+                }),
+            })
+        }
+    }
+
+    fn game() -> Game<TwoQuestions> {
+        Game::start(
+            TwoQuestions,
+            Setup::new(1, &["A", "B"]),
+            vec![Frame::new("ask")],
+        )
+        .unwrap()
+    }
+
+    fn code<T: std::fmt::Debug>(result: Result<T, ProtocolError>) -> String {
+        result.unwrap_err().code
+    }
+
+    #[test]
+    fn several_and_order_answers_become_the_chosen_items_in_the_given_order() {
+        let mut game = game();
+        let player = PlayerId(1);
+        assert_eq!(
+            translate(&game, player, &HostAnswer::Options(vec![2, 0])).unwrap(),
+            Answer::Several(vec![Choice::Number(3), Choice::Number(1)])
+        );
+        assert_eq!(
+            code(translate(&game, player, &HostAnswer::Option(0))),
+            "wrong_shape"
+        );
+        assert_eq!(
+            code(translate(&game, player, &HostAnswer::Options(vec![3]))),
+            "out_of_range"
+        );
+        assert_eq!(
+            code(translate(&game, player, &HostAnswer::Point([0, 0]))),
+            "wrong_shape"
+        );
+        assert_eq!(
+            code(translate(&game, PlayerId(0), &HostAnswer::Options(vec![0]))),
+            "wrong_player"
+        );
+        // Too many, and a repeat, are the kernel's to refuse, as `illegal`.
+        let too_many = translate(&game, player, &HostAnswer::Options(vec![0, 1, 2])).unwrap();
+        assert_eq!(
+            refusal(game.submit(player, too_many).unwrap_err()).code,
+            "illegal"
+        );
+        let answer = translate(&game, player, &HostAnswer::Options(vec![1])).unwrap();
+        game.submit(player, answer).unwrap();
+        assert_eq!(
+            translate(&game, player, &HostAnswer::Order(vec![2, 0, 1])).unwrap(),
+            Answer::Order(vec![
+                Choice::Number(3),
+                Choice::Number(1),
+                Choice::Number(2)
+            ])
+        );
+        let repeated = translate(&game, player, &HostAnswer::Order(vec![0, 0, 1])).unwrap();
+        assert_eq!(
+            refusal(game.submit(player, repeated).unwrap_err()).code,
+            "illegal"
+        );
+        let answer = translate(&game, player, &HostAnswer::Order(vec![2, 1, 0])).unwrap();
+        game.submit(player, answer).unwrap();
+        assert!(game.is_over());
+        assert_eq!(
+            code(translate(&game, player, &HostAnswer::Option(0))),
+            "game_over"
+        );
+    }
+
+    #[test]
+    fn pending_requests_show_the_shape_bounds_and_labels() {
+        let game = game();
+        let shown = pending_request(game.pending()[0], game.state());
+        assert_eq!(
+            (shown.kind, shown.min, shown.max),
+            ("several", Some(1), Some(2))
+        );
+        assert_eq!(shown.name, "pick");
+        assert_eq!(
+            serde_json::to_string(&shown.options[0]).unwrap(),
+            r#"{"label":"1","type":"number","value":1}"#
+        );
+    }
 }

@@ -45,9 +45,13 @@ pub enum ReplayError {
     Replay(String),
     /// The replay gave a different log.
     #[error(
-        "the replay differs from the saved log at event {index} of {saved} (the replay has {replayed})"
+        "the replay differs from the saved log at event {index} of {saved} (the replay has {replayed}): the save has {saved_event}; the replay has {replayed_event}"
     )]
     Differs {
+        /// The saved event there, in words (or as JSON when there are none).
+        saved_event: String,
+        /// The replayed event there, in words (or as JSON).
+        replayed_event: String,
         /// The first differing event.
         index: usize,
         /// The saved log's length.
@@ -68,6 +72,32 @@ impl SavedGame {
             record: game.record().clone(),
             events: game.events().to_vec(),
         }
+    }
+
+    /// Writes the save as JSON to `path` without ever leaving a half-written file there: the
+    /// text goes to a temporary file beside it, which is flushed to disk and then renamed
+    /// over `path`. When anything fails (a full disk, a file size limit, a folder that cannot
+    /// be written), the temporary file is removed and whatever was at `path` is unchanged.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        use std::io::Write as _;
+        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+        let name = path
+            .file_name()
+            .ok_or_else(|| format!("`{}` names no file", path.display()))?;
+        let mut temporary_name = std::ffi::OsString::from(".");
+        temporary_name.push(name);
+        temporary_name.push(format!(".{}.tmp", std::process::id()));
+        let temporary = path.with_file_name(temporary_name);
+        let written = std::fs::File::create(&temporary).and_then(|mut file| {
+            file.write_all(text.as_bytes())?;
+            file.write_all(b"\n")?;
+            file.sync_all()
+        });
+        let renamed = written.and_then(|()| std::fs::rename(&temporary, path));
+        renamed.map_err(|error| {
+            let _ = std::fs::remove_file(&temporary);
+            format!("cannot write `{}`: {error}", path.display())
+        })
     }
 
     /// Reads a save from JSON.
@@ -123,10 +153,92 @@ impl SavedGame {
                 "the data has problems: {first}"
             )));
         }
-        let rules = RulesetGame::new(Rc::new(loaded), host, self.spec.clone())
+        self.replay_loaded(Rc::new(loaded), host)
+    }
+
+    /// Replays the record against data already loaded (the save's `data` paths are not
+    /// read) and compares the event logs as [`replay`](Self::replay) does.
+    pub fn replay_loaded(
+        &self,
+        loaded: Rc<crate::load::Loaded>,
+        host: Rc<gloam_dsl::Host>,
+    ) -> Result<Game<RulesetGame>, ReplayError> {
+        let rules = RulesetGame::new(loaded, host, self.spec.clone())
             .map_err(|e| ReplayError::Setup(e.to_string()))?;
-        let game = Game::replay(rules, &self.record, RulesetGame::first_frames())
-            .map_err(|e| ReplayError::Replay(e.to_string()))?;
+        let names = &self.record.setup.players;
+        for (index, player) in names.iter().enumerate() {
+            if names[..index].contains(player) {
+                return Err(ReplayError::Format(format!(
+                    "the record names two players `{player}`; each seat needs its own name"
+                )));
+            }
+        }
+        let seats: Vec<&str> = self
+            .spec
+            .seats
+            .iter()
+            .map(|seat| seat.name.as_str())
+            .collect();
+        if seats != names.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(ReplayError::Format(format!(
+                "the match seats {} but the record plays {}: a player was renamed, added or removed",
+                seats.join(", "),
+                names.join(", ")
+            )));
+        }
+        let name = |player: gloam_core::PlayerId| {
+            names.get(usize::from(player.0)).map_or_else(
+                || format!("seat {}", player.0),
+                |name| format!("{name} (seat {})", player.0),
+            )
+        };
+        if let Some((player, _)) = self
+            .record
+            .answers
+            .iter()
+            .find(|(player, _)| usize::from(player.0) >= names.len())
+        {
+            return Err(ReplayError::Replay(format!(
+                "the record has an answer by {}, but the game has {} players",
+                name(*player),
+                names.len()
+            )));
+        }
+        let mut game = Game::start(
+            rules,
+            self.record.setup.clone(),
+            RulesetGame::first_frames(),
+        )
+        .map_err(|e| ReplayError::Replay(format!("the game does not start: {e}")))?;
+        let total = self.record.answers.len();
+        for (index, (player, answer)) in self.record.answers.iter().enumerate() {
+            if let Err(e) = game.submit(*player, answer.clone()) {
+                let waiting: Vec<String> = game
+                    .pending()
+                    .iter()
+                    .map(|request| format!("{} to {}", name(request.player), request.prompt))
+                    .collect();
+                let waiting = if waiting.is_empty() {
+                    "the game was over".to_owned()
+                } else {
+                    format!("the game was waiting for {}", waiting.join(", "))
+                };
+                let asked = game
+                    .pending()
+                    .iter()
+                    .any(|request| request.player == *player);
+                let why = if asked {
+                    format!("{e}")
+                } else {
+                    "no question was put to them".to_owned()
+                };
+                return Err(ReplayError::Replay(format!(
+                    "answer {} of {total}, by {}, is refused: {why} ({waiting})",
+                    index + 1,
+                    name(*player)
+                )));
+            }
+        }
         let json = |event: &Event| serde_json::to_string(event).unwrap_or_default();
         let replayed = game.events();
         let first_difference = self
@@ -139,11 +251,21 @@ impl SavedGame {
             });
         match first_difference {
             None => Ok(game),
-            Some(index) => Err(ReplayError::Differs {
-                index,
-                saved: self.events.len(),
-                replayed: replayed.len(),
-            }),
+            Some(index) => {
+                let describe = |event: Option<&Event>| match event {
+                    None => "nothing (the log ends before it)".to_owned(),
+                    Some(event) => {
+                        crate::narrate::narrate(event, game.state()).unwrap_or_else(|| json(event))
+                    }
+                };
+                Err(ReplayError::Differs {
+                    index,
+                    saved: self.events.len(),
+                    replayed: replayed.len(),
+                    saved_event: describe(self.events.get(index)),
+                    replayed_event: describe(replayed.get(index)),
+                })
+            }
         }
     }
 }

@@ -75,8 +75,8 @@ pub struct SimReport {
 }
 
 /// The invariants every state of a game keeps, beyond the kernel's own (every card in
-/// exactly one zone, no two pieces of a layer in one place): damage never above Wounds
-/// for a fighter on the battlefield, glory never negative.
+/// exactly one zone, no two pieces of a layer in one place): damage never negative nor
+/// above Wounds for a fighter on the battlefield, glory never negative.
 pub fn check_invariants(state: &GameState) -> Result<(), String> {
     state.check_invariants().map_err(|e| e.to_string())?;
     for piece in state.pieces.values() {
@@ -85,6 +85,12 @@ pub fn check_invariants(state: &GameState) -> Result<(), String> {
         }
         let damage = piece.counters.get("damage").copied().unwrap_or(0);
         let wounds = state.characteristic(piece.id, "wounds").unwrap_or(i64::MAX);
+        if damage < 0 {
+            return Err(format!(
+                "{} ({}) has {damage} damage: damage is never negative",
+                piece.id, piece.kind
+            ));
+        }
         if damage > wounds {
             return Err(format!(
                 "{} ({}) stands on the battlefield with {damage} damage and {wounds} wounds",

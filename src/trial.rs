@@ -12,8 +12,10 @@
 //! cards' catalog included), with the variables a game binds at the card's place
 //! ([`gloam_dsl::Place`]): `this_card` and `player`; `this_fighter`, the first player's
 //! first fighter, only for a card a fighter carries or casts (never for a ploy or an
-//! objective); `target`, the nearest enemy, and `attacker`, that first fighter, as the
-//! fighters of the window's event. A card with both a condition and an effect has its
+//! objective); and only the fighters the card's window gives (`gives` in its ruleset),
+//! picked by the seed as a game could have them: for a window giving both, that first
+//! fighter and the enemy beside it, one the `attacker`, the other the `target`. A card in a
+//! power step gets neither, as in a game. A card with both a condition and an effect has its
 //! condition evaluated first (reported), then its effect run; a seeded random agent answers
 //! its choices.
 
@@ -302,7 +304,7 @@ pub fn try_card(
         .find(|p| state.pieces[p].owner == PlayerId(0))
         .ok_or_else(|| setup_error("the first player has no fighter on the battlefield"))?;
     let actor_hex = state.pieces[&actor].position.and_then(Position::hex);
-    let target = fighters
+    let enemy = fighters
         .iter()
         .copied()
         .filter(|p| state.pieces[p].owner != PlayerId(0))
@@ -311,7 +313,8 @@ pub fn try_card(
             (hex.zip(actor_hex).map(|(a, b)| a.distance_to(b)), *p)
         });
     // What a game binds at the card's place (`gloam_dsl::Place`, the table the checker
-    // uses): a card played for no fighter (a ploy, an objective) gets no `this_fighter`.
+    // uses): a card played for no fighter (a ploy, an objective) gets no `this_fighter`, and
+    // a card gets only the fighters its window gives (none in a power step).
     let place = crate::load::script_place(&loaded.library, "card", &card.name, &card.ruleset);
     let mut bindings = Bindings::new()
         .acting(PlayerId(0))
@@ -320,13 +323,8 @@ pub fn try_card(
     if place.has_fighter() {
         bindings = bindings.with("this_fighter", Value::Piece(actor));
     }
-    // The event of the card's window, if it has one, stands for "the first player's fighter
-    // acted against the nearest enemy": `target` is that enemy, `attacker` that fighter. (In
-    // a game both are `()` where the window's event has no fighter, as in a power step.)
-    if let Some(target) = target {
-        bindings = bindings
-            .with("target", Value::Piece(target))
-            .with("attacker", Value::Piece(actor));
+    for (name, fighter) in event_fighters(&place, actor, enemy, &fighters, seed) {
+        bindings = bindings.with(name, Value::Piece(fighter));
     }
 
     let before = state.clone();
@@ -370,6 +368,43 @@ pub fn try_card(
         }
     }
     Err(setup_error("the script asked for more than 64 choices"))
+}
+
+/// The fighters of the event of the card's window, as a game would bind them, picked by the
+/// seed: for a window that gives both `target` and `attacker`, the first player's first
+/// fighter and the enemy beside it, one attacking the other (which one, by the seed); for a
+/// window that gives one of them, any fighter on the battlefield. A variable the window
+/// marks `optional` gets a fighter too (the event that has one). A window that gives none
+/// (a power step) gets none, and so does a card without a window.
+fn event_fighters(
+    place: &gloam_dsl::Place<'_>,
+    actor: PieceId,
+    enemy: Option<PieceId>,
+    fighters: &[PieceId],
+    seed: u64,
+) -> Vec<(&'static str, PieceId)> {
+    let Some(window) = place.window() else {
+        return Vec::new();
+    };
+    let given = window.variables();
+    let mut rng = GameRng::from_seed(seed ^ 0x6576_656e);
+    match (given.as_slice(), enemy) {
+        (["target", "attacker"], Some(enemy)) => {
+            let (target, attacker) = if rng.below(2) == 0 {
+                (enemy, actor)
+            } else {
+                (actor, enemy)
+            };
+            vec![("target", target), ("attacker", attacker)]
+        }
+        _ => given
+            .into_iter()
+            .map(|name| {
+                let pick = rng.below(fighters.len().max(1) as u32) as usize;
+                (name, fighters.get(pick).copied().unwrap_or(actor))
+            })
+            .collect(),
+    }
 }
 
 /// A line for each event a trial shows: the narration `gloam play` prints, and for the

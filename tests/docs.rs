@@ -77,6 +77,14 @@ fn diagnostics_markdown() -> String {
             "gloam::io::no_files",
             "a folder given to `gloam check` holds no .gloam file",
         ),
+        (
+            "gloam::io::not_text",
+            "a data file that is not UTF-8 text; the first bad byte's line, column and offset are given",
+        ),
+        (
+            "gloam::io::not_data",
+            "a path that is not data: a device, pipe, socket, system folder (`/proc`), a file over 2 MiB, or a walk of more than 100,000 entries",
+        ),
     ]);
     let examples = examples();
     let mut out = String::new();
@@ -150,4 +158,8 @@ const EXEMPT: &[&str] = &[
     // Reading errors depend on the file system, not on a file's content.
     "gloam::io::unreadable",
     "gloam::io::no_files",
+    // Found while reading files, before the corpus's loader sees any text; tests/reliability.rs
+    // shows each.
+    "gloam::io::not_text",
+    "gloam::io::not_data",
 ];

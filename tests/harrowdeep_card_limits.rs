@@ -25,11 +25,12 @@ use scenario::{KREW, SEEKERS, cards_dir, frame, option, piece, with_fixture};
 
 /// A test-only card: run as a `card` frame for `this_fighter`, it marks `hunter` when the
 /// fighter is a hunter (`has_keyword`) and `allowed` when a hunter-only card would allow it
-/// (`card_allows` of "Hunter Only").
+/// (`card_allows` of "Hunter Only"). An upgrade, so that its effect may read `this_fighter`
+/// (a ploy's may not: `gloam_dsl::Place`).
 const PROBE: &str = r#"
 card "Keyword Probe" {
     ruleset = "harrowdeep"
-    kind = ploy
+    kind = upgrade
     owner = universal
     window = card_resolved
     text = "Test fixture: marks the fighter's keywords."

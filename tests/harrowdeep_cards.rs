@@ -239,12 +239,26 @@ const ABILITY_TESTS: &[(&str, &str, &str)] = &[
 /// (ability conditions read the event's fighters), each ability of `this_fighter` whose
 /// condition holds now (with the frame's `target` and `attacker` bound). It is how
 /// these tests read conditions the flow does not check yet.
+///
+/// Its window is the test ruleset's own: `harrowdeep_probe` extends Harrowdeep with a window
+/// that gives `target` and `attacker`, both optional, so the probe reads what each frame
+/// binds (an upgrade, it receives `this_fighter`).
 const PROBE: &str = r#"
+ruleset "harrowdeep_probe" {
+    extends = "harrowdeep"
+    title = "Harrowdeep with a test window"
+    window "probe" {
+        about = "test only: the probe is run with the fighters a test binds"
+        gives = [target, attacker]
+        optional = [target, attacker]
+    }
+}
+
 card "Test Probe" {
-    ruleset = "harrowdeep"
-    kind = ploy
+    ruleset = "harrowdeep_probe"
+    kind = upgrade
     owner = universal
-    window = card_resolved
+    window = probe
     text = "Test fixture: marks which conditions hold."
     effect = {
         for c in cards_in(player, "power_hand") {
@@ -266,7 +280,7 @@ card "Test Probe" {
 
 /// The shipped data plus the probe.
 fn rules() -> RulesetGame {
-    with_fixture("harrowdeep", "harrowdeep-cards-probe", PROBE)
+    with_fixture("harrowdeep_probe", "harrowdeep-cards-probe", PROBE)
 }
 
 fn fighter(rules: &RulesetGame, kind: &str) -> Value {
@@ -2846,16 +2860,18 @@ fn tempered_sigmarite_gives_its_fighter_a_defence_reroll() {
         None,
     );
     assert!(none.is_none());
-    // Its ability: when its fighter is the target, one defence re-roll for that attack.
+    // Its ability: when its fighter is the target, one defence re-roll for that attack. Its
+    // window (`after_defence_roll`) gives the target and the attacker (Gikkit).
     let placed = everyone_but(&rules, &[]);
     let target = fighter(&rules, "Calthia Xandire");
+    let attacker = fighter(&rules, "Gikkit");
     let game = resolve(
         &rules,
         move |ctx| place_all(ctx, &placed),
         SEEKERS,
         "Tempered Sigmarite",
         Some("Calthia Xandire"),
-        &[("target", target)],
+        &[("target", target), ("attacker", attacker)],
         vec![],
     );
     assert_eq!(stat(game.state(), "Calthia Xandire", "defence_rerolls"), 1);

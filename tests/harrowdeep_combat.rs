@@ -31,12 +31,13 @@ fn rules() -> RulesetGame {
     shipped("harrowdeep")
 }
 
-/// Test-only cards (with the shared `TWIN_CHANNEL` spell): a ploy that reports the
+/// Test-only cards (with the shared `TWIN_CHANNEL` spell): an upgrade (so that its effect
+/// reads `this_fighter`, its bearer; a ploy's may not) that reports the
 /// territory and edge queries as glory.
 const FIXTURES: &str = r#"
 card "Test Survey" {
     ruleset = "harrowdeep"
-    kind = ploy
+    kind = upgrade
     owner = universal
     window = power_step
     text = "Test fixture. Gain 1 glory if the fighter stands in your territory, 2 if in an enemy's, 10 more on an edge hex."

@@ -36,12 +36,13 @@ fn rules() -> RulesetGame {
     shipped("harrowdeep")
 }
 
-/// Test-only cards (with the shared `TWIN_CHANNEL` spell): a ploy that scatters 1 from a
+/// Test-only cards (with the shared `TWIN_CHANNEL` spell): an upgrade (so that its effect
+/// reads `this_fighter`, its bearer; a ploy's may not) that scatters 1 from a
 /// fighter.
 const FIXTURES: &str = r#"
 card "Test Scatter Blast" {
     ruleset = "harrowdeep"
-    kind = ploy
+    kind = upgrade
     owner = universal
     window = power_step
     text = "Test fixture. Scatter 1 from the chosen fighter's hex; the fighter in the end hex is dealt 1 damage."

@@ -510,3 +510,44 @@ fn bad_requests_are_refused_with_their_codes_and_make_no_game() {
     assert_ne!(all, mine, "decks are hidden from every viewer");
     server.finish();
 }
+
+/// The schemas are not vacuous: messages that break the spec fail them.
+#[test]
+fn schemas_refuse_messages_that_break_the_spec() {
+    let fails = |schema: &str, message: Json| {
+        let validator = &schemas().validators[schema];
+        assert!(
+            !validator.is_valid(&message),
+            "{schema} should refuse {message}"
+        );
+    };
+    fails("answer", json!({"cmd": "answer", "game": 1, "player": 0}));
+    fails(
+        "answer",
+        json!({"cmd": "answer", "game": 1, "player": 0, "answer": {"option": 0, "order": [0]}}),
+    );
+    fails(
+        "new_game",
+        json!({"cmd": "new_game", "ruleset": "harrowdeep", "colour": "red"}),
+    );
+    fails("request", json!({"cmd": "dance"}));
+    fails(
+        "game_reply",
+        json!({"id": 1, "game": 1, "events": [], "pending": []}),
+    );
+    fails(
+        "game_reply",
+        json!({"id": 1, "game": 1, "events": [], "over": null, "pending": [
+            {"player": 0, "kind": "sideways", "name": "x", "prompt": "x", "options": [], "secret": false}]}),
+    );
+    fails(
+        "game_reply",
+        json!({"id": 1, "game": 1, "events": [], "over": null, "pending": [
+            {"player": 0, "kind": "several", "name": "x", "prompt": "x", "options": [], "secret": false}]}),
+    );
+    fails(
+        "error_reply",
+        json!({"id": null, "error": {"code": "oops", "message": "x"}}),
+    );
+    fails("reply", json!({"id": 1}));
+}

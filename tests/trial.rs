@@ -132,7 +132,7 @@ fn issue_0011_every_change_a_card_makes_is_shown() {
 #[test]
 fn issue_0011_queries_about_the_tried_card_itself_answer() {
     let loaded = loaded_with(
-        "card \"Know Thyself\" {\n    ruleset = \"testbed\"\n    kind = ploy\n    owner = universal\n    window = power_step\n    condition = { card_kind(this_card) == \"ploy\" }\n    effect = {\n        if condition_holds(this_card) && card_kind(this_card) == \"ploy\" { give_token(target, \"guard\"); }\n    }\n}\n",
+        "card \"Know Thyself\" {\n    ruleset = \"testbed\"\n    kind = ploy\n    owner = universal\n    window = power_step\n    condition = { card_kind(this_card) == \"ploy\" }\n    effect = {\n        if condition_holds(this_card) && card_kind(this_card) == \"ploy\" { give_token(choose_fighter(friendly_fighters(), \"Who?\"), \"guard\"); }\n    }\n}\n",
     );
     let report = try_card(&loaded, &gloam_dsl::Host::new(), "Know Thyself", 1).unwrap();
     assert_eq!(report.condition, Some(true));
@@ -170,4 +170,77 @@ fn issue_0011_only_a_card_a_fighter_carries_receives_this_fighter() {
     );
     let ploy = gloam::load::script_place(&loaded.library, "card", "Shove", "testbed");
     assert!(!ploy.has_fighter(), "a ploy is played for no fighter");
+}
+
+#[test]
+fn issue_0011_a_card_in_a_window_that_gives_no_target_may_not_read_one() {
+    // The testbed's `power_step` gives no fighters: a ploy played there that reads
+    // `target` is refused at load, with the span of the read and what the window gives.
+    let mut sources = common::base();
+    sources.push(Source::new(
+        "extra.gloam",
+        "card \"Shove Off\" {\n    ruleset = \"testbed\"\n    kind = ploy\n    owner = universal\n    window = power_step\n    effect = { push(target, 1); }\n}\n",
+    ));
+    let (_, problems) = load(&sources, &gloam_dsl::Host::new());
+    let rendered = common::render_all(&problems);
+    assert_eq!(problems.len(), 1, "{rendered}");
+    assert!(rendered.contains("unknown variable `target`"), "{rendered}");
+    assert!(rendered.contains("extra.gloam:6:21"), "{rendered}");
+    assert!(
+        rendered.contains("window `power_step` gives no `target`"),
+        "{rendered}"
+    );
+}
+
+#[test]
+fn issue_0011_try_binds_the_fighters_of_the_window_one_attacking_the_other_by_the_seed() {
+    // The testbed's `after_attack` gives `target` and `attacker`: the trial binds both, two
+    // fighters of opposite sides, and the seed decides which side attacked.
+    let loaded = loaded_with(
+        "card \"Riposte\" {\n    ruleset = \"testbed\"\n    kind = ploy\n    owner = universal\n    window = after_attack\n    effect = {\n        give_token(target, \"guard\");\n        give_token(attacker, \"stagger\");\n    }\n}\n",
+    );
+    let place = gloam::load::script_place(&loaded.library, "card", "Riposte", "testbed");
+    assert_eq!(
+        place.variables(),
+        ["this_card", "player", "target", "attacker"]
+    );
+    let host = gloam_dsl::Host::new();
+    let mut attacking_sides = std::collections::BTreeSet::new();
+    for seed in 1..=12 {
+        let report = try_card(&loaded, &host, "Riposte", seed).unwrap();
+        let token_owner = |wanted: &str| {
+            report.events.iter().find_map(|e| match e {
+                Event::TokensChanged {
+                    scope: gloam::core::Scope::Piece(piece),
+                    token,
+                    ..
+                } if token == wanted => Some(report.after.pieces[piece].owner),
+                _ => None,
+            })
+        };
+        let target = token_owner("guard").expect("target is a fighter");
+        let attacker = token_owner("stagger").expect("attacker is a fighter");
+        assert_ne!(
+            target, attacker,
+            "seed {seed}: an attack is against an enemy"
+        );
+        attacking_sides.insert(attacker);
+    }
+    assert_eq!(
+        attacking_sides.len(),
+        2,
+        "the seed picks which side attacked"
+    );
+}
+
+#[test]
+fn issue_0011_try_binds_no_event_fighter_in_a_power_step() {
+    // A power-step ploy's script receives `this_card` and `player` only, as in a game; its
+    // trial binds nothing else (its compiled script has no other variable to bind).
+    let loaded = loaded_with("");
+    let script = loaded.script("card", "Shove", "effect").unwrap();
+    assert_eq!(script.variables(), ["this_card", "player"]);
+    let place = gloam::load::script_place(&loaded.library, "card", "Shove", "testbed");
+    assert!(place.required().is_empty());
+    assert!(try_card(&loaded, &gloam_dsl::Host::new(), "Shove", 1).is_ok());
 }

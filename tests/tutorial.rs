@@ -73,10 +73,12 @@ fn tutorial_fixed_card_checks_clean_and_tries() {
         &dir,
         &[
             "try",
-            "cards/underworlds",
-            "my_cards.gloam",
             "--card",
             "Heroic Shove",
+            "--data",
+            "cards/underworlds",
+            "--data",
+            "my_cards.gloam",
         ],
     );
     assert_eq!(code, 0, "{out}");

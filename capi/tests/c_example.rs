@@ -10,16 +10,21 @@ fn static_library() -> PathBuf {
     let exe = std::env::current_exe().expect("the test's path");
     let deps = exe.parent().expect("deps folder");
     let profile = deps.parent().expect("profile folder");
-    let candidates = [
-        profile.join("libgloam_capi.a"),
-        deps.join("libgloam_capi.a"),
-    ];
-    let newest = candidates
+    let is_library = |path: &PathBuf| {
+        path.file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| name.starts_with("libgloam_capi") && name.ends_with(".a"))
+    };
+    let newest = [profile, deps]
         .iter()
-        .filter_map(|path| Some((std::fs::metadata(path).ok()?.modified().ok()?, path)))
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(is_library)
+        .filter_map(|path| Some((std::fs::metadata(&path).ok()?.modified().ok()?, path)))
         .max();
     match newest {
-        Some((_, path)) => path.clone(),
+        Some((_, path)) => path,
         None => panic!(
             "no libgloam_capi.a next to the test in {}; cargo builds it with the crate",
             profile.display()

@@ -156,7 +156,7 @@ pub enum RuleError {
         zone: String,
     },
     /// A piece was moved onto another piece of its layer.
-    #[error("{piece} cannot stand at {position:?}: {occupant} is there")]
+    #[error("{piece} cannot stand at {position}: {occupant} is there")]
     Occupied {
         /// The piece moved.
         piece: PieceId,
@@ -179,6 +179,16 @@ pub enum RuleError {
     /// step only passes it on (with `?`), like any error.
     #[error("the roll `{}` waits for a chance outcome", .0.purpose)]
     ChanceNeeded(Box<ChanceRequest>),
+    /// A counter would pass the largest or smallest whole number.
+    #[error("counter `{name}` is {value}: adding {delta} would pass the largest whole number")]
+    CounterOverflow {
+        /// The counter.
+        name: String,
+        /// Its value.
+        value: i64,
+        /// What was added.
+        delta: i64,
+    },
     /// The rules asked a question with no legal answer.
     #[error("request `{kind}` for {player} offers no legal answer")]
     EmptyRequest {
@@ -453,10 +463,17 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// Adds `delta` to a counter and returns the new value.
+    /// Adds `delta` to a counter and returns the new value; refuses (changing nothing) a
+    /// sum beyond `i64`, which used to stop silently at the largest value.
     pub fn add_counter(&mut self, scope: Scope, name: &str, delta: i64) -> Result<i64, RuleError> {
         let current = self.scope_maps(scope)?.0.get(name).copied().unwrap_or(0);
-        let value = current.saturating_add(delta);
+        let value = current
+            .checked_add(delta)
+            .ok_or_else(|| RuleError::CounterOverflow {
+                name: name.to_owned(),
+                value: current,
+                delta,
+            })?;
         self.set_counter(scope, name, value)?;
         Ok(value)
     }

@@ -120,10 +120,37 @@ impl Hex {
     }
 
     /// Number of steps between two hexes on an unobstructed lattice.
+    ///
+    /// Computed in `i64`, so no pair of coordinates overflows; a distance beyond `u32::MAX`
+    /// (only between hexes more than four billion steps apart, far outside
+    /// [`Hex::LIMIT`]) is `u32::MAX`. Hosts taking coordinates from outside check them with
+    /// [`Hex::in_limit`].
     pub fn distance_to(self, other: Hex) -> u32 {
-        let d = self.sub(other);
-        let (q, r, s) = (d.q.unsigned_abs(), d.r.unsigned_abs(), d.s().unsigned_abs());
-        (q + r + s) / 2
+        let dq = i64::from(self.q) - i64::from(other.q);
+        let dr = i64::from(self.r) - i64::from(other.r);
+        let ds = -dq - dr;
+        let steps = (dq.unsigned_abs() + dr.unsigned_abs() + ds.unsigned_abs()) / 2;
+        u32::try_from(steps).unwrap_or(u32::MAX)
+    }
+
+    /// The largest coordinate (`q`, `r` and `s`, in absolute value) a host should accept:
+    /// within it, every sum, difference, distance and lattice point of two hexes fits its
+    /// type exactly.
+    pub const LIMIT: i32 = 1 << 28;
+
+    /// Whether `q`, `r` and `s` are all within [`Hex::LIMIT`] in absolute value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::Hex;
+    /// assert!(Hex::new(-3, 7).in_limit());
+    /// assert!(!Hex::new(i32::MAX, 0).in_limit());
+    /// ```
+    pub fn in_limit(self) -> bool {
+        let limit = i64::from(Hex::LIMIT);
+        let (q, r) = (i64::from(self.q), i64::from(self.r));
+        q.abs() <= limit && r.abs() <= limit && (q + r).abs() <= limit
     }
 
     /// Whether `other` is one of the six neighbours.
@@ -202,6 +229,20 @@ impl std::fmt::Display for Hex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn distance_between_extreme_coordinates_does_not_overflow() {
+        // Issue 17: computed in i32 this wrapped to 1.
+        let a = Hex::new(i32::MAX, 0);
+        let b = Hex::new(i32::MIN, 0);
+        assert_eq!(a.distance_to(b), u32::MAX);
+        assert_eq!(
+            Hex::new(1 << 28, 0).distance_to(Hex::new(-(1 << 28), 0)),
+            1 << 29
+        );
+        assert!(!a.in_limit() && !b.in_limit());
+        assert!(!Hex::new(1 << 28, 1).in_limit(), "s is out of range");
+    }
 
     #[test]
     fn ring_has_six_times_radius_distinct_hexes_at_that_distance() {

@@ -27,6 +27,16 @@ pub enum Position {
     },
 }
 
+/// In players' terms: `hex (1, 2)`, or `point (x, y)` (tenths of a millimetre).
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Position::Hex(hex) => write!(f, "hex {hex}"),
+            Position::Table { at, .. } => write!(f, "point ({}, {})", at.x, at.y),
+        }
+    }
+}
+
 impl Position {
     /// The hex, if this is a hex position.
     pub fn hex(self) -> Option<Hex> {
@@ -316,7 +326,7 @@ pub enum InvariantError {
         card: CardId,
     },
     /// Two pieces of the same layer share a position.
-    #[error("{first} and {second} both stand at {position:?} in the same layer")]
+    #[error("{first} and {second} both stand at {position} in the same layer")]
     SharedPosition {
         /// One piece.
         first: PieceId,

@@ -576,3 +576,47 @@ fn loaded_dice_serve_rerolls_too() {
     ctx.reroll("test", &mut roll, 0).unwrap();
     assert_eq!(roll.dice()[0].face, "one");
 }
+
+#[test]
+fn a_refused_placement_names_the_hex_in_players_terms() {
+    // Issue 17: the message printed `Hex(Hex { q: 1, r: 2 })`.
+    use gloam_core::{Hex, Position};
+    let mut state = GameState::new(2, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    let spot = Position::Hex(Hex::new(1, 2));
+    let first = ctx.create_piece(PlayerId(0), "fighter", []).unwrap();
+    let second = ctx.create_piece(PlayerId(1), "fighter", []).unwrap();
+    ctx.place_piece(first, Some(spot), vec![], "deploy")
+        .unwrap();
+    let refused = ctx
+        .place_piece(second, Some(spot), vec![], "deploy")
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("cannot stand at hex (1, 2):"), "{refused}");
+    assert!(!refused.contains("Hex {"), "{refused}");
+}
+
+#[test]
+fn a_counter_refuses_to_pass_the_largest_whole_number() {
+    // Issue 17: glory and counters stopped silently at i64::MAX.
+    use gloam_core::Scope;
+    let mut state = GameState::new(2, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut log);
+    ctx.add_counter(Scope::Game, "glory", i64::MAX - 1).unwrap();
+    let refused = ctx.add_counter(Scope::Game, "glory", 2).unwrap_err();
+    assert!(
+        matches!(refused, RuleError::CounterOverflow { .. }),
+        "{refused}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "counter `glory` is {}: adding 2 would pass the largest whole number",
+            i64::MAX - 1
+        )
+    );
+    assert_eq!(ctx.add_counter(Scope::Game, "glory", 1).unwrap(), i64::MAX);
+    assert!(ctx.add_counter(Scope::Game, "glory", i64::MIN).is_ok());
+}

@@ -64,6 +64,8 @@ pub struct ScriptContext {
     pub place: Option<String>,
     /// Whether that place is a card's.
     card_place: bool,
+    /// The timing window of that place, for a card or an ability that has one.
+    window: Option<String>,
 }
 
 impl ScriptContext {
@@ -76,6 +78,7 @@ impl ScriptContext {
             names: Arc::default(),
             place: None,
             card_place: false,
+            window: None,
         }
     }
 
@@ -88,6 +91,7 @@ impl ScriptContext {
             names: Arc::default(),
             place: None,
             card_place: false,
+            window: None,
         }
     }
 
@@ -98,18 +102,24 @@ impl ScriptContext {
     ///
     /// ```
     /// use gloam_dsl::{Place, ScriptContext};
-    /// let context = ScriptContext::effect("card \"Shove\" effect").at(Place::of("card", Some("ploy")));
-    /// assert_eq!(context.variables, ["this_card", "player", "target", "attacker"]);
+    /// let context = ScriptContext::effect("card \"Shove\" effect").at(Place::of("card", Some("ploy"), None));
+    /// assert_eq!(context.variables, ["this_card", "player"]);
     /// ```
     pub fn at(mut self, place: Place<'_>) -> ScriptContext {
         self.place = Some(place.describe());
         self.card_place = matches!(place, Place::Card { .. });
-        self.with_variables(place.variables().iter().copied())
+        self.window = place.window().map(|window| window.name.to_owned());
+        self.with_variables(place.variables())
     }
 
     /// Whether the place is a card's.
     pub(crate) fn place_is_card(&self) -> bool {
         self.card_place
+    }
+
+    /// The timing window of the place, for a card or an ability that has one.
+    pub(crate) fn window(&self) -> Option<&str> {
+        self.window.as_deref()
     }
 
     /// The same context with more variables.
@@ -761,7 +771,7 @@ impl Host {
             }
             EvalAltResult::ErrorRuntime(value, _) => DslDiagnostic::RuntimeError {
                 script: label,
-                message: format!("the script threw {}", describe(&from_dynamic(value))),
+                message: format!("the script threw {}", describe_thrown(value)),
                 src: site.named_source(),
                 span,
                 help: None,
@@ -1078,6 +1088,22 @@ fn describe(value: &Value) -> String {
         Value::Int(n) => format!("the number {n}"),
         Value::Str(s) => format!("the string {s:?}"),
         other => format!("{other:?}"),
+    }
+}
+
+/// What a script threw, in words: a value the game knows by its kind, anything else (a map,
+/// a function pointer) as the script would print it.
+fn describe_thrown(value: &rhai::Dynamic) -> String {
+    match from_dynamic(value) {
+        Value::Unit if !value.is_unit() => {
+            let kind = if value.is_map() {
+                "the map"
+            } else {
+                "the value"
+            };
+            format!("{kind} {value}")
+        }
+        known => describe(&known),
     }
 }
 

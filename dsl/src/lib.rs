@@ -92,7 +92,7 @@ pub use known::KnownNames;
 pub use limits::Limits;
 pub use source::ScriptSource;
 pub use triggers::{ListenerId, TriggerIndex};
-pub use variables::{FIGHTER_CARD_KINDS, Place, STEP_VARIABLES};
+pub use variables::{EVENT_VARIABLES, FIGHTER_CARD_KINDS, Place, STEP_VARIABLES, Window};
 pub use vocabulary::{FunctionDoc, FunctionKind, NameKind, Param, docs_markdown, vocabulary};
 pub use world::{
     AbilityInfo, Bindings, CardInfo, CardRestriction, FighterInfo, Names, Side, WeaponInfo, World,

@@ -29,25 +29,40 @@ use crate::vocabulary::entries;
 /// [`Place::variables`] says what each place binds, and the checker, the driver of a game
 /// (`gloam::engine`), `gloam try` and `docs/dsl.md` all read it.
 ///
+/// A card's or an ability's place is its kind and its timing window: the window's
+/// declaration says which fighters of its event it gives (`gives = [target, attacker]`), so
+/// a ploy played in the power step, whose window gives none, has no `target`.
+///
 /// # Examples
 ///
 /// ```
-/// use gloam_dsl::Place;
-/// let ploy = Place::of("card", Some("ploy"));
+/// use gloam_dsl::{Place, Window};
+/// let ploy = Place::of("card", Some("ploy"), None);
 /// assert!(!ploy.variables().contains(&"this_fighter"));
-/// let upgrade = Place::of("card", Some("upgrade"));
+/// assert!(!ploy.variables().contains(&"target"));
+/// let upgrade = Place::of("card", Some("upgrade"), None);
 /// assert!(upgrade.variables().contains(&"this_fighter"));
+/// let gives = ["target".to_owned()];
+/// let after_move = Window { name: "after_move", gives: &gives, optional: &[] };
+/// let reaction = Place::of("card", Some("ploy"), Some(after_move));
+/// assert_eq!(reaction.variables(), ["this_card", "player", "target"]);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Place<'a> {
-    /// A card's `effect` or `condition`; `kind` is its card kind.
+    /// A card's `effect` or `condition`; `kind` is its card kind, `window` its timing
+    /// window (none for a card without one, an objective scored in the end phase).
     Card {
         /// The card's kind (`ploy`, `upgrade`...).
         kind: &'a str,
+        /// The card's window, as its ruleset declares it.
+        window: Option<Window<'a>>,
     },
-    /// A fighter's ability (`condition`, `effect`).
-    Ability,
+    /// A fighter's ability (`condition`, `effect`), used in `window`.
+    Ability {
+        /// The ability's window, as its ruleset declares it.
+        window: Option<Window<'a>>,
+    },
     /// A ruleset's `action` item (`condition`, `run`).
     Action,
     /// A fighter's `inspire` or `uninspire` condition.
@@ -56,6 +71,44 @@ pub enum Place<'a> {
     /// the flow, whose values are its variables.
     Step,
 }
+
+/// A timing window as its ruleset declares it, as far as variables go: the fighters of its
+/// event that it gives the scripts of cards and abilities used in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Window<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// The variables it gives (names of [`EVENT_VARIABLES`]; others are ignored here, the
+    /// data checks refuse them).
+    pub gives: &'a [String],
+    /// Those of `gives` that may be `()` when the event has no such fighter.
+    pub optional: &'a [String],
+}
+
+impl Window<'_> {
+    /// The variables it gives, in the order of [`EVENT_VARIABLES`].
+    pub fn variables(&self) -> Vec<&'static str> {
+        EVENT_VARIABLES
+            .iter()
+            .copied()
+            .filter(|name| self.gives.iter().any(|given| given == name))
+            .collect()
+    }
+
+    /// The variables it gives that are always a fighter (not `optional`): a flow that wakes
+    /// a card or an ability in this window without them is refused in play.
+    pub fn required(&self) -> Vec<&'static str> {
+        self.variables()
+            .into_iter()
+            .filter(|name| !self.optional.iter().any(|optional| optional == name))
+            .collect()
+    }
+}
+
+/// The variables a window may give: the fighters of its event (`target` the one it is
+/// about, `attacker` the one that caused it). The same names as
+/// `gloam_grammar::WINDOW_VARIABLES`, which the data checks use.
+pub const EVENT_VARIABLES: &[&str] = &["target", "attacker"];
 
 /// The card kinds a fighter plays or carries, whose scripts receive that fighter as
 /// `this_fighter`: an upgrade's bearer, a spell's caster (the names of the shared
@@ -82,23 +135,29 @@ const MEANINGS: &[(&str, &str)] = &[
     ),
     (
         "target",
-        "the fighter the event that opened the window is about (the one attacked, damaged, moved...); `()` when the event has none, as in a power step",
+        "the fighter the event that opened the window is about (the one attacked, damaged, moved...), for a window that `gives` it",
     ),
     (
         "attacker",
-        "the fighter that caused the event (the attacker, the one that dealt damage); `()` when none did",
+        "the fighter that caused the event (the attacker, the one that dealt damage), for a window that `gives` it",
     ),
 ];
 
 impl<'a> Place<'a> {
     /// The place of a script held by an item of `item_kind` (`card`, `ability`, `action`,
-    /// `fighter`, `step`, `ruleset`); `card_kind` is a card's kind.
-    pub fn of(item_kind: &str, card_kind: Option<&'a str>) -> Place<'a> {
+    /// `fighter`, `step`, `ruleset`); `card_kind` is a card's kind, `window` the timing
+    /// window of a card or an ability.
+    pub fn of(
+        item_kind: &str,
+        card_kind: Option<&'a str>,
+        window: Option<Window<'a>>,
+    ) -> Place<'a> {
         match item_kind {
             "card" => Place::Card {
                 kind: card_kind.unwrap_or(""),
+                window,
             },
-            "ability" => Place::Ability,
+            "ability" => Place::Ability { window },
             "action" => Place::Action,
             "fighter" => Place::Fighter,
             _ => Place::Step,
@@ -109,21 +168,46 @@ impl<'a> Place<'a> {
     ///
     /// | place | variables |
     /// | --- | --- |
-    /// | card of a kind in [`FIGHTER_CARD_KINDS`] | `this_card`, `player`, `this_fighter`, `target`, `attacker` |
-    /// | any other card (a ploy, an objective) | `this_card`, `player`, `target`, `attacker` |
-    /// | ability, action | `this_fighter`, `player`, `target`, `attacker` |
+    /// | card of a kind in [`FIGHTER_CARD_KINDS`] | `this_card`, `player`, `this_fighter`, and what its window gives |
+    /// | any other card (a ploy, an objective) | `this_card`, `player`, and what its window gives |
+    /// | ability | `this_fighter`, `player`, and what its window gives |
+    /// | action | `this_fighter`, `player`, `target`, `attacker` |
     /// | fighter (`inspire`, `uninspire`) | `this_fighter`, `player` |
     /// | step, ruleset (`setup`, `scoring`, `victory`) | [`STEP_VARIABLES`] |
-    pub fn variables(&self) -> &'static [&'static str] {
+    pub fn variables(&self) -> Vec<&'static str> {
+        let event = |window: &Option<Window<'_>>| window.map(|w| w.variables()).unwrap_or_default();
         match self {
-            Place::Card { kind } if FIGHTER_CARD_KINDS.contains(kind) => {
-                &["this_card", "player", "this_fighter", "target", "attacker"]
+            Place::Card { kind, window } => {
+                let mut names = vec!["this_card", "player"];
+                if FIGHTER_CARD_KINDS.contains(kind) {
+                    names.push("this_fighter");
+                }
+                names.extend(event(window));
+                names
             }
-            Place::Card { .. } => &["this_card", "player", "target", "attacker"],
-            Place::Ability | Place::Action => &["this_fighter", "player", "target", "attacker"],
-            Place::Fighter => &["this_fighter", "player"],
-            Place::Step => STEP_VARIABLES,
+            Place::Ability { window } => {
+                let mut names = vec!["this_fighter", "player"];
+                names.extend(event(window));
+                names
+            }
+            Place::Action => vec!["this_fighter", "player", "target", "attacker"],
+            Place::Fighter => vec!["this_fighter", "player"],
+            Place::Step => STEP_VARIABLES.to_vec(),
         }
+    }
+
+    /// The timing window of a card or an ability, if it has one.
+    pub fn window(&self) -> Option<Window<'a>> {
+        match self {
+            Place::Card { window, .. } | Place::Ability { window } => *window,
+            _ => None,
+        }
+    }
+
+    /// The variables of the place's window that a game must bind to a fighter (see
+    /// [`Window::required`]); none for a place without a window.
+    pub fn required(&self) -> Vec<&'static str> {
+        self.window().map(|w| w.required()).unwrap_or_default()
     }
 
     /// Whether the place's script is played for a fighter that it receives as
@@ -132,11 +216,15 @@ impl<'a> Place<'a> {
         self.variables().contains(&"this_fighter")
     }
 
-    /// How messages name the place: "a `ploy` card".
+    /// How messages name the place: "a `ploy` card in window `power_step`".
     pub fn describe(&self) -> String {
+        let window = self
+            .window()
+            .map(|w| format!(" in window `{}`", w.name))
+            .unwrap_or_default();
         match self {
-            Place::Card { kind } => format!("a `{kind}` card"),
-            Place::Ability => "an ability".to_owned(),
+            Place::Card { kind, .. } => format!("a `{kind}` card{window}"),
+            Place::Ability { .. } => format!("an ability{window}"),
             Place::Action => "an action".to_owned(),
             Place::Fighter => "a fighter's `inspire` or `uninspire`".to_owned(),
             Place::Step => "a step".to_owned(),
@@ -155,24 +243,29 @@ pub(crate) fn meaning(name: &str) -> Option<&'static str> {
 /// The section of `docs/dsl.md` that lists the variables of each place, from the table.
 pub(crate) fn variables_markdown() -> String {
     let mut out = String::from(
-        "\n## Variables by place\n\nWhat a script receives depends on where it is written; the checker refuses any other\nname that the script does not declare with `let`, and a game binds exactly these (a value\nthe moment does not have is `()`).\n\n| place | variables |\n| --- | --- |\n",
+        "\n## Variables by place\n\nWhat a script receives depends on where it is written: for a card or an ability, its\nkind and its timing window. The checker refuses any other name that the script does not\ndeclare with `let`, and a game binds exactly these.\n\n| place | variables |\n| --- | --- |\n",
     );
     let fighter_kinds: Vec<String> = FIGHTER_CARD_KINDS
         .iter()
         .map(|kind| format!("`{kind}`"))
         .collect();
-    let rows: [(String, Place<'_>); 5] = [
+    let rows: [(String, Place<'_>); 6] = [
         (
             format!("a card of kind {}", fighter_kinds.join(" or ")),
             Place::Card {
                 kind: FIGHTER_CARD_KINDS[0],
+                window: None,
             },
         ),
         (
             "a card of any other kind (a ploy, an objective): played for no fighter".to_owned(),
-            Place::Card { kind: "ploy" },
+            Place::Card {
+                kind: "ploy",
+                window: None,
+            },
         ),
-        ("a fighter's ability; a ruleset's action".to_owned(), Place::Ability),
+        ("a fighter's ability".to_owned(), Place::Ability { window: None }),
+        ("a ruleset's action".to_owned(), Place::Action),
         ("a fighter's `inspire` and `uninspire`".to_owned(), Place::Fighter),
         (
             "a ruleset's `step` (`run`), `setup`, `scoring`, `victory`: the values of the step's frame".to_owned(),
@@ -180,13 +273,24 @@ pub(crate) fn variables_markdown() -> String {
         ),
     ];
     for (place, row) in rows {
-        let names: Vec<String> = row
+        let mut names: Vec<String> = row
             .variables()
             .iter()
             .map(|name| format!("`{name}`"))
             .collect();
+        if matches!(row, Place::Card { .. } | Place::Ability { .. }) {
+            names.push("what its window gives".to_owned());
+        }
         out.push_str(&format!("| {place} | {} |\n", names.join(", ")));
     }
+    let event: Vec<String> = EVENT_VARIABLES
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect();
+    out.push_str(&format!(
+        "\nWhat a window gives is written in its ruleset: `window \"after_damage\" {{ gives = [target,\nattacker] optional = [attacker] }}`. A window may give {}, the fighters of its event;\none that gives none (a power step) gives neither, and a card or ability used in it that\nreads one is an error. A variable in `optional` is `()` when the event has no such\nfighter (damage from a lethal hex has no attacker); the others are always a fighter, and a\ngame in which a flow wakes a card or an ability without one stops with an error that names\nthe card and the window. A card has one window (`window = ...`); a card without one (an\nobjective scored in the end phase) gets none of them.\n",
+        event.join(" and ")
+    ));
     out.push_str("\n| variable | holds |\n| --- | --- |\n");
     for (name, holds) in MEANINGS {
         out.push_str(&format!("| `{name}` | {holds} |\n"));
@@ -273,6 +377,14 @@ fn context_words(name: &str, context: &ScriptContext) -> String {
         let mut help = if name == "this_fighter" && context.place_is_card() {
             format!(
                 "{place} is played for no fighter: its script receives no `this_fighter`, only {given}"
+            )
+        } else if EVENT_VARIABLES.contains(&name) {
+            let window = match context.window() {
+                Some(window) => format!("window `{window}` gives no `{name}`"),
+                None => format!("without a window, there is no `{name}`"),
+            };
+            format!(
+                "the script of {place} receives only {given}: {window} (a window whose event has that fighter declares it: `gives = [{name}]`)"
             )
         } else {
             format!("the script of {place} receives no `{name}` ({holds}), only {given}")
@@ -603,7 +715,7 @@ fn file_line(site: &Site, position: Position) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{FIGHTER_CARD_KINDS, Place};
+    use super::{FIGHTER_CARD_KINDS, Place, Window};
     use crate::{Host, ScriptContext, ScriptSource};
 
     fn help_for(context: ScriptContext, text: &str) -> Vec<(String, String)> {
@@ -623,8 +735,11 @@ mod tests {
 
     #[test]
     fn issue_0011_a_ploy_receives_no_this_fighter_and_the_help_says_how_to_get_one() {
-        let context =
-            ScriptContext::effect("card \"Shove\" effect").at(Place::of("card", Some("ploy")));
+        let context = ScriptContext::effect("card \"Shove\" effect").at(Place::of(
+            "card",
+            Some("ploy"),
+            None,
+        ));
         let found = help_for(context, "give_token(this_fighter, \"guard\");");
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].0, "gloam::dsl::undefined_variable");
@@ -636,9 +751,7 @@ mod tests {
             found[0].1
         );
         assert!(
-            found[0]
-                .1
-                .contains("`this_card`, `player`, `target` and `attacker`"),
+            found[0].1.contains("only `this_card` and `player`"),
             "{}",
             found[0].1
         );
@@ -653,8 +766,11 @@ mod tests {
 
     #[test]
     fn a_condition_is_told_to_test_the_fighters_instead_of_choosing() {
-        let context = ScriptContext::condition("card \"Near\" condition")
-            .at(Place::of("card", Some("objective")));
+        let context = ScriptContext::condition("card \"Near\" condition").at(Place::of(
+            "card",
+            Some("objective"),
+            None,
+        ));
         let found = help_for(context, "damage(this_fighter) > 0");
         assert!(
             found[0].1.contains("friendly_fighters().some(|f| ...)"),
@@ -666,18 +782,75 @@ mod tests {
     #[test]
     fn the_fighter_card_kinds_and_abilities_receive_their_fighter() {
         for kind in FIGHTER_CARD_KINDS {
-            assert!(Place::of("card", Some(kind)).has_fighter(), "{kind}");
+            assert!(Place::of("card", Some(kind), None).has_fighter(), "{kind}");
         }
         for place in [
-            Place::of("ability", None),
-            Place::of("action", None),
-            Place::of("fighter", None),
+            Place::of("ability", None, None),
+            Place::of("action", None, None),
+            Place::of("fighter", None, None),
         ] {
             assert!(place.has_fighter(), "{place:?}");
         }
         for kind in ["ploy", "objective"] {
-            assert!(!Place::of("card", Some(kind)).has_fighter(), "{kind}");
+            assert!(!Place::of("card", Some(kind), None).has_fighter(), "{kind}");
         }
-        assert!(!Place::of("step", None).has_fighter());
+        assert!(!Place::of("step", None, None).has_fighter());
+    }
+
+    fn window<'a>(name: &'a str, gives: &'a [String], optional: &'a [String]) -> Window<'a> {
+        Window {
+            name,
+            gives,
+            optional,
+        }
+    }
+
+    #[test]
+    fn issue_0011_a_card_in_a_window_without_a_target_may_not_read_target() {
+        let context = ScriptContext::effect("card \"Shove\" effect").at(Place::of(
+            "card",
+            Some("ploy"),
+            Some(window("power_step", &[], &[])),
+        ));
+        let found = help_for(context, "push(target, 1);");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "gloam::dsl::undefined_variable");
+        assert!(
+            found[0]
+                .1
+                .contains("a `ploy` card in window `power_step` receives only `this_card` and `player`: window `power_step` gives no `target`"),
+            "{}",
+            found[0].1
+        );
+        assert!(found[0].1.contains("`gives = [target]`"), "{}", found[0].1);
+    }
+
+    #[test]
+    fn a_card_gets_what_its_window_gives_and_nothing_more() {
+        let gives = ["attacker".to_owned(), "target".to_owned()];
+        let optional = ["attacker".to_owned()];
+        let after_damage = Place::of(
+            "card",
+            Some("upgrade"),
+            Some(window("after_damage", &gives, &optional)),
+        );
+        assert_eq!(
+            after_damage.variables(),
+            ["this_card", "player", "this_fighter", "target", "attacker"]
+        );
+        assert_eq!(after_damage.required(), ["target"]);
+        let only_target = ["target".to_owned()];
+        let after_move = Place::of(
+            "ability",
+            None,
+            Some(window("after_move", &only_target, &[])),
+        );
+        assert_eq!(after_move.variables(), ["this_fighter", "player", "target"]);
+        let context = ScriptContext::effect("ability \"Dodge\" effect").at(after_move);
+        let found = help_for(context, "push(attacker, 1);");
+        assert_eq!(found.len(), 1, "{found:?}");
+        let without_window = Place::of("card", Some("objective"), None);
+        assert_eq!(without_window.variables(), ["this_card", "player"]);
+        assert!(without_window.required().is_empty());
     }
 }

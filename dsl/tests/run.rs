@@ -389,6 +389,12 @@ fn runtime_errors_name_the_script() {
         error.to_string(),
         "test effect failed: the script threw the string \"no\""
     );
+    // Issue 17: a map was reported as "threw nothing".
+    let error = f.failure("throw #{a: 1};");
+    assert_eq!(
+        error.to_string(),
+        "test effect failed: the script threw the map #{\"a\": 1}"
+    );
     let error = f.failure("let a = [1]; a[5]");
     assert_eq!(error.code_name(), "gloam::dsl::runtime_error");
 }

@@ -389,14 +389,28 @@ pub struct FaceDef {
     pub count: i64,
 }
 
-/// `window "power_step" { about = "..." }`: a timing window.
+/// `window "after_damage" { about = "..." gives = [target, attacker] optional = [attacker] }`:
+/// a timing window, and the fighters of its event that the scripts of cards and abilities
+/// used in it receive.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WindowDef {
     /// Its name.
     pub name: String,
     /// When it opens.
     pub about: Option<String>,
+    /// The variables its moment gives the scripts used in it (names of
+    /// [`WINDOW_VARIABLES`]); none when empty (a power step).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gives: Vec<String>,
+    /// Those of `gives` that may be `()`, when the event has no such fighter (the damage
+    /// of a lethal hex has no attacker); the others are always a fighter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional: Vec<String>,
 }
+
+/// The variables a window may give (`gives`): the fighters of its event. `target` is the
+/// fighter the event is about, `attacker` the one that caused it.
+pub const WINDOW_VARIABLES: &[&str] = &["target", "attacker"];
 
 /// `step "action_phase" { run = { ... } }`: a step of the flow.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -52,6 +52,26 @@ pub enum GrammarDiagnostic {
         help: String,
     },
 
+    /// A file or a line beyond the loader's limits ([`crate::MAX_FILE_BYTES`],
+    /// [`crate::MAX_LINE_CHARS`]): the file is not read further.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::too_large))]
+    TooLarge {
+        /// What is too large, and the limit.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// Where: the start of the file, or the start of the first line too long.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// How to fix it.
+        #[help]
+        help: String,
+    },
+
     /// An item kind that is not allowed where it was written.
     #[error("unknown item `{kind}` {context}")]
     #[diagnostic(code(gloam::grammar::unknown_item))]
@@ -608,6 +628,10 @@ const CODES: &[(&str, &str)] = &[
         "more cards with a keyword, score timing or kind than the deck's `limits` allow",
     ),
     (
+        "gloam::grammar::too_large",
+        "a file larger than 2 MiB, or a line longer than 4,000 characters: the file is not read",
+    ),
+    (
         "gloam::grammar::deck_half",
         "the deck's `max_half` cards fill more than half of it (rounded down)",
     ),
@@ -630,6 +654,7 @@ impl GrammarDiagnostic {
     pub fn code_str(&self) -> &'static str {
         match self {
             GrammarDiagnostic::Syntax { .. } => "gloam::grammar::syntax",
+            GrammarDiagnostic::TooLarge { .. } => "gloam::grammar::too_large",
             GrammarDiagnostic::UnknownItem { .. } => "gloam::grammar::unknown_item",
             GrammarDiagnostic::UnknownField { .. } => "gloam::grammar::unknown_field",
             GrammarDiagnostic::MissingField { .. } => "gloam::grammar::missing_field",
@@ -660,6 +685,7 @@ impl GrammarDiagnostic {
     fn parts(&self) -> (&NamedSource<Arc<str>>, SourceSpan) {
         match self {
             GrammarDiagnostic::Syntax { src, span, .. }
+            | GrammarDiagnostic::TooLarge { src, span, .. }
             | GrammarDiagnostic::UnknownItem { src, span, .. }
             | GrammarDiagnostic::UnknownField { src, span, .. }
             | GrammarDiagnostic::MissingField { src, span, .. }

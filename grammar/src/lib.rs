@@ -188,11 +188,11 @@ pub use defs::{
     AbilityDef, ActionDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef,
     DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef,
     LimitDef, Owner, PartKind, PlacementDef, RemoveDef, Restriction, RulesetDef, ScriptDef, Side,
-    StatDef, StepDef, SymbolDef, VISIBILITIES, WarbandDef, WeaponDef, WindowDef, ZoneDef,
-    visibility_name,
+    StatDef, StepDef, SymbolDef, VISIBILITIES, WINDOW_VARIABLES, WarbandDef, WeaponDef, WindowDef,
+    ZoneDef, visibility_name,
 };
 pub use diagnostic::{FirstDefinition, GrammarDiagnostic, list_codes};
-pub use library::{Library, ScriptUse, SourceFile, load};
+pub use library::{Library, MAX_FILE_BYTES, MAX_LINE_CHARS, ScriptUse, SourceFile, load};
 pub use schema::{FieldSchema, FieldType, ItemSchema, TOP_LEVEL, schema};
 pub use suggest::closest;
 pub use syntax::parse;

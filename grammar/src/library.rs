@@ -254,6 +254,60 @@ impl fmt::Display for Library {
     }
 }
 
+/// The largest data file the loader reads, in bytes: 2 MiB, sixteen times the largest
+/// shipped file. Larger ones get one `gloam::grammar::too_large` diagnostic.
+pub const MAX_FILE_BYTES: usize = 2 << 20;
+
+/// The longest line the loader reads, in characters: 4,000, six times the longest shipped
+/// line. A file with a longer line (a board layout row gone wrong, a minified file) gets one
+/// `gloam::grammar::too_large` diagnostic instead of one per character of the line.
+pub const MAX_LINE_CHARS: usize = 4_000;
+
+/// The diagnostic for a file beyond [`MAX_FILE_BYTES`] or with a line beyond
+/// [`MAX_LINE_CHARS`], if it is.
+fn too_large(source: &SourceFile) -> Option<GrammarDiagnostic> {
+    let file = FileRef::new(&source.name, &source.text);
+    let text = &source.text;
+    if text.len() > MAX_FILE_BYTES {
+        return Some(GrammarDiagnostic::TooLarge {
+            message: format!(
+                "`{}` is {} bytes long, more than the limit of {MAX_FILE_BYTES}",
+                source.name,
+                text.len()
+            ),
+            src: file.src(),
+            span: file.span(crate::Span::new(0, 0)),
+            label: "the file starts here".to_owned(),
+            help: "split it into several files: a folder of files loads as one library".to_owned(),
+        });
+    }
+    let mut long = Vec::new();
+    let mut start = 0;
+    for (number, line) in text.split('\n').enumerate() {
+        // Bytes bound characters from above: count characters only on long lines.
+        if line.len() > MAX_LINE_CHARS && line.chars().count() > MAX_LINE_CHARS {
+            long.push((number + 1, start, line.chars().count()));
+        }
+        start += line.len() + 1;
+    }
+    let &(number, offset, chars) = long.first()?;
+    let others = match long.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more line)".to_owned(),
+        more => format!(" (and {more} more lines)"),
+    };
+    Some(GrammarDiagnostic::TooLarge {
+        message: format!(
+            "line {number} is {chars} characters long, more than the limit of {MAX_LINE_CHARS}{others}"
+        ),
+        src: file.src(),
+        span: file.span(crate::Span::new(offset, offset)),
+        label: "this line".to_owned(),
+        help: "break it into shorter lines; a board layout row has one character per hex"
+            .to_owned(),
+    })
+}
+
 /// A built top-level definition and where it was written.
 struct Placed<'a, T> {
     def: T,
@@ -363,6 +417,10 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
     let mut out: Vec<GrammarDiagnostic> = Vec::new();
     let mut documents = Vec::with_capacity(files.len());
     for source in files {
+        if let Some(problem) = too_large(source) {
+            out.push(problem);
+            continue;
+        }
         let (document, diagnostics) = syntax::parse(source);
         out.extend(diagnostics);
         let file = FileRef::new(&source.name, &source.text);

@@ -232,6 +232,12 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
     for window in &def.windows {
         out.open("window", &window.name);
         out.opt_string("about", window.about.as_ref());
+        if !window.gives.is_empty() {
+            out.names("gives", &window.gives);
+        }
+        if !window.optional.is_empty() {
+            out.names("optional", &window.optional);
+        }
         out.close();
     }
     for step in &def.steps {

@@ -312,13 +312,29 @@ const DIE_FIELDS: &[FieldSchema] = &[
     ),
 ];
 
-const WINDOW_FIELDS: &[FieldSchema] = &[field(
-    "about",
-    T::String,
-    false,
-    "when the window opens",
-    "about = \"after a fighter is dealt damage\"",
-)];
+const WINDOW_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "when the window opens",
+        "about = \"after a fighter is dealt damage\"",
+    ),
+    field(
+        "gives",
+        T::Names,
+        false,
+        "the fighters of the window's event that the scripts of cards and abilities used in it receive (`target`, `attacker`); none when absent",
+        "gives = [target, attacker]",
+    ),
+    field(
+        "optional",
+        T::Names,
+        false,
+        "those of `gives` that may be `()` (the event has no such fighter); the others are always a fighter",
+        "optional = [attacker]",
+    ),
+];
 
 const STEP_FIELDS: &[FieldSchema] = &[
     field(

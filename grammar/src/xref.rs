@@ -130,6 +130,27 @@ impl Checker<'_> {
 
     /// A ruleset's own references (checked against its resolved form).
     pub(crate) fn ruleset(&mut self, item: &Item, resolved: &RulesetDef) {
+        for window in children(item, "window") {
+            let gives = list_names(window, "gives");
+            for written in &gives {
+                self.unknown(
+                    "window variable",
+                    written,
+                    crate::defs::WINDOW_VARIABLES,
+                    "a window gives the fighters of its event: `target`, `attacker`".to_owned(),
+                );
+            }
+            let given: Vec<&str> = gives.iter().map(|written| written.name).collect();
+            for written in list_names(window, "optional") {
+                self.unknown(
+                    "window variable",
+                    &written,
+                    &given,
+                    "`optional` names variables the window `gives`: add it to `gives` first"
+                        .to_owned(),
+                );
+            }
+        }
         // `ours` names settings or entries of the resolved vocabulary lists; a
         // characteristic's `ours` names its own fields.
         let mut ours_known = vec![

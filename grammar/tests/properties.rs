@@ -185,19 +185,22 @@ proptest! {
 
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
+    // One opening per line: a line over `MAX_LINE_CHARS` is refused before the nesting is
+    // read (`too_large`), and this test is about the nesting.
     for text in [
-        "[".repeat(100_000),
-        format!("a {{ b = {} }}", "[".repeat(100_000)),
-        format!("a {{ b = {{ {} }} }}", "{".repeat(100_000)),
-        "a { ".repeat(50_000),
-        format!("a {{ {} }}", "x { ".repeat(50_000)),
+        "[\n".repeat(100_000),
+        format!("a {{ b = {} }}", "[\n".repeat(100_000)),
+        format!("a {{ b = {{ {} }} }}", "{\n".repeat(100_000)),
+        "a {\n".repeat(50_000),
+        format!("a {{ {} }}", "x {\n".repeat(50_000)),
     ] {
         let (_, diagnostics) = load(&[SourceFile::new("deep.gloam", text)]);
-        assert!(!diagnostics.is_empty());
+        // The nesting is a syntax error; an unclosed item may also be an unknown one.
         assert!(
             diagnostics
                 .iter()
-                .all(|d| d.code_str() == "gloam::grammar::syntax")
+                .any(|d| d.code_str() == "gloam::grammar::syntax"),
+            "{diagnostics:?}"
         );
     }
 }

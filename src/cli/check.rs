@@ -4,9 +4,9 @@ use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use gloam::load::{Problem, load, locate, read_paths, sort_problems};
+use gloam::load::{Locator, Problem, load, read_paths};
 use gloam_grammar::GrammarDiagnostic;
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+use miette::Diagnostic;
 
 use super::CliError;
 use super::data::DataArgs;
@@ -27,19 +27,9 @@ pub(crate) struct CheckArgs {
     width: usize,
 }
 
-/// Renders one problem as text, without colour unless `colour`.
+/// Renders one problem as text, without colour unless `colour`: see [`gloam::report`].
 pub(crate) fn render(problem: &dyn Diagnostic, width: usize, colour: bool) -> String {
-    let theme = if colour {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
-    let mut out = String::new();
-    if handler.render_report(&mut out, problem).is_err() {
-        out = format!("{problem}\n");
-    }
-    out
+    gloam::report::render(problem, width, colour)
 }
 
 /// A located label as JSON: where it points and what it says.
@@ -84,8 +74,11 @@ fn related_json(problem: &dyn Diagnostic) -> Vec<serde_json::Value> {
     related
 }
 
-fn json_of(problem: &Problem) -> serde_json::Value {
-    let location = locate(problem);
+fn json_of(
+    problem: &Problem,
+    location: Option<&gloam::load::Location>,
+    more: usize,
+) -> serde_json::Value {
     let label = problem
         .labels()
         .and_then(|mut labels| labels.next())
@@ -106,6 +99,7 @@ fn json_of(problem: &Problem) -> serde_json::Value {
         "label": label,
         "help": problem.help().map(|h| h.to_string()),
         "related": related_json(problem),
+        "more": more,
     })
 }
 
@@ -176,13 +170,33 @@ pub(crate) fn run(args: &CheckArgs) -> Result<bool, CliError> {
     let (_, load_problems) = load(&sources, &host);
     problems.extend(load_problems);
     name_declaring_files(&mut problems, &sources);
-    sort_problems(&mut problems);
+    let locator = Locator::new(&sources);
+    locator.sort(&mut problems);
     let errors = problems
         .iter()
         .filter(|p| p.severity().unwrap_or(miette::Severity::Error) == miette::Severity::Error)
         .count();
+    // Many identical problems (a list of 40,000 duplicates) are shown three times and
+    // counted: "and 39,997 more like it".
+    let locations: Vec<Option<gloam::load::Location>> =
+        problems.iter().map(|p| locator.locate(p)).collect();
+    let keys: Vec<(Option<&str>, Option<String>, String)> = problems
+        .iter()
+        .zip(&locations)
+        .map(|(p, l)| {
+            (
+                l.as_ref().map(|l| l.file.as_str()),
+                p.code().map(|c| c.to_string()),
+                p.to_string(),
+            )
+        })
+        .collect();
+    let shown = gloam::report::group(&keys);
     if args.json {
-        let array: Vec<serde_json::Value> = problems.iter().map(json_of).collect();
+        let array: Vec<serde_json::Value> = shown
+            .iter()
+            .map(|&(index, more)| json_of(&problems[index], locations[index].as_ref(), more))
+            .collect();
         let text =
             serde_json::to_string_pretty(&array).map_err(|e| CliError::input(e.to_string()))?;
         super::emit(&format!("{text}\n"))?;
@@ -190,9 +204,18 @@ pub(crate) fn run(args: &CheckArgs) -> Result<bool, CliError> {
     }
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut out = String::new();
-    for problem in &problems {
-        out.push_str(&render(problem, args.width, colour));
+    for &(index, more) in shown.iter().take(gloam::report::MAX_RENDERED) {
+        out.push_str(&render(&problems[index], args.width, colour));
+        if more > 0 {
+            out.push_str(&format!("  and {more} more like it\n"));
+        }
         out.push('\n');
+    }
+    if shown.len() > gloam::report::MAX_RENDERED {
+        out.push_str(&format!(
+            "{} more problems not shown (gloam check --json lists them all)\n\n",
+            shown.len() - gloam::report::MAX_RENDERED
+        ));
     }
     let files = sources.len();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });

@@ -3,6 +3,7 @@
 pub(crate) mod check;
 pub(crate) mod data;
 pub(crate) mod geom;
+pub(crate) mod odds;
 pub(crate) mod play;
 pub(crate) mod replay;
 pub(crate) mod rules;

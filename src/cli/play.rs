@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 use std::io::BufRead as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use gloam::agent::{Agent as _, GreedyAgent, RandomAgent};
@@ -137,19 +137,36 @@ fn parse_answer(line: &str, request: &Request) -> Result<Answer, String> {
     }
 }
 
-fn save(game: &Game<RulesetGame>, paths: &[PathBuf], to: &PathBuf) -> Result<String, CliError> {
-    let saved = SavedGame::of(game, paths.to_vec());
-    let text = serde_json::to_string_pretty(&saved).map_err(|e| CliError::input(e.to_string()))?;
-    std::fs::write(to, text)
-        .map_err(|e| CliError::input(format!("cannot write {}: {e}", to.display())))?;
-    // The hint names the save by its absolute path, so it works as printed from any folder
-    // (the save records its data paths absolute too).
-    let shown = std::path::absolute(to).unwrap_or_else(|_| to.clone());
-    Ok(format!(
-        "saved to {} (`gloam replay {}` checks it)\n",
-        to.display(),
-        quote(&shown.display().to_string())
-    ))
+/// Saves the game; a save that fails leaves the previous one as it was and says so (the
+/// game goes on).
+fn save(game: &Game<RulesetGame>, paths: &[PathBuf], to: &Path) -> Saved {
+    match SavedGame::of(game, paths.to_vec()).write(to) {
+        Ok(()) => Saved {
+            ok: true,
+            // The hint names the save by its absolute path, so it works as printed from any
+            // folder (the save records its data paths absolute too).
+            note: format!(
+                "saved to {} (`gloam replay {}` checks it)\n",
+                to.display(),
+                quote(
+                    &std::path::absolute(to)
+                        .unwrap_or_else(|_| to.to_path_buf())
+                        .display()
+                        .to_string()
+                )
+            ),
+        },
+        Err(error) => Saved {
+            ok: false,
+            note: format!("not saved: {error}; any earlier save there is unchanged\n"),
+        },
+    }
+}
+
+/// What a save did, for the player.
+struct Saved {
+    ok: bool,
+    note: String,
 }
 
 /// A path as a shell reads it: quoted when it holds anything but plain characters.
@@ -185,6 +202,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
     let mut shown = 0;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let mut quit_unsaved = false;
     let mut out = format!(
         "gloam play {}: you are {} ({}), seat {}; the other seat is a {:?} agent\n\
          type the number of an option; `save` writes {}, `quit` stops\n",
@@ -241,17 +259,28 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         super::emit(&std::mem::take(&mut out))?;
         loop {
             let Some(Ok(line)) = lines.next() else {
-                let note = save(&game, &paths, &args.save)?;
-                super::emit(&format!("\nno more input; {note}"))?;
-                return Ok(true);
+                let saved = save(&game, &paths, &args.save);
+                super::emit(&format!("\nno more input; {}", saved.note))?;
+                return Ok(saved.ok);
             };
             let line = line.trim();
             match line {
-                "save" => super::emit(&format!("{}> ", save(&game, &paths, &args.save)?))?,
+                "save" => {
+                    let saved = save(&game, &paths, &args.save);
+                    let goes_on = if saved.ok { "" } else { "the game goes on\n" };
+                    super::emit(&format!("{}{goes_on}> ", saved.note))?;
+                }
                 "quit" => {
-                    let note = save(&game, &paths, &args.save)?;
-                    super::emit(&note)?;
-                    return Ok(true);
+                    let saved = save(&game, &paths, &args.save);
+                    if saved.ok || quit_unsaved {
+                        super::emit(&saved.note)?;
+                        return Ok(saved.ok);
+                    }
+                    quit_unsaved = true;
+                    super::emit(&format!(
+                        "{}the game goes on; type `quit` again to leave without saving\n> ",
+                        saved.note
+                    ))?;
                 }
                 _ => match parse_answer(line, &request) {
                     Ok(answer) => match game.submit(human, answer) {
@@ -270,7 +299,8 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         }
     }
     out.push_str(&roster(game.state()));
-    out.push_str(&save(&game, &paths, &args.save)?);
+    let saved = save(&game, &paths, &args.save);
+    out.push_str(&saved.note);
     super::emit(&out)?;
-    Ok(true)
+    Ok(saved.ok)
 }

@@ -135,81 +135,145 @@ struct Entry {
 fn read_texts(path: &PathBuf) -> Result<Vec<Entry>, CliError> {
     let content = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("cannot read `{}`: {e}", path.display())))?;
-    if content.trim_start().starts_with('[') {
-        let values: Vec<serde_json::Value> = serde_json::from_str(&content).map_err(|e| {
-            CliError::input(format!("`{}` is not a JSON array: {e}", path.display()))
-        })?;
-        values
+    parse_texts(&content).map_err(|e| CliError::input(format!("`{}` {e}", path.display())))
+}
+
+/// The longest card text `text check` reads, in characters: the longest printed card
+/// text is a few hundred; comparing grows faster than the text.
+const MAX_TEXT_CHARS: usize = 10_000;
+
+/// Refuses an entry whose text is longer than [`MAX_TEXT_CHARS`].
+fn within_limit(entries: Vec<Entry>) -> Result<Vec<Entry>, String> {
+    for (index, entry) in entries.iter().enumerate() {
+        let chars = entry.text.chars().count();
+        if chars > MAX_TEXT_CHARS {
+            return Err(format!(
+                "has a text of {chars} characters for `{}` (entry {index}), more than the limit of {MAX_TEXT_CHARS}",
+                entry.name
+            ));
+        }
+    }
+    Ok(entries)
+}
+
+/// Reads a texts file: a JSON array of `{"name", "text"}` objects, or CSV with `name` and
+/// `text` columns. A UTF-8 byte order mark is skipped; CSV lines may end in `\n`, `\r\n`
+/// or `\r`. The error completes "`FILE` ...".
+fn parse_texts(content: &str) -> Result<Vec<Entry>, String> {
+    let content = content.strip_prefix('\u{feff}').unwrap_or(content);
+    let start = content.trim_start();
+    if start.is_empty() {
+        return Err("is empty: give a JSON array of {\"name\", \"text\"} objects, or CSV with `name` and `text` columns".to_owned());
+    }
+    let json_scalar = || serde_json::from_str::<serde_json::Value>(content).is_ok();
+    if start.starts_with(['[', '{']) || json_scalar() {
+        let value: serde_json::Value =
+            serde_json::from_str(content).map_err(|e| format!("is not valid JSON: {e}"))?;
+        let Some(values) = value.as_array() else {
+            let found = match value {
+                serde_json::Value::Null => "null",
+                serde_json::Value::Object(_) => "an object",
+                serde_json::Value::String(_) => "a string",
+                serde_json::Value::Number(_) => "a number",
+                _ => "a boolean",
+            };
+            return Err(format!(
+                "holds {found}; a texts file in JSON is an array of {{\"name\", \"text\"}} objects"
+            ));
+        };
+        if values.is_empty() {
+            return Err("is an empty array: there is no text to check".to_owned());
+        }
+        let entries: Result<Vec<Entry>, String> = values
             .iter()
             .enumerate()
             .map(|(index, value)| {
                 let field = |key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_owned);
                 match (field("name"), field("text")) {
                     (Some(name), Some(text)) => Ok(Entry { name, text }),
-                    _ => Err(CliError::input(format!(
-                        "entry {index} of `{}` has no string `name` and `text`",
-                        path.display()
-                    ))),
+                    _ => Err(format!("has no string `name` and `text` in entry {index}")),
                 }
             })
-            .collect()
-    } else {
-        let rows = parse_csv(&content);
-        let Some((header, rows)) = rows.split_first() else {
-            return Ok(Vec::new());
-        };
-        let column = |name: &str| {
+            .collect();
+        return within_limit(entries?);
+    }
+    let rows = parse_csv(content)?;
+    let Some((header, rows)) = rows.split_first() else {
+        return Err("is empty".to_owned());
+    };
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| h.trim().eq_ignore_ascii_case(name))
+    };
+    let (Some(name_at), Some(text_at)) = (column("name"), column("text")) else {
+        return Err(format!(
+            "needs `name` and `text` columns; its first line has {}",
             header
                 .iter()
-                .position(|h| h.trim().eq_ignore_ascii_case(name))
-        };
-        let (Some(name_at), Some(text_at)) = (column("name"), column("text")) else {
-            return Err(CliError::input(format!(
-                "`{}` needs `name` and `text` columns",
-                path.display()
-            )));
-        };
-        Ok(rows
-            .iter()
-            .filter(|row| row.iter().any(|cell| !cell.is_empty()))
-            .map(|row| Entry {
-                name: row.get(name_at).cloned().unwrap_or_default(),
-                text: row.get(text_at).cloned().unwrap_or_default(),
-            })
-            .collect())
+                .map(|h| format!("`{h}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    };
+    let entries: Vec<Entry> = rows
+        .iter()
+        .filter(|row| row.iter().any(|cell| !cell.is_empty()))
+        .map(|row| Entry {
+            name: row.get(name_at).cloned().unwrap_or_default(),
+            text: row.get(text_at).cloned().unwrap_or_default(),
+        })
+        .collect();
+    if entries.is_empty() {
+        return Err("has a header but no rows: there is no text to check".to_owned());
     }
+    within_limit(entries)
 }
 
 /// Reads CSV: commas between cells, double quotes around cells that hold commas, quotes or
-/// line breaks, `""` for a quote inside them.
-fn parse_csv(content: &str) -> Vec<Vec<String>> {
+/// line breaks, `""` for a quote inside them; lines end in `\n`, `\r\n` or `\r`. A quote
+/// left open is an error (it would swallow the rest of the file).
+fn parse_csv(content: &str) -> Result<Vec<Vec<String>>, String> {
     let mut rows = Vec::new();
     let mut row = Vec::new();
     let mut cell = String::new();
     let mut quoted = false;
+    let mut line = 1;
+    let mut opened_at = 0;
     let mut chars = content.chars().peekable();
     while let Some(c) = chars.next() {
+        if c == '\n' || (c == '\r' && chars.peek() != Some(&'\n')) {
+            line += 1;
+        }
         match (c, quoted) {
             ('"', true) if chars.peek() == Some(&'"') => {
                 cell.push('"');
                 chars.next();
             }
             ('"', true) => quoted = false,
-            ('"', false) if cell.is_empty() => quoted = true,
+            ('"', false) if cell.is_empty() => {
+                quoted = true;
+                opened_at = line;
+            }
             (',', false) => row.push(std::mem::take(&mut cell)),
-            ('\r', false) => {}
-            ('\n', false) => {
+            ('\r', false) if chars.peek() == Some(&'\n') => {}
+            ('\n' | '\r', false) => {
                 row.push(std::mem::take(&mut cell));
                 rows.push(std::mem::take(&mut row));
             }
             (c, _) => cell.push(c),
         }
     }
+    if quoted {
+        return Err(format!(
+            "has a quote opened on line {opened_at} and never closed; close it with `\"`"
+        ));
+    }
     if !cell.is_empty() || !row.is_empty() {
         row.push(cell);
         rows.push(row);
     }
-    rows
+    Ok(rows)
 }
 
 fn run_check(args: &CheckArgs) -> Result<bool, CliError> {
@@ -322,12 +386,66 @@ fn run_render(args: &RenderArgs) -> Result<bool, CliError> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_csv;
+    use super::{parse_csv, parse_texts};
 
     #[test]
     fn csv_quoted_cells_keep_commas_and_quotes() {
-        let rows = parse_csv("name,text\n\"Easy Come, Easy Go\",\"Say \"\"no\"\".\"\nA,b\n");
+        let rows =
+            parse_csv("name,text\n\"Easy Come, Easy Go\",\"Say \"\"no\"\".\"\nA,b\n").unwrap();
         assert_eq!(rows[1], ["Easy Come, Easy Go", "Say \"no\"."]);
         assert_eq!(rows[2], ["A", "b"]);
+    }
+
+    fn error(content: &str) -> String {
+        match parse_texts(content) {
+            Ok(entries) => panic!("{} entries read", entries.len()),
+            Err(error) => error,
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_carriage_returns_are_read() {
+        // Issue 17: both gave "needs name and text columns".
+        for content in [
+            "\u{feff}name,text\nA,b\n",
+            "name,text\rA,b\rC,d\r",
+            "\u{feff}[{\"name\": \"A\", \"text\": \"b\"}]",
+        ] {
+            let entries = parse_texts(content).unwrap();
+            assert_eq!(
+                (entries[0].name.as_str(), entries[0].text.as_str()),
+                ("A", "b")
+            );
+        }
+        assert_eq!(parse_texts("name,text\rA,b\rC,d\r").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn json_that_is_not_an_array_is_named() {
+        assert!(error("null").starts_with("holds null;"));
+        assert!(error("{\"name\": \"A\"}").starts_with("holds an object;"));
+        assert!(error("[]").contains("empty array"));
+    }
+
+    #[test]
+    fn an_unclosed_quote_and_empty_files_are_errors() {
+        // Issue 17: the open quote merged every later field into one cell, silently.
+        assert_eq!(
+            error("name,text\nA,\"b\nC,d\n"),
+            "has a quote opened on line 2 and never closed; close it with `\"`"
+        );
+        assert!(error("").starts_with("is empty"));
+        assert!(error("\u{feff}\n").starts_with("is empty"));
+        assert!(error("name,text\n").contains("no rows"));
+        assert!(error("title,body\nA,b\n").contains("its first line has `title`, `body`"));
+    }
+
+    #[test]
+    fn a_megabyte_of_card_text_is_refused() {
+        // Issue 17: a 1 MB card text ran for minutes, then aborted.
+        let text = "Push this fighter 1 hex. ".repeat(40_000);
+        let json = serde_json::json!([{"name": "A", "text": text}]).to_string();
+        assert!(error(&json).contains("a text of 1000000 characters for `A` (entry 0)"));
+        assert!(error(&format!("name,text\nA,{text}\n")).contains("more than the limit of 10000"));
     }
 }

@@ -117,6 +117,9 @@ pub struct Behaviour {
     /// The kind of Attack action the condition excludes (`scything` for
     /// `counter("attack_scything") == 0`).
     pub except_kind: Option<String>,
+    /// Where the condition requires the Attack action to have taken its target out of action
+    /// (`counter("attack_took_out") == 1`, a flag the flow sets).
+    pub taken_out: Option<Range<usize>>,
     /// Where a script reads the attacker's supporting fighters (`counter("attack_supporters")`).
     pub supported: Option<Range<usize>>,
     /// Keywords an upgrade gives its bearer: its keywords that are not card keywords
@@ -613,6 +616,14 @@ fn read_tests(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
         {
             found.except = Some(span);
             found.except_kind = counter_name.strip_prefix("attack_").map(str::to_owned);
+            continue;
+        }
+        if scan.mentions(operand, "counter")
+            && counter_name == "attack_took_out"
+            && comparison.op == "=="
+            && comparison.value == 1
+        {
+            found.taken_out = Some(span);
             continue;
         }
         if scan.mentions(operand, "counter") && counter_name == "attack_outcome" {

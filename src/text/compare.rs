@@ -1185,6 +1185,23 @@ fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
             Site::Span("condition", at.clone()),
         );
     }
+    // The Attack action's own taking out: the card tests the flag the flow sets, so the text
+    // must say the attack takes its target out of action (a text that says so about an
+    // Attack action's moment, while the card never tests it, is caught below).
+    let says_taken_out = text
+        .clauses
+        .iter()
+        .any(|c| c.item == Item::Condition(Condition::TakenOut));
+    if let Some(at) = &data.taken_out
+        && !says_taken_out
+    {
+        out.add(
+            Code::DroppedCondition,
+            "the card's condition requires the Attack action to take its target out of action; the text does not say it".to_owned(),
+            None,
+            Site::Span("condition", at.clone()),
+        );
+    }
     // Qualifiers the data cannot express.
     for clause in &text.clauses {
         let words = match &clause.item {
@@ -1195,6 +1212,13 @@ fn compare_conditions(text: &CardText, data: &Behaviour, out: &mut Findings) {
                 "a supporting fighter"
             }
             Item::Condition(Condition::Except) if data.except.is_none() => "an exception",
+            // After an Attack action, "takes ... out of action" is the attack's doing; in an
+            // out-of-action window the moment itself says it.
+            Item::Condition(Condition::TakenOut)
+                if data.taken_out.is_none() && data.window.as_deref() == Some("after_attack") =>
+            {
+                "the Attack action to take its target out of action"
+            }
             _ => continue,
         };
         out.add(

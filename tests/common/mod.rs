@@ -10,7 +10,7 @@ use gloam::core::{
 };
 use gloam::load::{Problem, Source, load};
 use gloam_dsl::{Bindings, Host, World};
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+use miette::Diagnostic;
 
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -42,11 +42,7 @@ pub fn base() -> Vec<Source> {
 
 /// Renders diagnostics without colour at 80 columns, as the snapshots hold them.
 pub fn render(problem: &dyn Diagnostic) -> String {
-    let handler =
-        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(80);
-    let mut out = String::new();
-    handler.render_report(&mut out, problem).expect("renders");
-    out
+    gloam::report::render(problem, 80, false)
 }
 
 pub fn render_all(problems: &[Problem]) -> String {

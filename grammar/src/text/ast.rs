@@ -373,6 +373,9 @@ pub enum Condition {
     Successful,
     /// `fails`, `failed`: the Attack action failed (the negation of [`Condition::Successful`]).
     Failed,
+    /// `takes ... out of action`, `slays` within an Attack action's moment: the Attack
+    /// action took its target out of action (as opposed to a lethal hex or a later effect).
+    TakenOut,
     /// `once per round`.
     OncePerRound,
     /// `the first Attack action` only.

@@ -1661,6 +1661,18 @@ impl Parser {
             "next" if self.w(index + 1) == "to" => single(self, Condition::Adjacent, 2),
             "successful" | "succeeds" => single(self, Condition::Successful, 1),
             "fails" | "failed" | "fail" => single(self, Condition::Failed, 1),
+            // `takes its target out of action`: something takes the fighter out (a fighter
+            // that merely `is out of action` is a state, not this).
+            "out"
+                if self.seq(index + 1, &["of", "action"])
+                    && (index.saturating_sub(12)..index)
+                        .rev()
+                        .map(|at| self.w(at))
+                        .take_while(|w| !matches!(*w, "is" | "are" | "while" | "when" | "if"))
+                        .any(|w| matches!(w, "take" | "takes" | "taken" | "took")) =>
+            {
+                single(self, Condition::TakenOut, 3)
+            }
             "once" if self.seq(index + 1, &["per", "round"]) => {
                 single(self, Condition::OncePerRound, 3)
             }

@@ -1,0 +1,171 @@
+//! `gloam odds RULESET`: the exact outcome distribution of one attack, from the rules.
+
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use gloam::core::Ratio;
+use gloam::odds::{Calculator, Odds, Situation, fraction};
+
+use super::CliError;
+
+/// Arguments of `gloam odds`.
+#[derive(Debug, Args)]
+pub(crate) struct OddsArgs {
+    /// The ruleset (`harrowdeep`, `shadespire`, `embergard`).
+    ruleset: String,
+    /// Data files or folders to load (default: env `GLOAM_DATA`, else the built-in cards/).
+    #[arg(long = "data")]
+    paths: Vec<PathBuf>,
+    /// List what can attack and be attacked instead of reading a situation.
+    #[arg(long)]
+    list: bool,
+    /// Print JSON (exact fractions) instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The data paths: those given, else `GLOAM_DATA`, else the shipped cards/.
+pub(crate) fn data_paths(given: &[PathBuf]) -> Vec<PathBuf> {
+    if !given.is_empty() {
+        return given.to_vec();
+    }
+    if let Some(env) = std::env::var_os("GLOAM_DATA") {
+        return std::env::split_paths(&env).collect();
+    }
+    let local = PathBuf::from("cards");
+    if local.is_dir() {
+        return vec![local];
+    }
+    vec![PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/cards"))]
+}
+
+pub(crate) fn run(args: &OddsArgs) -> Result<bool, CliError> {
+    let mut calculator = Calculator::new(&data_paths(&args.paths), &args.ruleset)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    if args.list {
+        let listed = calculator.list();
+        let text = if args.json {
+            let value = serde_json::json!({ "fighters": listed });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            )
+        } else {
+            let mut out = String::new();
+            for fighter in &listed {
+                let _ = writeln!(out, "{} / {}", fighter.warband, fighter.fighter);
+                for w in &fighter.weapons {
+                    let _ = writeln!(
+                        out,
+                        "    {}{}: range {}, {} {}, damage {}",
+                        w.name,
+                        w.side
+                            .as_ref()
+                            .map(|s| format!(" ({s})"))
+                            .unwrap_or_default(),
+                        w.range,
+                        w.dice,
+                        w.symbol,
+                        w.damage
+                    );
+                }
+            }
+            out
+        };
+        super::emit(&text)?;
+        return Ok(true);
+    }
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| CliError::input(format!("cannot read the situation from stdin: {e}")))?;
+    let situation: Situation = serde_json::from_str(&input).map_err(|e| {
+        CliError::input(format!(
+            "the situation on stdin is not valid: {e}; expected {{\"attacker\": {{\"warband\", \"fighter\", \"weapon\"}}, \"target\": {{\"warband\", \"fighter\"}}}} (see docs/odds.md)"
+        ))
+    })?;
+    let odds = calculator
+        .odds(&situation)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    let text = if args.json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&odds.to_json()).unwrap_or_default()
+        )
+    } else {
+        table(&situation, &odds)
+    };
+    super::emit(&text)?;
+    Ok(true)
+}
+
+fn bar(p: Ratio) -> String {
+    let width = (p.to_f64() * 40.0).round() as usize;
+    "#".repeat(width)
+}
+
+fn table(situation: &Situation, odds: &Odds) -> String {
+    let profile = &odds.profile;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}) attacks {} ({}) with {}",
+        situation.attacker.fighter,
+        situation.attacker.warband,
+        situation.target.fighter,
+        situation.target.warband,
+        situation.attacker.weapon
+    );
+    let _ = writeln!(
+        out,
+        "  {} {} dice, damage {}{}; defence {} {}, wounds {}",
+        profile.dice,
+        profile.symbol,
+        profile.damage,
+        if profile.keywords.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", profile.keywords.join(", "))
+        },
+        profile.defence,
+        profile.defence_symbol,
+        profile.wounds
+    );
+    let _ = writeln!(out, "\nresult      chance   exact");
+    for key in ["crit_hit", "hit", "draw", "miss"] {
+        let p = odds.outcomes.get(key).copied().unwrap_or(Ratio::ZERO);
+        let _ = writeln!(
+            out,
+            "{key:<9} {:>7.2}%  {:<12} {}",
+            p.to_f64() * 100.0,
+            fraction(p),
+            bar(p)
+        );
+    }
+    let _ = writeln!(out, "\ndamage      chance   exact");
+    for (amount, p) in &odds.damage {
+        let _ = writeln!(
+            out,
+            "{amount:<9} {:>7.2}%  {:<12} {}",
+            p.to_f64() * 100.0,
+            fraction(*p),
+            bar(*p)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nexpected damage {:.3} ({})",
+        odds.expected_damage.to_f64(),
+        fraction(odds.expected_damage)
+    );
+    if odds.side_changed != Ratio::ZERO {
+        let _ = writeln!(
+            out,
+            "note: in {:.2}% of the attacks the attacker or the target turned to its other side while it ran (an Inspire condition held); the odds include it",
+            odds.side_changed.to_f64() * 100.0
+        );
+    }
+    out
+}

@@ -54,7 +54,11 @@ fn settle(game: &mut Game<Scenario>) {
             "Re-roll an attack die?" | "Re-roll a defence die?" => option("keep the roll"),
             "Drive the target back?" => option("do not drive back"),
             "Reaction step: react or pass?" => option("pass"),
-            "Which weapon?" | "Which enemy?" => choices(&asked)[0].clone(),
+            // The first route enters the fewest lethal hexes (issue 18 item 5).
+            "Which weapon?"
+            | "Which enemy?"
+            | "Which way does it move?"
+            | "Which way does it charge?" => choices(&asked)[0].clone(),
             other => panic!("unexpected request: {other}"),
         };
         answer(game, choice);

@@ -1543,6 +1543,108 @@ fn a_flyer_moving_into_a_lethal_hex_takes_no_damage_but_a_walker_does() {
     }
 }
 
+/// A start hex, a goal two hexes away and a lethal hex between them such that one shortest
+/// route enters the lethal hex and another (through `clean`) does not: `(start, goal,
+/// lethal, clean)`, the first in the battlefield's order.
+fn two_routes_past_a_lethal_hex(rules: &RulesetGame) -> (Hex, Hex, Hex, Hex) {
+    let battlefield = rules.battlefield().clone();
+    let open = |h: Hex| {
+        battlefield.contains(h)
+            && !battlefield.has_type(h, "blocked")
+            && !battlefield.has_type(h, "lethal")
+    };
+    let mut hexes: Vec<Hex> = battlefield.hexes().collect();
+    hexes.sort();
+    for &lethal in &battlefield.hexes_of_type("lethal") {
+        for start in lethal.neighbors().into_iter().filter(|&h| open(h)) {
+            for &goal in &hexes {
+                if !open(goal) || goal.distance_to(start) != 2 || !goal.is_adjacent(lethal) {
+                    continue;
+                }
+                let clean = start
+                    .neighbors()
+                    .into_iter()
+                    .find(|&c| c != lethal && c.is_adjacent(goal) && open(c));
+                if let Some(clean) = clean {
+                    return (start, goal, lethal, clean);
+                }
+            }
+        }
+    }
+    panic!("the battlefield has no lethal hex between two routes")
+}
+
+fn move_frame(mover: gloam::core::PieceId) -> Vec<Frame> {
+    vec![frame(
+        "move_action",
+        &[
+            ("player", Value::Player(SEEKERS)),
+            ("fighter", Value::Piece(mover)),
+        ],
+    )]
+}
+
+#[test]
+fn a_move_past_a_lethal_hex_offers_both_routes_and_the_clean_one_deals_no_damage() {
+    // Harrowdeep, Move action (3.6; 002 L2114-2116): each step enters an adjacent empty hex,
+    // in any direction, up to Move steps; lethal hexes (3.3; 002 L1702-1711): 1 damage for
+    // each lethal hex moved into. Two routes of two steps reach the goal, one through a lethal
+    // hex: the player is asked which (issue 18 item 5), and the clean route deals no damage;
+    // the lethal one deals 1.
+    let rules = rules();
+    let (start, goal, lethal, clean) = two_routes_past_a_lethal_hex(&rules);
+    let kind = "Luxa Stormrider";
+    let mover = id(&rules, kind);
+    for (through_lethal, expected) in [(false, 0), (true, 1)] {
+        let arrange = move |ctx: &mut Ctx<'_>| place(ctx, kind, start);
+        let mut game = scenario(&rules, arrange, move_frame(mover));
+        answer(&mut game, SEEKERS, Choice::Hex(goal));
+        let asked = pending(&game).expect("which way");
+        assert_eq!(asked.prompt, "Which way does it move?");
+        let routes = options(&asked);
+        let by_clean = format!("by {clean} {goal}");
+        let by_lethal = format!("by {lethal} {goal}");
+        assert!(routes.contains(&by_clean), "{routes:?}");
+        assert!(routes.contains(&by_lethal), "{routes:?}");
+        // Lethal-free routes come first.
+        assert!(!routes[0].contains(&lethal.to_string()), "{routes:?}");
+        let chosen = if through_lethal { by_lethal } else { by_clean };
+        answer(&mut game, SEEKERS, option(&chosen));
+        settle(&mut game);
+        assert_eq!(hex_of(game.state(), kind), goal);
+        assert_eq!(damage(game.state(), kind), expected, "{chosen}");
+        let walked = game.events().iter().rev().find_map(|e| match e {
+            Event::PieceMoved { path, .. } => Some(path.clone()),
+            _ => None,
+        });
+        let middle = if through_lethal { lethal } else { clean };
+        assert_eq!(walked, Some(vec![start, middle, goal]));
+    }
+}
+
+#[test]
+fn a_move_whose_routes_all_cross_the_same_lethal_hexes_asks_no_route() {
+    // Harrowdeep, Move action (3.6; 002 L2114-2116) and lethal hexes (3.3; 002 L1702-1711):
+    // where no route to the chosen hex can enter a lethal hex, the route is not asked.
+    let rules = rules();
+    let battlefield = rules.battlefield().clone();
+    let lethal = battlefield.hexes_of_type("lethal");
+    let kind = "Luxa Stormrider";
+    let far = |h: Hex| lethal.iter().all(|l| l.distance_to(h) > 2);
+    let start = scenario::decks::pick(&rules, &[], |h| far(h) && scenario::decks::roomy(&rules, h));
+    let goal = start.neighbors().into_iter().next().expect("a neighbour");
+    let mover = id(&rules, kind);
+    let arrange = move |ctx: &mut Ctx<'_>| place(ctx, kind, start);
+    let mut game = scenario(&rules, arrange, move_frame(mover));
+    answer(&mut game, SEEKERS, Choice::Hex(goal));
+    if let Some(asked) = pending(&game) {
+        assert_ne!(asked.prompt, "Which way does it move?");
+    }
+    settle(&mut game);
+    assert_eq!(hex_of(game.state(), kind), goal);
+    assert_eq!(damage(game.state(), kind), 0);
+}
+
 #[test]
 fn a_flyer_passes_over_blocked_and_occupied_hexes() {
     // Harrowdeep, Flying (3.2; 002 L1367-1371): on a Move action a flyer may pass through

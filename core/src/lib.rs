@@ -56,8 +56,8 @@ pub use modifier::{
     ModScope, ModTarget, Modifier, ModifierError, ModifierSpec, Modifiers, Occurrence, Overridden,
 };
 pub use movement::{
-    Grid, MoveError, Passage, Reach, SimpleGrid, StepError, path_is_legal, reachable,
-    reachable_avoiding, reachable_flying,
+    Grid, MAX_ROUTE_MARKS, MoveError, Passage, Reach, SimpleGrid, StepError, path_is_legal,
+    reachable, reachable_avoiding, reachable_flying, routes_to,
 };
 pub use push::{
     MAX_PUSH_DISTANCE, PushConstraint, PushDistance, PushError, PushPath, drive_back_hexes,

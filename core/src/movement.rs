@@ -604,6 +604,122 @@ pub fn path_is_legal<G: Grid + ?Sized>(
     Ok(cost)
 }
 
+/// The most marked hexes [`routes_to`] tells apart: each distinct set of them is a route.
+pub const MAX_ROUTE_MARKS: usize = 12;
+
+/// The distinct routes of a walking move from `from` to `to` costing at most `budget`, told
+/// apart by the set of *marked* hexes they enter (`marked`: say, the lethal hexes a rule
+/// reads on the way). One route is kept for each set: the cheapest, and among equally cheap
+/// ones the first found by a search that tries hexes in `Hex` order. Each route lists the
+/// hexes entered, `to` last (the start is not listed). Routes that enter a hex twice are left
+/// out: taking the loop out gives a cheaper route entering no more marked hexes.
+///
+/// Routes come sorted by the number of marked hexes entered, then cost, then their hexes.
+/// Empty when `to` is not an empty hex the move can end in within `budget`. Only the marked
+/// hexes that some route within `budget` could enter count (at most [`MAX_ROUTE_MARKS`];
+/// more is an error naming how many).
+///
+/// # Examples
+///
+/// ```
+/// use gloam_core::{routes_to, Hex, SimpleGrid};
+/// let grid = SimpleGrid::hexagon(Hex::ORIGIN, 3);
+/// let lethal = Hex::new(1, 0);
+/// let routes = routes_to(&grid, Hex::ORIGIN, Hex::new(2, -1), 2, |hex| hex == lethal).unwrap();
+/// // Around the lethal hex, or through it.
+/// assert_eq!(routes, vec![
+///     vec![Hex::new(1, -1), Hex::new(2, -1)],
+///     vec![Hex::new(1, 0), Hex::new(2, -1)],
+/// ]);
+/// ```
+pub fn routes_to<G, F>(
+    grid: &G,
+    from: Hex,
+    to: Hex,
+    budget: u32,
+    marked: F,
+) -> Result<Vec<Vec<Hex>>, usize>
+where
+    G: Grid + ?Sized,
+    F: Fn(Hex) -> bool,
+{
+    if from == to || !grid.contains(from) || !grid.is_empty_hex(to) {
+        return Ok(Vec::new());
+    }
+    let budget_distance = |hex: Hex| from.distance_to(hex).saturating_add(hex.distance_to(to));
+    // The marked hexes some route could enter: within budget on the way from `from` to `to`.
+    let reach = reachable(grid, from, budget);
+    if !reach.contains(to) {
+        return Ok(Vec::new());
+    }
+    let marks: Vec<Hex> = reach
+        .hexes()
+        .into_iter()
+        .filter(|&hex| marked(hex) && budget_distance(hex) <= budget)
+        .collect();
+    if marks.len() > MAX_ROUTE_MARKS {
+        return Err(marks.len());
+    }
+    let bit = |hex: Hex| {
+        marks
+            .binary_search(&hex)
+            .map_or(0u32, |index| 1u32 << index)
+    };
+    // Dijkstra's search over (hex, marks entered so far), with the state before each.
+    type State = (Hex, u32);
+    let mut best: BTreeMap<State, (u32, Option<State>)> = BTreeMap::new();
+    let mut frontier = BinaryHeap::new();
+    best.insert((from, 0), (0, None));
+    frontier.push(Reverse((0u32, from, 0u32)));
+    while let Some(Reverse((cost, hex, mask))) = frontier.pop() {
+        if best
+            .get(&(hex, mask))
+            .is_some_and(|&(known, _)| cost > known)
+        {
+            continue;
+        }
+        if hex == to {
+            continue;
+        }
+        let mut neighbours = hex.neighbors();
+        neighbours.sort();
+        for next in neighbours {
+            if next == from || !grid.is_empty_hex(next) {
+                continue;
+            }
+            let next_cost = cost.saturating_add(grid.entry_cost(next).max(1));
+            if next_cost.saturating_add(next.distance_to(to)) > budget {
+                continue;
+            }
+            let state = (next, mask | bit(next));
+            if best.get(&state).is_none_or(|&(known, _)| next_cost < known) {
+                best.insert(state, (next_cost, Some((hex, mask))));
+                frontier.push(Reverse((next_cost, next, state.1)));
+            }
+        }
+    }
+    let mut routes: Vec<(u32, u32, Vec<Hex>)> = Vec::new();
+    for (&(hex, mask), &(cost, _)) in best.range((to, 0)..=(to, u32::MAX)) {
+        debug_assert_eq!(hex, to);
+        let mut route = Vec::new();
+        let mut state = Some((hex, mask));
+        while let Some(current) = state {
+            if current.0 == from {
+                break;
+            }
+            route.push(current.0);
+            state = best.get(&current).and_then(|&(_, back)| back);
+        }
+        route.reverse();
+        let distinct: BTreeSet<Hex> = route.iter().copied().collect();
+        if distinct.len() == route.len() {
+            routes.push((mask.count_ones(), cost, route));
+        }
+    }
+    routes.sort();
+    Ok(routes.into_iter().map(|(_, _, route)| route).collect())
+}
+
 /// Radius of the first window; it grows (up to the budget) only if the search reaches farther.
 const INITIAL_RADIUS: u32 = 8;
 
@@ -907,5 +1023,50 @@ mod tests {
     fn move_error_messages_are_lowercase_without_period() {
         let message = MoveError::OverBudget { cost: 4, budget: 3 }.to_string();
         assert_eq!(message, "move costs 4, more than its budget of 3");
+    }
+    #[test]
+    fn routes_to_tells_routes_apart_by_the_marked_hexes_they_enter() {
+        let grid = SimpleGrid::hexagon(Hex::ORIGIN, 3);
+        let lethal = h(1, 0);
+        // Two steps to (2, -1): around the lethal hex by (1, -1), or through it.
+        let routes = routes_to(&grid, Hex::ORIGIN, h(2, -1), 2, |hex| hex == lethal).unwrap();
+        assert_eq!(
+            routes,
+            vec![vec![h(1, -1), h(2, -1)], vec![h(1, 0), h(2, -1)]]
+        );
+        // Nothing marked: one route.
+        let routes = routes_to(&grid, Hex::ORIGIN, h(2, -1), 2, |_| false).unwrap();
+        assert_eq!(routes, vec![vec![h(1, -1), h(2, -1)]]);
+        // (2, 0) lies straight behind the lethal hex: in 2 steps only through it, in 3 also around.
+        let routes = routes_to(&grid, Hex::ORIGIN, h(2, 0), 2, |hex| hex == lethal).unwrap();
+        assert_eq!(routes, vec![vec![h(1, 0), h(2, 0)]]);
+        let routes = routes_to(&grid, Hex::ORIGIN, h(2, 0), 3, |hex| hex == lethal).unwrap();
+        assert_eq!(routes.len(), 2);
+        assert!(!routes[0].contains(&lethal));
+        assert_eq!(routes[1], vec![h(1, 0), h(2, 0)]);
+        // Out of reach, the start itself, an occupied end: no route.
+        assert!(
+            routes_to(&grid, Hex::ORIGIN, h(3, 0), 2, |_| false)
+                .unwrap()
+                .is_empty()
+        );
+        assert!(
+            routes_to(&grid, Hex::ORIGIN, Hex::ORIGIN, 2, |_| false)
+                .unwrap()
+                .is_empty()
+        );
+        let grid = grid.with_occupied([h(2, -1)]);
+        assert!(
+            routes_to(&grid, Hex::ORIGIN, h(2, -1), 2, |_| false)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn routes_to_refuses_too_many_marked_hexes() {
+        let grid = SimpleGrid::hexagon(Hex::ORIGIN, 4);
+        let too_many = routes_to(&grid, Hex::ORIGIN, h(2, 0), 8, |hex| hex != h(2, 0));
+        assert!(too_many.is_err_and(|count| count > MAX_ROUTE_MARKS));
     }
 }

@@ -1147,7 +1147,7 @@ fn choices_of(
     Ok(choices)
 }
 
-fn ask(
+pub(crate) fn ask(
     run: &mut RunState,
     function: &'static str,
     choices: Vec<Choice>,

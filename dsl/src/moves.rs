@@ -3,11 +3,15 @@
 
 use std::collections::BTreeSet;
 
-use gloam_core::{Hex, PieceId, PlayerId, Position, reachable};
+use gloam_core::{
+    Choice, Hex, Passage, PieceId, PlayerId, Position, path_is_legal, reachable, routes_to,
+};
 use rhai::{Array, Dynamic, Engine, ImmutableString};
 
-use crate::functions::{Ncc, PushGrid, Res, effect, refused};
+use crate::functions::{Ncc, PushGrid, Res, ask, effect, refused};
 use crate::runtime::{RunState, Stop, with_run};
+use crate::terrain::hex_has_type;
+use crate::values::{as_hex, as_string, list_of};
 
 pub(crate) fn register(engine: &mut Engine) {
     engine.register_fn("fighters_of", |ctx: Ncc, player: PlayerId| -> Res<Array> {
@@ -83,6 +87,30 @@ pub(crate) fn register(engine: &mut Engine) {
         "move_fighter",
         |ctx: Ncc, fighter: PieceId, hex: Hex| -> Res<Array> {
             with_run(&ctx, "move_fighter", |run| move_fighter(run, fighter, hex))
+        },
+    );
+    engine.register_fn(
+        "move_routes",
+        |ctx: Ncc, fighter: PieceId, hex: Hex, budget: i64, types: Array| -> Res<Array> {
+            with_run(&ctx, "move_routes", |run| {
+                move_routes(run, fighter, hex, budget, &types)
+            })
+        },
+    );
+    engine.register_fn(
+        "choose_route",
+        |ctx: Ncc, routes: Array, prompt: ImmutableString| -> Res<Array> {
+            with_run(&ctx, "choose_route", |run| {
+                choose_route(run, &routes, &prompt)
+            })
+        },
+    );
+    engine.register_fn(
+        "move_fighter_along",
+        |ctx: Ncc, fighter: PieceId, route: Array| -> Res<Array> {
+            with_run(&ctx, "move_fighter_along", |run| {
+                move_fighter_along(run, fighter, &route)
+            })
         },
     );
     engine.register_fn(
@@ -194,4 +222,116 @@ fn move_fighter(run: &mut RunState, fighter: PieceId, hex: Hex) -> Result<Array,
         .place_piece(fighter, Some(Position::Hex(hex)), path.clone(), "move")
         .map_err(|error| Stop::refused(F, error))?;
     Ok(path.into_iter().skip(1).map(Dynamic::from).collect())
+}
+
+/// The distinct routes `fighter` can walk to `hex` in at most `budget` steps, told apart by
+/// the hexes of the given `types` they enter (see [`routes_to`]); each a list of the hexes
+/// entered, `hex` last.
+fn move_routes(
+    run: &RunState,
+    fighter: PieceId,
+    hex: Hex,
+    budget: i64,
+    types: &Array,
+) -> Result<Array, Stop> {
+    const F: &str = "move_routes";
+    if budget < 0 {
+        return Err(Stop::failed(
+            F,
+            format!("the budget must be 0 or more, not {budget}"),
+        ));
+    }
+    let types = list_of(F, "types", "hex type names", types, as_string)?;
+    let Some(start) = run.piece_hex(F, fighter)? else {
+        return Ok(Array::new());
+    };
+    let budget = u32::try_from(budget.min(run.world.battlefield.len() as i64)).unwrap_or(u32::MAX);
+    let grid = grid_for(run, fighter);
+    let routes = routes_to(&grid, start, hex, budget, |h| {
+        types.iter().any(|name| hex_has_type(run, h, name))
+    })
+    .map_err(|count| {
+        Stop::failed(
+            F,
+            format!(
+                "{count} hexes of the types {types:?} lie on the way; routes are told apart by at most {}: name fewer types",
+                gloam_core::MAX_ROUTE_MARKS
+            ),
+        )
+    })?;
+    Ok(routes
+        .into_iter()
+        .map(|route| Dynamic::from(route.into_iter().map(Dynamic::from).collect::<Array>()))
+        .collect())
+}
+
+/// How a route is named among the options: the hexes it enters, in order.
+fn route_label(route: &[Hex]) -> String {
+    let hexes: Vec<String> = route.iter().map(ToString::to_string).collect();
+    format!("by {}", hexes.join(" "))
+}
+
+fn routes_of(function: &'static str, routes: &Array) -> Result<Vec<Vec<Hex>>, Stop> {
+    routes
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let list = item.clone().try_cast::<Array>().ok_or_else(|| {
+                Stop::failed(
+                    function,
+                    format!(
+                        "expects a list of routes (lists of hexes); item {} is not a list",
+                        index + 1
+                    ),
+                )
+            })?;
+            list_of(function, "route", "hexes", &list, as_hex)
+        })
+        .collect()
+}
+
+/// The acting player picks one of `routes` (each named by its hexes); returns it.
+fn choose_route(run: &mut RunState, routes: &Array, prompt: &str) -> Result<Array, Stop> {
+    const F: &str = "choose_route";
+    let routes = routes_of(F, routes)?;
+    if routes.is_empty() {
+        return Err(Stop::failed(F, "there are no routes to choose from"));
+    }
+    let mut choices: Vec<Choice> = Vec::with_capacity(routes.len());
+    for route in &routes {
+        let choice = Choice::Option(route_label(route));
+        if !choices.contains(&choice) {
+            choices.push(choice);
+        }
+    }
+    let answer = ask(run, F, choices, prompt)?;
+    routes
+        .into_iter()
+        .find(|route| Choice::Option(route_label(route)) == answer)
+        .map(|route| route.into_iter().map(Dynamic::from).collect())
+        .ok_or_else(|| Stop::failed(F, "the answer is not one of the routes"))
+}
+
+/// Walks `fighter` along `route` (the hexes it enters, in order), each step into an adjacent
+/// empty hex, ending in an empty hex other than its start.
+fn move_fighter_along(run: &mut RunState, fighter: PieceId, route: &Array) -> Result<Array, Stop> {
+    const F: &str = "move_fighter_along";
+    effect(run, F)?;
+    let route = list_of(F, "route", "hexes", route, as_hex)?;
+    let Some(start) = run.piece_hex(F, fighter).map_err(refused)? else {
+        return Err(Stop::refused(
+            F,
+            format!("{fighter} is not on the battlefield"),
+        ));
+    };
+    let mut path = Vec::with_capacity(route.len() + 1);
+    path.push(start);
+    path.extend(route.iter().copied());
+    path_is_legal(&grid_for(run, fighter), &path, u32::MAX, Passage::WALKING)
+        .map_err(|error| Stop::refused(F, format!("{fighter} cannot walk that route: {error}")))?;
+    let end = *path.last().unwrap_or(&start);
+    run.ctx()
+        .place_piece(fighter, Some(Position::Hex(end)), path, "move")
+        .map_err(|error| Stop::refused(F, error))?;
+    Ok(route.into_iter().map(Dynamic::from).collect())
 }

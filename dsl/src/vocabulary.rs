@@ -409,6 +409,18 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "move_routes",
+        &[
+            FIGHTER,
+            p("hex", "hex"),
+            p("budget", "int"),
+            p("types", "list of strings"),
+        ],
+        "list of routes (lists of hexes)",
+        "the routes `fighter` can walk to `hex` in at most `budget` steps, one for each distinct set of hexes of the hex `types` they enter (the cheapest): each the hexes entered, `hex` last; sorted by typed hexes entered, length, then hexes; empty if `hex` is out of reach",
+    ),
+    doc(
+        Query,
         "flying_hexes",
         &[FIGHTER, p("budget", "int")],
         "list of hexes",
@@ -996,6 +1008,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Effect,
+        "move_fighter_along",
+        &[FIGHTER, p("route", "list of hexes")],
+        "list of hexes",
+        "walks `fighter` along `route` (the hexes it enters, in order: each adjacent to the last, empty, the last one not its start); returns the hexes entered",
+    ),
+    doc(
+        Effect,
         "fly_fighter",
         &[FIGHTER, p("hex", "hex")],
         "list of hexes",
@@ -1124,6 +1143,13 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[p("options", "list of strings"), p("prompt", "string")],
         "string",
         "the acting player picks one of the named options",
+    ),
+    doc(
+        Choice,
+        "choose_route",
+        &[p("routes", "list of routes"), p("prompt", "string")],
+        "list of hexes",
+        "the acting player picks one of `routes` (as `move_routes` gives them; each offered as the option `by (q, r) (q, r)...`, its hexes in order)",
     ),
     doc(
         Choice,

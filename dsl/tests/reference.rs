@@ -60,6 +60,7 @@ fn the_vocabulary_has_the_designed_names() {
         "on_battlefield",
         "fighter_kind",
         "reachable_hexes",
+        "move_routes",
         "starting_hexes",
         "player_after",
         "count_faces",
@@ -93,6 +94,7 @@ fn the_vocabulary_has_the_designed_names() {
         "play_card",
         "end_game",
         "move_fighter",
+        "move_fighter_along",
         "place_fighter",
         "take_off",
         "move_card",
@@ -109,6 +111,7 @@ fn the_vocabulary_has_the_designed_names() {
             "choose_fighter",
             "choose_hex",
             "choose_option",
+            "choose_route",
             "choose_card"
         ]
     );

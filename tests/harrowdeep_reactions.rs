@@ -52,6 +52,20 @@ card "Test Last Word" {
     effect = { if target != () { mark("word_target", target); } }
 }
 
+card "Test Hustle" {
+    ruleset = "harrowdeep"
+    kind = ploy
+    owner = universal
+    keywords = [reaction]
+    window = after_activation
+    text = "Test fixture. Reaction: after a friendly fighter's activation, remove its Move token; it makes a Move action."
+    condition = { target != () && owner(target) == player }
+    effect = {
+        remove_token(target, "move");
+        then("move_action", #{ player: player, fighter: target });
+    }
+}
+
 card "Test Sidestep" {
     ruleset = "harrowdeep"
     kind = ploy
@@ -67,6 +81,7 @@ const PARTING: &str = "Test Parting Shot";
 const WIND: &str = "Test Second Wind";
 const WORD: &str = "Test Last Word";
 const SIDESTEP: &str = "Test Sidestep";
+const HUSTLE: &str = "Test Hustle";
 
 fn rules() -> RulesetGame {
     with_fixture("harrowdeep", "harrowdeep-reactions-fixtures", FIXTURES)
@@ -159,7 +174,9 @@ fn play_out(
             "Which weapon?"
             | "Which enemy?"
             | "Where does it charge to?"
-            | "Which way does it charge?" => choices(&asked)[0].clone(),
+            | "Which way does it charge?"
+            | "Where does it move?"
+            | "Which way does it move?" => choices(&asked)[0].clone(),
             other => panic!("unexpected request: {other}"),
         };
         answer(game, choice);
@@ -292,4 +309,148 @@ fn blaze_of_glory_counts_one_reaction_at_the_end_of_an_attack_activation() {
         ["Blaze of Glory"]
     );
     assert!(names_in(game.state(), SEEKERS, "revealed").is_empty());
+}
+
+/// Harrowdeep 3.19, an action granted by an ability (002 L3260-3266: "after an Attack action"
+/// reactions of any condition share the reaction step after the Attack action; 002
+/// L3092-3169): Money Bags (002 L490-524) grants Gikkit an Attack action; its end is one
+/// moment, so one step offers the "after an Attack action" reaction (Calthia the target,
+/// Gikkit the attacker) and the "after an action" one (Gikkit). Krookgrin's activation then
+/// ends with its own step, for his action and his activation (002 L3133-3135), where the
+/// reactions about him are offered. (The flow opened `after_attack` and `after_action` of
+/// Gikkit's Attack in two steps.)
+#[test]
+fn a_granted_attack_action_ends_with_one_reaction_step_and_the_activation_with_another() {
+    let rules = rules();
+    let open = open_hexes(&rules);
+    let (gikkit_hex, calthia_hex) = open
+        .iter()
+        .filter(|h| roomy(&rules, **h))
+        .find_map(|&g| {
+            open.iter()
+                .find(|&&c| c.distance_to(g) == 1 && roomy(&rules, c))
+                .map(|&c| (g, c))
+        })
+        .expect("two roomy hexes side by side");
+    let krookgrin_hex = open
+        .iter()
+        .copied()
+        .find(|h| h.distance_to(gikkit_hex) >= 3 && h.distance_to(calthia_hex) >= 3)
+        .expect("a hex apart");
+    let mut game = scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(
+                ctx,
+                &[
+                    ("Krookgrin", krookgrin_hex),
+                    ("Gikkit", gikkit_hex),
+                    ("Calthia Xandire", calthia_hex),
+                ],
+            );
+            for name in [PARTING, WIND, WORD] {
+                card(ctx, name, SEEKERS, "power_hand");
+            }
+            set(ctx, Scope::Player(KREW), "glory", 1);
+            set(ctx, Scope::Game, "round", 1);
+            set(ctx, Scope::Game, "turn_seat", 0);
+            set(ctx, Scope::Game, "reactions_this_phase", 0);
+        },
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    let krookgrin = piece(game.state(), "Krookgrin");
+    let gikkit = piece(game.state(), "Gikkit");
+    let calthia = piece(game.state(), "Calthia Xandire");
+    expect(
+        &mut game,
+        KREW,
+        "Choose an action",
+        option("use a fighter's action"),
+    );
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter acts?",
+        Choice::Piece(krookgrin),
+    );
+    expect(
+        &mut game,
+        KREW,
+        "Which minion attacks?",
+        Choice::Piece(gikkit),
+    );
+    let steps = play_out(&mut game, |step, _| {
+        if step == 0 { PARTING } else { WORD }.to_owned()
+    });
+    assert_eq!(
+        steps,
+        [sorted(&[PARTING, WIND]), sorted(&[WIND, WORD])],
+        "Gikkit's Attack action, then Krookgrin's activation"
+    );
+    assert_eq!(marked(&game, "parting_target"), [calthia]);
+    assert_eq!(marked(&game, "parting_attacker"), [gikkit]);
+    assert_eq!(marked(&game, "word_target"), [krookgrin]);
+    assert_eq!(game.state().counter("reactions_this_phase"), 2);
+}
+
+/// Harrowdeep 3.19, a Move action granted by a reaction (002 L3092-3169, L3133-3135): its end
+/// is one moment for "after a Move action" and "after an action" reactions, one step; the
+/// reactions it opens are led by the other player (reacting to a reaction, 002 L3279-3293).
+/// The Krew (priority: the Truthseekers' turn) use Test Hustle after Shank's Move activation;
+/// Shank's granted Move then offers the Truthseekers both reactions about him in one step, and
+/// after one there is no other. (The flow opened `after_move` and `after_action` in two
+/// steps.)
+#[test]
+fn a_granted_move_action_ends_with_one_reaction_step() {
+    let rules = rules();
+    let mut game = scenario(
+        &rules,
+        {
+            let rules = rules.clone();
+            move |ctx: &mut Ctx<'_>| {
+                let open = open_hexes(&rules);
+                let shank_hex = open
+                    .iter()
+                    .copied()
+                    .find(|h| roomy(&rules, *h))
+                    .expect("a roomy hex");
+                let calthia_hex = open
+                    .iter()
+                    .copied()
+                    .find(|h| h.distance_to(shank_hex) >= 8)
+                    .expect("a hex far away");
+                place_all(
+                    ctx,
+                    &[("Shank", shank_hex), ("Calthia Xandire", calthia_hex)],
+                );
+                card(ctx, HUSTLE, KREW, "power_hand");
+                for name in [SIDESTEP, WIND] {
+                    card(ctx, name, SEEKERS, "power_hand");
+                }
+                set(ctx, Scope::Game, "round", 1);
+                set(ctx, Scope::Game, "turn_seat", 1);
+                set(ctx, Scope::Game, "reactions_this_phase", 0);
+            }
+        },
+        vec![frame("activation", &[("player", Value::Player(KREW))])],
+    );
+    let shank = piece(game.state(), "Shank");
+    expect(&mut game, KREW, "Choose an action", option("move"));
+    expect(
+        &mut game,
+        KREW,
+        "Which fighter moves?",
+        Choice::Piece(shank),
+    );
+    let steps = play_out(&mut game, |step, _| {
+        if step == 0 { HUSTLE } else { SIDESTEP }.to_owned()
+    });
+    assert_eq!(
+        steps,
+        [sorted(&[HUSTLE]), sorted(&[SIDESTEP, WIND])],
+        "Shank's activation (the Krew), then his granted Move (the Truthseekers)"
+    );
+    assert_eq!(marked(&game, "sidestep_target"), [shank]);
+    assert_eq!(names_in(game.state(), SEEKERS, "power_hand"), [WIND]);
+    assert_eq!(game.state().counter("reactions_this_phase"), 2);
 }

@@ -454,3 +454,64 @@ fn a_granted_move_action_ends_with_one_reaction_step() {
     assert_eq!(names_in(game.state(), SEEKERS, "power_hand"), [WIND]);
     assert_eq!(game.state().counter("reactions_this_phase"), 2);
 }
+
+/// The names of the markers of the game so far, in order.
+fn markers(game: &Game<Scenario>) -> Vec<String> {
+    game.events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Marker { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Harrowdeep 3.19 (002 L3133-3135; 002 L3216-3236: an interrupted action that can no longer
+/// resolve ends, the fighter still counts as having made it): when the activation's Attack
+/// action cannot be made (here no enemy is in range, as after a Charge whose target was
+/// pushed away in the Move's reaction step), the activation still ends, with its reaction
+/// step (`after_activation` and `after_action`); a granted Charge's Attack that cannot be made
+/// ends the Charge (`after_action`); a granted Attack action that cannot be made opens nothing.
+#[test]
+fn an_attack_action_that_cannot_be_made_still_ends_the_activation_or_the_charge() {
+    let rules = rules();
+    for (data, windows) in [
+        (Some("activation"), vec!["after_activation", "after_action"]),
+        (Some("charge"), vec!["after_action"]),
+        (None, vec![]),
+    ] {
+        let mut vars = vec![
+            ("player", Value::Player(KREW)),
+            ("fighter", Value::Piece(scenario::id(&rules, "Shank"))),
+        ];
+        if let Some(data) = data {
+            vars.push(("data", Value::Str(data.into())));
+        }
+        let game = activation_frames(&rules, vec![frame("attack_action", &vars)]);
+        assert!(game.pending().is_empty(), "{data:?}: {:?}", game.pending());
+        assert_eq!(markers(&game), windows, "{data:?}");
+    }
+}
+
+/// Shank and Calthia far apart (no attack possible), then `frames`.
+fn activation_frames(rules: &RulesetGame, frames: Vec<gloam::core::Frame>) -> Game<Scenario> {
+    let open = open_hexes(rules);
+    let shank_hex = open[0];
+    let calthia_hex = open
+        .iter()
+        .copied()
+        .find(|h| h.distance_to(shank_hex) >= 8)
+        .expect("a hex far away");
+    scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            place_all(
+                ctx,
+                &[("Shank", shank_hex), ("Calthia Xandire", calthia_hex)],
+            );
+            set(ctx, Scope::Game, "round", 1);
+            set(ctx, Scope::Game, "turn_seat", 0);
+        },
+        frames,
+    )
+}

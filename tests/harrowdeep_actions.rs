@@ -457,13 +457,16 @@ fn activation_move_action_opens_one_shared_after_action_window() {
         "{marked:?}"
     );
     // Offered once, in the step the Move's end shares with the activation's end (002
-    // L3133-3135): it marks `after_activation`, `after_action`, then `after_move`.
-    assert_eq!(offered_at, ["after_move"], "{marked:?}");
+    // L3133-3135): it marks `after_move`, `after_action`, then `after_activation`.
+    assert_eq!(offered_at, ["after_activation"], "{marked:?}");
 }
 
 /// Harrowdeep, "after an action" (002 L3092-3169, L3133-3135; digest 3.19, H10): a Charge made
-/// in an activation is one action: its Move and its Attack open no `after_action` of their
-/// own, so the activation's shared window is the only one.
+/// in an activation is a superaction with a reaction step after each action in it (002
+/// L2610-2620; the figure of 002 L3113-3138): its Move's end opens `after_action` with
+/// `after_move` in a step of their own (the Move is not the last action), and its Attack's end
+/// is the activation's end, one step for `after_attack`, `after_action` and
+/// `after_activation`. (Before issue 18 item 4 the Move opened no `after_action`.)
 #[test]
 fn activation_charge_opens_one_after_action_window_for_its_move_and_attack() {
     let rules = rules();
@@ -498,8 +501,13 @@ fn activation_charge_opens_one_after_action_window_for_its_move_and_attack() {
     let marked = markers(&game);
     let count = |name: &str| marked.iter().filter(|m| *m == name).count();
     assert_eq!(count("attack_declared"), 1, "{marked:?}");
-    assert_eq!(count("after_action"), 1, "{marked:?}");
+    assert_eq!(count("after_action"), 2, "{marked:?}");
     assert_eq!(count("after_activation"), 1, "{marked:?}");
+    let at = |name: &str| marked.iter().position(|m| m == name);
+    assert!(
+        at("after_move") < at("after_action") && at("after_action") < at("attack_declared"),
+        "{marked:?}"
+    );
 }
 
 /// Harrowdeep, Guard action (3.6; 002 L2598-2599): a fighter given a Guard token loses all

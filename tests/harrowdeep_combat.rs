@@ -1987,3 +1987,71 @@ fn stagger_comes_after_the_attack_so_a_guarded_target_is_not_driven_back() {
         Some(&1)
     );
 }
+
+/// Harrowdeep, Scything in an activation (3.6, 002 L2542-2556: each attack of the
+/// superaction has its own reaction steps; 3.19, 002 L3133-3135: the end of the last action
+/// is the end of the activation): the first attack's end opens `after_attack` alone; the last
+/// attack's end opens `after_attack`, `after_action` and `after_activation` together, and
+/// nothing opens after it. (The activation's window opened after the last attack's step.)
+#[test]
+fn in_an_activation_the_last_scything_attack_ends_the_activation() {
+    let rules = coven_rules();
+    let (target, attacker) = duel_hexes(&rules);
+    let other = target
+        .neighbors()
+        .into_iter()
+        .find(|h| h.is_adjacent(attacker))
+        .expect("a second hex next to the attacker");
+    let reaper = id(&rules, "Test Reaper");
+    let arrange = move |ctx: &mut Ctx<'_>| {
+        place(ctx, "Shank", target);
+        place(ctx, "Gikkit", other);
+        place(ctx, "Test Reaper", attacker);
+    };
+    let mut game = scenario(
+        &rules,
+        arrange,
+        vec![frame("activation", &[("player", Value::Player(SEEKERS))])],
+    );
+    answer(&mut game, SEEKERS, option("attack"));
+    answer(&mut game, SEEKERS, Choice::Piece(reaper));
+    for _ in 0..40 {
+        settle(&mut game);
+        let Some(asked) = pending(&game) else { break };
+        let choice = match asked.prompt.as_str() {
+            DRIVE_BACK => option("do not drive back"),
+            "Which enemy does the Scything attack strike next?" => match &asked.options {
+                Options::One { choices } => choices[0].clone(),
+                other => panic!("{other:?}"),
+            },
+            other => panic!("unexpected request: {other}"),
+        };
+        answer(&mut game, asked.player, choice);
+    }
+    assert!(pending(&game).is_none());
+    let ends: Vec<String> = game
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Marker { name, .. }
+                if ["after_attack", "after_action", "after_activation"]
+                    .contains(&name.as_str()) =>
+            {
+                Some(name.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    // `attack_end` marks `after_attack` for the attacker, then its window marks it again.
+    assert_eq!(
+        ends,
+        [
+            "after_attack",
+            "after_attack",
+            "after_attack",
+            "after_attack",
+            "after_action",
+            "after_activation"
+        ]
+    );
+}

@@ -222,8 +222,14 @@ const MISFIRE: &str = "card \"Misfire\" {\n    ruleset = \"harrowdeep\"\n    kin
 #[test]
 fn issue_0011_an_error_in_play_names_the_card_its_file_line_and_column() {
     let path = scratch("misfire.gloam", MISFIRE);
-    let error =
-        play_until_played(std::slice::from_ref(&path), "harrowdeep", &["Misfire"], 20).unwrap_err();
+    let error = play_until_played(
+        std::slice::from_ref(&path),
+        "harrowdeep",
+        &["Misfire"],
+        20,
+        true,
+    )
+    .unwrap_err();
     let file = path.display().to_string();
     assert!(error.contains("card \"Misfire\" effect failed"), "{error}");
     assert!(

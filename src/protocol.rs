@@ -330,12 +330,18 @@ impl Session {
                 lines.join("\n")
             ));
         }
-        Ok(Session {
-            loaded: Rc::new(loaded),
+        Ok(Session::with_loaded(Rc::new(loaded), host))
+    }
+
+    /// A session over data already loaded and checked (with the host that compiled its
+    /// scripts): no files are read. Several sessions can share one library this way.
+    pub fn with_loaded(loaded: Rc<Loaded>, host: Rc<gloam_dsl::Host>) -> Session {
+        Session {
+            loaded,
             host,
             games: BTreeMap::new(),
             next_game: 1,
-        })
+        }
     }
 
     /// Handles one request line and returns one reply line (no newline). Never panics on

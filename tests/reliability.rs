@@ -355,8 +355,10 @@ fn replay_errors_say_what_differs_and_name_the_players() {
 
 #[test]
 fn the_soak_invariants_catch_negative_damage() {
-    // Issue 17: `add_counter` can drive damage below zero where `deal_damage` and `heal`
-    // refuse negative amounts; the soak (`gloam sim`) now reports such a game.
+    // Issue 17: `add_counter` could drive damage below zero where `deal_damage` and `heal`
+    // refuse negative amounts. Scripts are now refused (dsl: `damage_and_glory_counters_
+    // refuse_to_go_below_zero`); the kernel gives counter names no meaning, so the soak
+    // (`gloam sim`) still checks the state and reports such a game.
     use gloam::core::{Ctx, GameState, Hex, PlayerId, Position, Scope};
     let mut state = GameState::new(2, &["Ann", "Bo"]);
     let mut log = Vec::new();

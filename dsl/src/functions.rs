@@ -631,6 +631,37 @@ pub(crate) fn not_negative(function: &'static str, what: &str, amount: i64) -> R
     }
 }
 
+/// Refuses to leave a counter the vocabulary gives a meaning below 0: a fighter's damage
+/// (`deal_damage` adds it, `heal` takes it away) and a player's glory. Every other counter
+/// may hold any whole number (a ruleset's tallies count down, and may go below 0).
+fn not_below_zero(
+    run: &RunState,
+    function: &'static str,
+    scope: Scope,
+    name: &str,
+    value: i64,
+) -> Result<(), Stop> {
+    let names = &run.world.names;
+    let (what, how) = match scope {
+        Scope::Piece(piece) if name == names.damage => (
+            format!("the damage of {piece}"),
+            "damage is never below 0; take damage away with `heal`",
+        ),
+        Scope::Player(player) if name == names.glory => {
+            (format!("the glory of {player}"), "glory is never below 0")
+        }
+        _ => return Ok(()),
+    };
+    if value < 0 {
+        Err(Stop::refused(
+            function,
+            format!("{what} would be {value}: {how}"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 pub(crate) fn effect(run: &RunState, function: &'static str) -> Result<(), Stop> {
     run.check_effect(function, Effect)
 }
@@ -814,6 +845,7 @@ fn register_effects(engine: &mut Engine) {
             with_run(&ctx, "set_counter", |run| {
                 effect(run, "set_counter")?;
                 let scope = subject("set_counter", &who)?;
+                not_below_zero(run, "set_counter", scope, &name, value)?;
                 run.ctx()
                     .set_counter(scope, &name, value)
                     .map_err(|error| Stop::refused("set_counter", error))
@@ -837,6 +869,10 @@ fn register_effects(engine: &mut Engine) {
             with_run(&ctx, "add_counter", |run| {
                 effect(run, "add_counter")?;
                 let scope = subject("add_counter", &who)?;
+                let current = counter_of(run, "add_counter", scope, &name).map_err(refused)?;
+                if let Some(value) = current.checked_add(amount) {
+                    not_below_zero(run, "add_counter", scope, &name, value)?;
+                }
                 run.ctx()
                     .add_counter(scope, &name, amount)
                     .map_err(|error| Stop::refused("add_counter", error))
@@ -860,7 +896,7 @@ fn register_effects(engine: &mut Engine) {
         |ctx: Ncc, die: ImmutableString, count: i64| -> Res<Array> {
             with_run(&ctx, "roll", |run| {
                 let acting = run.acting;
-                roll_dice(run, "roll", acting, &die, count)
+                roll_dice(run, "roll", acting, &die, count, &ctx)
             })
         },
     );
@@ -875,7 +911,7 @@ fn register_effects(engine: &mut Engine) {
                         format!("expected a player, not a {}", type_name(&who)),
                     ));
                 };
-                roll_dice(run, "roll_for", Some(player), &die, count)
+                roll_dice(run, "roll_for", Some(player), &die, count, &ctx)
             })
         },
     );
@@ -916,12 +952,23 @@ fn roll_dice(
     player: Option<PlayerId>,
     die: &str,
     count: i64,
+    ctx: &Ncc,
 ) -> Result<Array, Stop> {
     effect(run, function)?;
     not_negative(function, "the number of dice", count)?;
+    let world = run.world.clone();
+    let most = dice_a_script_may_roll(&world, die, ctx);
+    if count > most.dice {
+        return Err(Stop::refused(
+            function,
+            format!(
+                "{count} dice are too many for one roll: {}; roll fewer",
+                most.why
+            ),
+        ));
+    }
     let count = u32::try_from(count)
         .map_err(|_| Stop::refused(function, format!("{count} dice are too many")))?;
-    let world = run.world.clone();
     let purpose = run.label.to_string();
     let roll = run
         .ctx()
@@ -935,6 +982,47 @@ fn roll_dice(
         .iter()
         .map(|rolled| Dynamic::from(ImmutableString::from(rolled.face.as_str())))
         .collect())
+}
+
+/// The most dice of kind `die` one `roll` in a script may have, and why.
+struct DiceLimit {
+    dice: i64,
+    why: String,
+}
+
+/// The kernel's pool limit, lowered to what the script can hold as the list of faces
+/// rolled: the script's list size limit, and its string size limit over the longest face
+/// name (Rhai counts the strings inside a list against it).
+fn dice_a_script_may_roll(world: &crate::world::WorldData, die: &str, ctx: &Ncc) -> DiceLimit {
+    let mut limit = DiceLimit {
+        dice: i64::from(Pool::MAX_DICE),
+        why: format!("a roll has at most {} dice", Pool::MAX_DICE),
+    };
+    let engine = ctx.engine();
+    let items = engine.max_array_size();
+    if items > 0 && (items as i64) < limit.dice {
+        limit = DiceLimit {
+            dice: items as i64,
+            why: format!("a script's roll gives at most {items} dice, the most a list may hold"),
+        };
+    }
+    let longest = world
+        .dice
+        .get(die)
+        .and_then(|def| def.faces().iter().map(|face| face.name.len()).max())
+        .unwrap_or(0);
+    let characters = engine.max_string_size();
+    if longest > 0 && characters > 0 && ((characters / longest) as i64) < limit.dice {
+        let dice = (characters / longest) as i64;
+        limit = DiceLimit {
+            dice,
+            why: format!(
+                "a script's roll gives at most {dice} `{die}` dice (the faces rolled are a list \
+                 of names, which may hold {characters} characters in all)"
+            ),
+        };
+    }
+    limit
 }
 
 fn mark(run: &mut RunState, event: &str, scope: Scope) -> Result<(), Stop> {

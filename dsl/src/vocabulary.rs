@@ -827,14 +827,14 @@ static VOCABULARY: &[FunctionDoc] = &[
         "deal_damage",
         &[FIGHTER, p("amount", "int")],
         "nothing",
-        "adds `amount` damage to `fighter`",
+        "adds `amount` damage to `fighter`; a negative amount is refused (use `heal`)",
     ),
     doc(
         Effect,
         "heal",
         &[FIGHTER, p("amount", "int")],
         "nothing",
-        "removes up to `amount` damage from `fighter`",
+        "removes up to `amount` damage from `fighter` (never below 0); a negative amount is refused",
     ),
     doc(
         Effect,
@@ -909,7 +909,7 @@ static VOCABULARY: &[FunctionDoc] = &[
         "gain_glory",
         &[PLAYER, p("amount", "int")],
         "nothing",
-        "gives `player` `amount` glory",
+        "gives `player` `amount` glory; a negative amount is refused",
     ),
     doc(
         Effect,
@@ -923,7 +923,7 @@ static VOCABULARY: &[FunctionDoc] = &[
         "set_counter",
         &[SUBJECT, n("name", NameKind::Counter), p("value", "int")],
         "nothing",
-        "sets a counter of a fighter or a player",
+        "sets a counter of a fighter or a player; refused if it would leave a fighter's damage or a player's glory below 0",
     ),
     doc(
         Effect,
@@ -948,14 +948,14 @@ static VOCABULARY: &[FunctionDoc] = &[
         "add_counter",
         &[n("name", NameKind::Counter), p("amount", "int")],
         "int",
-        "adds to a game counter; returns the new value",
+        "adds to a game counter (a negative amount takes away; game counters may go below 0); returns the new value",
     ),
     doc(
         Effect,
         "add_counter",
         &[SUBJECT, n("name", NameKind::Counter), p("amount", "int")],
         "int",
-        "adds to a counter of a fighter or a player; returns the new value",
+        "adds to a counter of a fighter or a player (a negative amount takes away); returns the new value; refused if it would leave a fighter's damage or a player's glory below 0",
     ),
     doc(
         Effect,
@@ -976,14 +976,14 @@ static VOCABULARY: &[FunctionDoc] = &[
         "roll",
         &[n("die", NameKind::Die), p("count", "int")],
         "list of strings",
-        "rolls `count` dice of a kind the ruleset defines; returns the faces rolled",
+        "rolls `count` dice of a kind the ruleset defines; returns the faces rolled; refused past 1000 dice, or fewer when the faces' names would not fit in the script's list and string limits (the message says how many)",
     ),
     doc(
         Effect,
         "roll_for",
         &[PLAYER, n("die", NameKind::Die), p("count", "int")],
         "list of strings",
-        "rolls `count` dice for `player` (a roll-off: each player rolls their own); returns the faces rolled",
+        "rolls `count` dice for `player` (a roll-off: each player rolls their own); returns the faces rolled; limited as `roll`",
     ),
     doc(
         Effect,

@@ -629,3 +629,67 @@ fn effects_on_a_missing_fighter_are_refused() {
         );
     }
 }
+
+/// Issue 17, item 7: a roll whose faces cannot fit in the script's limits is refused before
+/// anything is rolled, with the number of dice the script may roll (not Rhai's "length of
+/// string" once the list is made).
+#[test]
+fn a_roll_too_large_for_a_script_names_the_dice_limit() {
+    let mut f = fixture();
+    let error = f.failure("roll(\"attack\", 1000)");
+    assert_eq!(error.code_name(), "gloam::dsl::refused_effect");
+    let text = error.to_string();
+    // The longest `attack` face is `critical`: 4,096 characters hold 512 of them.
+    assert!(
+        text.contains("1000 dice are too many for one roll")
+            && text.contains("at most 512 `attack` dice"),
+        "{text}"
+    );
+    assert!(!text.contains("Length of string"), "{text}");
+    // Beyond the kernel's pool limit, the kernel's limit is named.
+    let error = f.failure("roll(\"attack\", 5000)");
+    assert!(
+        error.to_string().contains("5000 dice are too many"),
+        "{error}"
+    );
+    // The limit it names is the real one: 512 dice roll.
+    let Value::List(faces) = f.value("roll(\"attack\", 512)") else {
+        panic!("not a list")
+    };
+    assert_eq!(faces.len(), 512);
+}
+
+/// Issue 17, item 6: a fighter's damage and a player's glory never go below 0 through
+/// `add_counter` or `set_counter` (as `deal_damage`, `heal` and `gain_glory` already
+/// ensure); the script is refused and the game is unchanged. Other counters may.
+#[test]
+fn damage_and_glory_counters_refuse_to_go_below_zero() {
+    let mut f = fixture();
+    let error = f.failure("add_counter(target, \"damage\", -1)");
+    assert_eq!(error.code_name(), "gloam::dsl::refused_effect");
+    assert!(
+        error
+            .to_string()
+            .contains("would be -1: damage is never below 0; take damage away with `heal`"),
+        "{error}"
+    );
+    f.failure("deal_damage(target, 2); add_counter(target, \"damage\", -3)");
+    f.failure("set_counter(target, \"damage\", -1)");
+    let error = f.failure("add_counter(player, \"glory\", -1)");
+    assert!(
+        error
+            .to_string()
+            .contains("would be -1: glory is never below 0"),
+        "{error}"
+    );
+    f.failure("set_counter(player, \"glory\", -2)");
+    // Within 0 and up, both still work, and other counters take any whole number.
+    assert_eq!(
+        f.value("deal_damage(target, 2); add_counter(target, \"damage\", -2)"),
+        int(0)
+    );
+    assert_eq!(f.value("add_counter(player, \"glory\", 3)"), int(3));
+    assert_eq!(f.value("add_counter(player, \"tally\", -2)"), int(-2));
+    assert_eq!(f.value("add_counter(target, \"charges\", -1)"), int(-1));
+    assert_eq!(f.value("add_counter(\"damage\", -1)"), int(-1));
+}

@@ -279,7 +279,14 @@ def test_play_runs_gloams_agents():
 
 
 def test_multiplayer_seats():
-    game = gloam.Game("embergard", seed=2, players=4)
+    # Harrowdeep seats 3 or 4 players (seed 002, 3.24); Embergard's seed gives no
+    # multiplayer rules, so its data refuses more than two (issue 18 item 12).
+    game = gloam.Game("harrowdeep", seed=2, players=4)
     assert game.num_players == 4 and len(game.warbands) == 4
     play_out(game, seed=2)
     assert game.result()["winners"]
+
+
+def test_embergard_refuses_more_than_two_players():
+    with pytest.raises(gloam.DataError, match="embergard"):
+        gloam.Game("embergard", seed=2, players=4)

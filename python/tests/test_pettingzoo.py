@@ -105,7 +105,7 @@ def test_the_feature_hash_is_fnv1a():
 
 
 def test_four_players():
-    environment = env("embergard", players=4)
+    environment = env("harrowdeep", players=4)
     api_test(environment, num_cycles=100)
     totals, decisions, _ = play(environment, 1, 1)
     assert len(environment.possible_agents) == 4 and decisions > 10

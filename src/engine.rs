@@ -234,6 +234,51 @@ impl RulesetGame {
         &self.layout_in(state).0
     }
 
+    /// The hex types of every hex of the battlefield in play: those its boards print, the
+    /// ruleset's edge type where the battlefield's shape makes an edge, and those given in
+    /// play (`state.hex_types`). What pictures, the text board and `show fighter` draw.
+    pub fn hex_types_in(
+        &self,
+        state: &gloam_core::GameState,
+    ) -> BTreeMap<Hex, std::collections::BTreeSet<String>> {
+        let battlefield = self.battlefield_in(state);
+        let edge = &self.names().edge;
+        let mut types: BTreeMap<Hex, std::collections::BTreeSet<String>> = battlefield
+            .hexes()
+            .map(|hex| {
+                let mut set = battlefield.types(hex).cloned().unwrap_or_default();
+                if battlefield.is_edge(hex) {
+                    set.insert(edge.clone());
+                }
+                (hex, set)
+            })
+            .collect();
+        for (hex, name) in &state.hex_types {
+            types.entry(*hex).or_default().insert(name.clone());
+        }
+        types
+    }
+
+    /// The hex types of `types` (as [`hex_types_in`](Self::hex_types_in) gives them) in the
+    /// order a legend lists them: the ruleset's declared order, then any other, as first met.
+    pub fn hex_type_order(
+        &self,
+        types: &BTreeMap<Hex, std::collections::BTreeSet<String>>,
+    ) -> Vec<String> {
+        let mut order: Vec<String> = self.ruleset().hex_types.clone();
+        for name in types.values().flatten() {
+            if !order.contains(name) {
+                order.push(name.clone());
+            }
+        }
+        order
+    }
+
+    /// The ruleset of the match and those it extends, nearest first.
+    pub fn ruleset_chain(&self) -> Vec<&str> {
+        self.inner.loaded.ruleset_chain(&self.inner.ruleset.name)
+    }
+
     /// The names of the ways the boards may be laid out, in order (empty: one way).
     pub fn layout_names(&self) -> &[String] {
         self.inner.layouts[0].1.layouts()

@@ -18,8 +18,9 @@ use gloam_core::{
 
 use crate::engine::RulesetGame;
 
-/// The counters players track, narrated when they change: `glory` (a player's), `damage`
-/// (a fighter's wounds taken) and `round` (the game's). Every other counter is the rules'
+/// The counters players track, narrated when they change, by their default names (a ruleset
+/// may rename them: `gloam_dsl::Names`): `glory` (a player's), `damage` (a fighter's wounds
+/// taken) and `round` (the game's). Every other counter is the rules'
 /// bookkeeping and is never narrated; a ruleset that wants a line says it with `say`.
 pub const TRACKED_COUNTERS: [&str; 3] = ["glory", "damage", "round"];
 
@@ -91,6 +92,14 @@ impl<'a> Narrator<'a> {
         }
     }
 
+    /// The names the ruleset gives damage, wounds, glory, the round and inspiration (the
+    /// shared defaults without a ruleset).
+    fn names(&self) -> &gloam_dsl::Names {
+        static DEFAULT: std::sync::LazyLock<gloam_dsl::Names> =
+            std::sync::LazyLock::new(gloam_dsl::Names::default);
+        self.rules.map_or(&DEFAULT, RulesetGame::names)
+    }
+
     /// The same narrator, telling the game as `viewer` sees it.
     pub fn for_viewer(self, viewer: PlayerId) -> Narrator<'a> {
         Narrator {
@@ -160,8 +169,8 @@ impl<'a> Narrator<'a> {
                     name,
                     to,
                     ..
-                } if name == "damage" => {
-                    let wounds = state.characteristic(*piece, "wounds");
+                } if *name == self.names().damage => {
+                    let wounds = state.characteristic(*piece, &self.names().wounds);
                     if wounds.is_some_and(|w| *to >= w) {
                         dying.insert(*piece);
                     }
@@ -341,11 +350,12 @@ impl<'a> Narrator<'a> {
                     return None;
                 }
                 let who = piece_name(state, *piece);
-                match (keyword.as_str(), present) {
-                    ("inspired", true) => format!("{who} is inspired"),
-                    ("inspired", false) => format!("{who} is no longer inspired"),
-                    (keyword, true) => format!("{who} gains the keyword {}", words(keyword)),
-                    (keyword, false) => format!("{who} loses the keyword {}", words(keyword)),
+                let inspired = *keyword == self.names().inspired;
+                match (inspired, present) {
+                    (true, true) => format!("{who} is inspired"),
+                    (true, false) => format!("{who} is no longer inspired"),
+                    (false, true) => format!("{who} gains the keyword {}", words(keyword)),
+                    (false, false) => format!("{who} loses the keyword {}", words(keyword)),
                 }
             }
             Event::HexTypeChanged { hex, name, present } => {
@@ -459,9 +469,10 @@ impl<'a> Narrator<'a> {
         to: i64,
     ) -> Option<String> {
         let change = to - from;
-        Some(match (scope, name) {
-            (Scope::Game, "round") => format!("-- round {to} --"),
-            (Scope::Player(player), "glory") => {
+        let names = self.names();
+        Some(match scope {
+            Scope::Game if name == names.round => format!("-- round {to} --"),
+            Scope::Player(player) if name == names.glory => {
                 let who = player_name(state, player);
                 if change >= 0 {
                     format!(
@@ -475,10 +486,10 @@ impl<'a> Narrator<'a> {
                     )
                 }
             }
-            (Scope::Piece(piece), "damage") => {
+            Scope::Piece(piece) if name == names.damage => {
                 let who = piece_name(state, piece);
                 let wounds = state
-                    .characteristic(piece, "wounds")
+                    .characteristic(piece, &names.wounds)
                     .map_or_else(String::new, |w| format!(" of {w} wounds"));
                 if change > 0 {
                     format!(
@@ -570,31 +581,11 @@ const BLOCKED: char = '#';
 impl Board {
     /// Draws the battlefield `rules` plays on in `state`.
     pub fn of(rules: &RulesetGame, state: &GameState) -> Board {
-        let battlefield = rules.battlefield_in(state);
-        let hexes: BTreeSet<Hex> = battlefield.hexes().collect();
-        let mut types: BTreeMap<Hex, BTreeSet<String>> = BTreeMap::new();
-        for hex in &hexes {
-            let entry = types.entry(*hex).or_default();
-            if let Some(printed) = battlefield.types(*hex) {
-                entry.extend(printed.iter().cloned());
-            }
-            if battlefield.is_edge(*hex) {
-                entry.insert("edge".to_owned());
-            }
-        }
-        for (hex, name) in &state.hex_types {
-            types.entry(*hex).or_default().insert(name.clone());
-        }
+        let hexes: BTreeSet<Hex> = rules.battlefield_in(state).hexes().collect();
+        let types = rules.hex_types_in(state);
         // The types in the ruleset's order, then any the battlefield has that it does not
         // declare.
-        let mut order: Vec<String> = rules.ruleset().hex_types.clone();
-        for set in types.values() {
-            for name in set {
-                if !order.contains(name) {
-                    order.push(name.clone());
-                }
-            }
-        }
+        let order = rules.hex_type_order(&types);
         let present: BTreeSet<&String> = types.values().flatten().collect();
         let glyphs = assign_glyphs(order.iter().filter(|t| present.contains(t)));
         let labels = labels(state);

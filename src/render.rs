@@ -384,29 +384,12 @@ struct Scene<'a> {
 impl<'a> Scene<'a> {
     fn new(rules: &'a RulesetGame, state: &'a GameState) -> Scene<'a> {
         let battlefield = rules.battlefield_in(state);
-        let edge = rules.names().edge.clone();
-        let mut types: BTreeMap<Hex, BTreeSet<String>> = BTreeMap::new();
-        for hex in battlefield.hexes() {
-            let mut set = battlefield.types(hex).cloned().unwrap_or_default();
-            if battlefield.is_edge(hex) {
-                set.insert(edge.clone());
-            }
-            types.insert(hex, set);
-        }
+        let types = rules.hex_types_in(state);
         let mut in_play: BTreeMap<Hex, BTreeSet<String>> = BTreeMap::new();
         for (hex, name) in &state.hex_types {
             in_play.entry(*hex).or_default().insert(name.clone());
-            types.entry(*hex).or_default().insert(name.clone());
         }
-        let mut type_order: Vec<String> = rules.ruleset().hex_types.clone();
-        let mut seen: BTreeSet<String> = type_order.iter().cloned().collect();
-        for set in types.values() {
-            for name in set {
-                if seen.insert(name.clone()) {
-                    type_order.push(name.clone());
-                }
-            }
-        }
+        let type_order = rules.hex_type_order(&types);
         let centres: Vec<(f64, f64)> = battlefield.hexes().map(centre).collect();
         let min_x = centres.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
         let max_x = centres

@@ -1,6 +1,7 @@
 //! What `gloam play` shows a player: the board with its legend, the fighters, their own
 //! hand with card texts, `show card`, `show fighter` and `help`.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use gloam::engine::RulesetGame;
@@ -38,15 +39,17 @@ pub(crate) fn help() -> String {
 /// tokens and upgrades; then each player's glory.
 pub(crate) fn roster(rules: &RulesetGame, state: &GameState, board: &Board) -> String {
     let mut out = String::new();
+    let types_by_hex = rules.hex_types_in(state);
     for piece in state.pieces.values().filter(|p| p.layer.is_empty()) {
         let label = board.labels.get(&piece.id).map_or("", String::as_str);
         let owner = state.player(piece.owner).map_or("?", |p| p.name.as_str());
-        let damage = piece.counters.get("damage").copied().unwrap_or(0);
-        let wounds = state.characteristic(piece.id, "wounds").unwrap_or(0);
+        let names = rules.names();
+        let damage = piece.counters.get(&names.damage).copied().unwrap_or(0);
+        let wounds = state.characteristic(piece.id, &names.wounds).unwrap_or(0);
         let where_ = match piece.position.and_then(|p| p.hex()) {
             None => "off the battlefield".to_owned(),
             Some(hex) => {
-                let types = hex_types(rules, state, hex);
+                let types = hex_types(&types_by_hex, hex);
                 if types.is_empty() {
                     format!("at {hex}")
                 } else {
@@ -66,7 +69,7 @@ pub(crate) fn roster(rules: &RulesetGame, state: &GameState, board: &Board) -> S
                 }
             })
             .collect();
-        if piece.keywords.contains("inspired") {
+        if piece.keywords.contains(&names.inspired) {
             extras.push("inspired".to_owned());
         }
         for card in upgrades(state, piece.id) {
@@ -88,28 +91,26 @@ pub(crate) fn roster(rules: &RulesetGame, state: &GameState, board: &Board) -> S
             out,
             "  {}: glory {}",
             player.name,
-            player.counters.get("glory").copied().unwrap_or(0)
+            player
+                .counters
+                .get(&rules.names().glory)
+                .copied()
+                .unwrap_or(0)
         );
     }
     out
 }
 
-/// The hex types of `hex`: printed on its board, the battlefield's edge, given in play.
-fn hex_types(rules: &RulesetGame, state: &GameState, hex: gloam_core::Hex) -> Vec<String> {
-    let battlefield = rules.battlefield_in(state);
-    let mut out: Vec<String> = battlefield
-        .types(hex)
-        .map(|t| t.iter().map(|n| words(n)).collect())
-        .unwrap_or_default();
-    if battlefield.is_edge(hex) {
-        out.push("edge".to_owned());
-    }
-    for (h, name) in &state.hex_types {
-        if *h == hex {
-            out.push(words(name));
-        }
-    }
-    out
+/// The hex types of `hex` in words, from `types` (`RulesetGame::hex_types_in`: printed on
+/// its board, the battlefield's edge, given in play).
+fn hex_types(
+    types: &BTreeMap<gloam_core::Hex, BTreeSet<String>>,
+    hex: gloam_core::Hex,
+) -> Vec<String> {
+    types
+        .get(&hex)
+        .map(|types| types.iter().map(|n| words(n)).collect())
+        .unwrap_or_default()
 }
 
 /// The names of the cards equipped on `piece`.
@@ -193,32 +194,15 @@ fn summary(card: &CardDef) -> String {
     parts.join(", ")
 }
 
-/// The ruleset of the game and those it extends, nearest first.
-fn ruleset_chain(rules: &RulesetGame) -> Vec<String> {
-    let mut chain = vec![rules.ruleset().name.clone()];
-    let mut next = rules.ruleset().extends.clone();
-    while let Some(name) = next {
-        if chain.contains(&name) {
-            break;
-        }
-        next = rules
-            .library()
-            .ruleset(&name)
-            .and_then(|r| r.extends.clone());
-        chain.push(name);
-    }
-    chain
-}
-
 /// `show card NAME`: everything the data says about a card of the game's ruleset (or one it
 /// extends) a player reads.
 pub(crate) fn show_card(rules: &RulesetGame, name: &str) -> String {
     let library = rules.library();
-    let chain = ruleset_chain(rules);
+    let chain = rules.ruleset_chain();
     let cards: Vec<&CardDef> = library
         .cards()
         .iter()
-        .filter(|c| chain.contains(&c.ruleset))
+        .filter(|c| chain.contains(&c.ruleset.as_str()))
         .collect();
     let found = cards.iter().find(|c| c.name.eq_ignore_ascii_case(name));
     let Some(card) = found else {
@@ -357,19 +341,20 @@ pub(crate) fn show_fighter(
         .library()
         .warband(&warband)
         .and_then(|w| w.fighter(&piece.kind));
-    let inspired = piece.keywords.contains("inspired");
+    let names = rules.names();
+    let inspired = piece.keywords.contains(&names.inspired);
     let label = board.labels.get(&id).cloned().unwrap_or_default();
     let mut out = format!(
         "{} ({label}, {owner}'s, {warband}){}\n",
         piece.kind,
         if inspired { ", inspired" } else { "" }
     );
-    let damage = piece.counters.get("damage").copied().unwrap_or(0);
-    let wounds = state.characteristic(id, "wounds").unwrap_or(0);
+    let damage = piece.counters.get(&names.damage).copied().unwrap_or(0);
+    let wounds = state.characteristic(id, &names.wounds).unwrap_or(0);
     let _ = writeln!(out, "  wounds taken: {damage} of {wounds}");
     match piece.position.and_then(|p| p.hex()) {
         Some(hex) => {
-            let types = hex_types(rules, state, hex);
+            let types = hex_types(&rules.hex_types_in(state), hex);
             let _ = writeln!(
                 out,
                 "  at {hex}{}",

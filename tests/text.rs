@@ -255,6 +255,15 @@ fn shipped_texts_every_ruleset_parse_and_agree_except_known_gaps() {
 }
 
 /// The cards of `cards` whose check is not what [`KNOWN_GAPS`] expects.
+/// A check's diagnostics as `code: message` lines, for failure messages.
+fn listed(check: &gloam::text::TextCheck) -> Vec<String> {
+    check
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect()
+}
+
 fn shipped_failures(data: &Data, cards: &[&CardDef]) -> Vec<String> {
     let mut failures = Vec::new();
     for card in cards {
@@ -270,11 +279,7 @@ fn shipped_failures(data: &Data, cards: &[&CardDef]) -> Vec<String> {
                 card.name,
                 card.ruleset,
                 check.status,
-                check
-                    .diagnostics
-                    .iter()
-                    .map(|d| format!("{}: {}", d.code, d.message))
-                    .collect::<Vec<_>>()
+                listed(&check)
             ));
         }
     }
@@ -309,11 +314,7 @@ fn render_failures(data: &Data, cards: &[&CardDef]) -> Vec<String> {
                 card.name,
                 card.ruleset,
                 check.status,
-                check
-                    .diagnostics
-                    .iter()
-                    .map(|d| format!("{}: {}", d.code, d.message))
-                    .collect::<Vec<_>>()
+                listed(&check)
             ));
         }
     }

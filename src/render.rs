@@ -224,6 +224,17 @@ pub fn initials(name: &str) -> String {
     }
 }
 
+/// A bold heading of the legend at `(x, y)`; `y` moves to the next line.
+fn legend_heading(out: &mut String, x: f64, y: &mut f64, title: &str) {
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\" font-weight=\"bold\">{title}</text>",
+        n(x),
+        n(*y)
+    );
+    *y += LINE;
+}
+
 /// The pixel centre of a hex (pointy-top axial coordinates), before the picture's offset.
 fn centre(hex: Hex) -> (f64, f64) {
     let q = f64::from(hex.q);
@@ -495,13 +506,7 @@ impl<'a> Scene<'a> {
     fn legend(&self, out: &mut String) -> f64 {
         let x = self.board_size.0 + 10.0;
         let mut y = HEADER + MARGIN;
-        let _ = writeln!(
-            out,
-            "<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Hex types</text>",
-            n(x),
-            n(y)
-        );
-        y += LINE;
+        legend_heading(out, x, &mut y, "Hex types");
         let present: BTreeSet<&String> = self.types.values().flatten().collect();
         for name in &self.type_order {
             let colour = self.type_colour(name);
@@ -538,13 +543,7 @@ impl<'a> Scene<'a> {
             .collect();
         if !sides.is_empty() {
             y += 6.0;
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Tokens in game counters</text>",
-                n(x),
-                n(y)
-            );
-            y += LINE;
+            legend_heading(out, x, &mut y, "Tokens in game counters");
             for (family, side) in sides {
                 let _ = writeln!(
                     out,
@@ -570,13 +569,7 @@ impl<'a> Scene<'a> {
             .collect();
         if !seats.is_empty() {
             y += 6.0;
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Territories</text>",
-                n(x),
-                n(y)
-            );
-            y += LINE;
+            legend_heading(out, x, &mut y, "Territories");
             for seat in seats {
                 let name = self
                     .rules
@@ -600,13 +593,7 @@ impl<'a> Scene<'a> {
         let tokens = &self.rules.ruleset().tokens;
         if !tokens.is_empty() {
             y += 6.0;
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Tokens on fighters</text>",
-                n(x),
-                n(y)
-            );
-            y += LINE;
+            legend_heading(out, x, &mut y, "Tokens on fighters");
             let labels = self.token_labels();
             for token in tokens {
                 let _ = writeln!(

@@ -463,7 +463,12 @@ fn lone_carriage_returns_as_line_feeds(text: String) -> String {
 /// Loads `sources`: parses and checks every file, then compiles and checks every script.
 /// Every problem is returned, in file order; the library holds whatever loaded.
 pub fn load(sources: &[Source], host: &Host) -> (Loaded, Vec<Problem>) {
-    let (library, grammar_problems) = gloam_grammar::load(sources);
+    // Dice counts in the data must fit one roll of the scripts this host runs.
+    let room = gloam_grammar::RollRoom {
+        list_items: host.limits().array_size,
+        list_chars: host.limits().string_size,
+    };
+    let (library, grammar_problems) = gloam_grammar::load_with(sources, &room);
     let mut problems: Vec<Problem> = grammar_problems.into_iter().map(Problem::from).collect();
     let mut scripts = Vec::new();
     let mut names_by_ruleset: BTreeMap<String, Arc<KnownNames>> = BTreeMap::new();

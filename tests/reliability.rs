@@ -373,3 +373,89 @@ fn the_soak_invariants_catch_negative_damage() {
         "{broken}"
     );
 }
+
+/// Issue 17 item 6: every limit the runtime enforces on data is checked at load. A roll in a
+/// script holds its faces as a list of names, so one roll of the testbed's attack or defence
+/// die (longest face `double_support`, 14 characters; a list holds 4096) has at most 292
+/// dice: exactly 292 loads, 293 is refused at load with the same reason the
+/// runtime gives.
+#[test]
+fn dice_counts_in_data_are_checked_against_one_roll_at_load() {
+    let warband = |defence: i64, dice: i64| {
+        format!(
+            r#"warband "Hoarders" {{
+    ruleset = "testbed"
+    alliance = order
+    fighter "Counter" {{
+        keywords = [leader]
+        stats = [move: 3, defence: {defence}, wounds: 4]
+        symbols = [defence: block]
+        weapon "Avalanche" {{
+            range = 1
+            dice = {dice}
+            symbol = hammer
+            damage = 1
+        }}
+    }}
+}}
+"#
+        )
+    };
+    let check = |defence: i64, dice: i64| {
+        let sources = vec![
+            gloam::load::Source::new("testbed.gloam", testbed()),
+            gloam::load::Source::new("hoarders.gloam", warband(defence, dice)),
+        ];
+        let (_, problems) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+        problems
+            .iter()
+            .map(|problem| problem.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(check(292, 292), Vec::<String>::new());
+    assert_eq!(
+        check(293, 292),
+        ["`defence` is 293, more dice than one roll may have"]
+    );
+    assert_eq!(
+        check(292, 293),
+        ["`dice` is 293, more dice than one roll may have"]
+    );
+    // A host with a larger list allows more, up to the kernel's 1000 dice a roll.
+    let roomy = gloam_dsl::Host::with_limits(gloam_dsl::Limits {
+        string_size: 1 << 20,
+        array_size: 1 << 20,
+        ..gloam_dsl::Limits::default()
+    });
+    let sources = vec![
+        gloam::load::Source::new("testbed.gloam", testbed()),
+        gloam::load::Source::new("hoarders.gloam", warband(1000, 1001)),
+    ];
+    let (_, problems) = gloam::load::load(&sources, &roomy);
+    let messages: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        messages,
+        ["`dice` is 1001, more dice than one roll may have"]
+    );
+    use miette::Diagnostic as _;
+    let help = problems[0]
+        .help()
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    assert!(help.contains("a roll has at most 1000 dice"), "{help}");
+}
+
+/// `dice` on a characteristic names one of the ruleset's dice, with a did-you-mean.
+#[test]
+fn a_characteristic_declared_as_dice_names_a_declared_die() {
+    let ruleset = testbed().replace("dice = defence", "dice = defense");
+    let sources = vec![gloam::load::Source::new("testbed.gloam", ruleset)];
+    let (_, problems) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+    let messages: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(messages, ["unknown die `defense`"]);
+    use miette::Diagnostic as _;
+    assert_eq!(
+        problems[0].help().map(|h| h.to_string()).as_deref(),
+        Some("did you mean `defence`?")
+    );
+}

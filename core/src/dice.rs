@@ -1178,6 +1178,15 @@ pub struct PoolEntry {
     pub count: u32,
 }
 
+/// The most dice one roll may have, and the limit that sets it ([`Pool::most_dice_held`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiceRoom {
+    /// The most dice.
+    pub dice: u32,
+    /// Which limit binds, in players' words ("a roll has at most 1000 dice").
+    pub why: String,
+}
+
 /// Dice to roll together: die names with counts, possibly of mixed kinds, in order.
 ///
 /// # Examples
@@ -1197,6 +1206,48 @@ pub struct Pool {
 impl Pool {
     /// The most dice rolled or measured at once.
     pub const MAX_DICE: u32 = 1000;
+
+    /// The most dice of kind `die` one roll may have when the faces rolled are held as a
+    /// list of names (a script's roll): at most `list_items` items and `list_chars`
+    /// characters in all, 0 meaning no such limit, where each face of the die is named by at
+    /// most `longest_face` characters. Never more than [`Pool::MAX_DICE`]. The runtime refuses
+    /// a larger roll and the loader refuses data that asks for one, both with this reason.
+    ///
+    /// ```
+    /// use gloam_core::Pool;
+    /// assert_eq!(Pool::most_dice_held("attack", 14, 1_024, 4_096).dice, 292);
+    /// assert_eq!(Pool::most_dice_held("attack", 1, 0, 0).dice, Pool::MAX_DICE);
+    /// ```
+    pub fn most_dice_held(
+        die: &str,
+        longest_face: usize,
+        list_items: usize,
+        list_chars: usize,
+    ) -> DiceRoom {
+        let mut room = DiceRoom {
+            dice: Pool::MAX_DICE,
+            why: format!("a roll has at most {} dice", Pool::MAX_DICE),
+        };
+        if list_items > 0 && list_items < room.dice as usize {
+            room = DiceRoom {
+                dice: list_items as u32,
+                why: format!(
+                    "a script's roll gives at most {list_items} dice, the most a list may hold"
+                ),
+            };
+        }
+        if longest_face > 0 && list_chars > 0 && list_chars / longest_face < room.dice as usize {
+            let dice = (list_chars / longest_face) as u32;
+            room = DiceRoom {
+                dice,
+                why: format!(
+                    "a script's roll gives at most {dice} `{die}` dice (the faces rolled are a \
+                     list of names, which may hold {list_chars} characters in all)"
+                ),
+            };
+        }
+        room
+    }
 
     /// An empty pool.
     pub fn new() -> Pool {

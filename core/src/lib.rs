@@ -39,9 +39,9 @@ pub use board::{
 };
 pub use decision::{Answer, Choice, DecisionError, Options, Request};
 pub use dice::{
-    ChanceOutcome, Dice, DiceError, DiceExpr, DieDef, DieFace, ExprDie, ExprRoll, FaceCount,
-    FinalTie, MAX_REROLL_ROUNDS, OpposedOutcome, OpposedRoll, OpposedRound, PlayerRoll, Pool,
-    PoolEntry, Ratio, RerollRecord, Roll, RollOff, RollOffRank, RollOffRound, RollOffRule,
+    ChanceOutcome, Dice, DiceError, DiceExpr, DiceRoom, DieDef, DieFace, ExprDie, ExprRoll,
+    FaceCount, FinalTie, MAX_REROLL_ROUNDS, OpposedOutcome, OpposedRoll, OpposedRound, PlayerRoll,
+    Pool, PoolEntry, Ratio, RerollRecord, Roll, RollOff, RollOffRank, RollOffRound, RollOffRule,
     RolledDie, TieRule, chance_at_least, roll_opposed, success_distribution_of,
 };
 pub use event::{DieResult, Event, Scope};

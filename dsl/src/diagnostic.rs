@@ -242,7 +242,7 @@ pub fn list_codes() -> &'static [(&'static str, &'static str)] {
         ),
         (
             "gloam::dsl::limit_exceeded",
-            "a sandbox limit was reached (operations, call depth, expression depth, string, array or map size)",
+            "a sandbox limit was reached (operations, call depth, expression depth, string, array or map size, script size)",
         ),
         (
             "gloam::dsl::runtime_error",

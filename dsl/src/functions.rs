@@ -958,7 +958,7 @@ fn roll_dice(
     not_negative(function, "the number of dice", count)?;
     let world = run.world.clone();
     let most = dice_a_script_may_roll(&world, die, ctx);
-    if count > most.dice {
+    if count > i64::from(most.dice) {
         return Err(Stop::refused(
             function,
             format!(
@@ -984,45 +984,27 @@ fn roll_dice(
         .collect())
 }
 
-/// The most dice of kind `die` one `roll` in a script may have, and why.
-struct DiceLimit {
-    dice: i64,
-    why: String,
-}
-
 /// The kernel's pool limit, lowered to what the script can hold as the list of faces
 /// rolled: the script's list size limit, and its string size limit over the longest face
-/// name (Rhai counts the strings inside a list against it).
-fn dice_a_script_may_roll(world: &crate::world::WorldData, die: &str, ctx: &Ncc) -> DiceLimit {
-    let mut limit = DiceLimit {
-        dice: i64::from(Pool::MAX_DICE),
-        why: format!("a roll has at most {} dice", Pool::MAX_DICE),
-    };
+/// name (Rhai counts the strings inside a list against it). The loader checks data against
+/// the same room (`gloam_grammar::RollRoom`).
+fn dice_a_script_may_roll(
+    world: &crate::world::WorldData,
+    die: &str,
+    ctx: &Ncc,
+) -> gloam_core::DiceRoom {
     let engine = ctx.engine();
-    let items = engine.max_array_size();
-    if items > 0 && (items as i64) < limit.dice {
-        limit = DiceLimit {
-            dice: items as i64,
-            why: format!("a script's roll gives at most {items} dice, the most a list may hold"),
-        };
-    }
     let longest = world
         .dice
         .get(die)
         .and_then(|def| def.faces().iter().map(|face| face.name.len()).max())
         .unwrap_or(0);
-    let characters = engine.max_string_size();
-    if longest > 0 && characters > 0 && ((characters / longest) as i64) < limit.dice {
-        let dice = (characters / longest) as i64;
-        limit = DiceLimit {
-            dice,
-            why: format!(
-                "a script's roll gives at most {dice} `{die}` dice (the faces rolled are a list \
-                 of names, which may hold {characters} characters in all)"
-            ),
-        };
-    }
-    limit
+    Pool::most_dice_held(
+        die,
+        longest,
+        engine.max_array_size(),
+        engine.max_string_size(),
+    )
 }
 
 fn mark(run: &mut RunState, event: &str, scope: Scope) -> Result<(), Stop> {

@@ -396,6 +396,20 @@ impl Host {
                 help: Some("the loader gave a wrong byte range for this script".to_owned()),
             }]);
         }
+        let length = source.end - source.start;
+        if length > self.limits.script_bytes {
+            return Err(vec![DslDiagnostic::LimitExceeded {
+                script: context.label.clone(),
+                limit: "script size in bytes".to_owned(),
+                max: self.limits.script_bytes as u64,
+                src: site.named_source(),
+                span: site.span_at(source.start, 0),
+                help: Some(format!(
+                    "this script is {length} bytes long: split it into steps the flow queues \
+                     with `then`, or into several cards or abilities"
+                )),
+            }]);
+        }
         let mut scope = Scope::new();
         for name in &context.variables {
             scope.push_dynamic(name.as_str(), Dynamic::UNIT);

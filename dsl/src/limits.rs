@@ -34,6 +34,10 @@ pub struct Limits {
     pub variables: usize,
     /// Functions a script may define.
     pub functions: usize,
+    /// Bytes of one script's text (checked when compiling). The largest shipped script is
+    /// about 7 KB; the limit keeps checking fast, since parsing a script grows faster than
+    /// its length (Rhai looks each variable up among those declared before it).
+    pub script_bytes: usize,
 }
 
 impl Default for Limits {
@@ -48,6 +52,7 @@ impl Default for Limits {
             map_size: 256,
             variables: 256,
             functions: 64,
+            script_bytes: 65_536,
         }
     }
 }

@@ -1259,6 +1259,10 @@ pub fn docs_markdown() -> String {
         ("entries in a map", limits.map_size as u64),
         ("variables alive at once", limits.variables as u64),
         ("functions a script defines", limits.functions as u64),
+        (
+            "bytes of one script (checked at load)",
+            limits.script_bytes as u64,
+        ),
     ] {
         out.push_str(&format!("| {name} | {value} |\n"));
     }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{codes, compile_effect, line_col, render};
-use gloam_dsl::{Host, KnownNames, NameKind, ScriptContext, ScriptSource};
+use gloam_dsl::{Host, KnownNames, Limits, NameKind, ScriptContext, ScriptSource};
 
 #[test]
 fn valid_scripts_compile() {
@@ -180,6 +180,42 @@ fn deep_nesting_is_a_limit_at_compile_time() {
         "{}",
         errors[0]
     );
+}
+
+/// Issue 17 item 2: checking stays fast because a script has a size limit. Parsing grows
+/// faster than a script's length (a 1.4 MB card took 7 s), so a script over
+/// `Limits::script_bytes` is refused before it is parsed, located at its start; one at the
+/// limit compiles.
+#[test]
+fn a_script_over_the_size_limit_is_refused_before_parsing() {
+    let host = Host::with_limits(Limits {
+        script_bytes: 1_000,
+        ..Limits::default()
+    });
+    let line = "let a = 1;\n";
+    let at_limit = line.repeat(1_000 / line.len());
+    assert!(compile_effect(&host, &at_limit).is_ok());
+    let over = format!("{at_limit}{line}");
+    let errors = compile_effect(&host, &over).unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].code_name(), "gloam::dsl::limit_exceeded");
+    assert!(
+        errors[0]
+            .to_string()
+            .contains("script size in bytes (1000)"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(errors[0].span(), 0..0);
+    assert!(
+        errors[0]
+            .help_text()
+            .unwrap_or_default()
+            .contains("1001 bytes long"),
+        "{:?}",
+        errors[0].help_text()
+    );
+    assert_eq!(Limits::default().script_bytes, 65_536);
 }
 
 #[test]

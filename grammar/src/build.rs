@@ -414,6 +414,7 @@ impl Builder<'_> {
                         name: name(child)?,
                         about: string(child, "about"),
                         floor: int(child, "floor"),
+                        dice: ident(child, "dice"),
                         ours: names(child, "ours"),
                     })
                 })
@@ -625,31 +626,10 @@ impl Builder<'_> {
         })
     }
 
-    /// `key` of `item`, when written as a whole number, is at most `max`: a limit the game
-    /// enforces when it plays, checked at load instead of failing every game.
-    fn at_most(&mut self, item: &Item, key: &str, max: i64, why: &str) {
-        if let Some(Value::Int(number)) = value(item, key)
-            && number.value > max
-        {
-            self.bad_value(
-                number.span,
-                format!("`{key}` is {}, more than the limit of {max}", number.value),
-                "too large",
-                format!("write a whole number of {max} or less: {why}"),
-            );
-        }
-    }
-
     /// The `weapon` items inside `item` (a fighter, or an upgrade that gives an Attack action).
     fn weapons(&mut self, item: &Item) -> Vec<WeaponDef> {
         let mut weapons = Vec::new();
         for weapon in children(item, "weapon") {
-            self.at_most(
-                weapon,
-                "dice",
-                i64::from(gloam_core::Pool::MAX_DICE),
-                "the most dice a game rolls at once",
-            );
             let side = self.side(weapon);
             let (Some(weapon_name), Some(range), Some(dice), Some(symbol), Some(damage)) = (
                 name(weapon),

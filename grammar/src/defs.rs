@@ -365,6 +365,10 @@ pub struct CharacteristicDef {
     pub about: Option<String>,
     /// The lowest value modifiers may bring it to.
     pub floor: Option<i64>,
+    /// The die it counts, when its value is a number of dice (`defence`); fighters' values
+    /// are checked at load against what one roll of that die may have.
+    #[serde(default)]
+    pub dice: Option<String>,
     /// Its fields the rules source does not state (`floor`).
     pub ours: Vec<String>,
 }

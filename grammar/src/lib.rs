@@ -192,7 +192,9 @@ pub use defs::{
     ZoneDef, visibility_name,
 };
 pub use diagnostic::{FirstDefinition, GrammarDiagnostic, list_codes};
-pub use library::{Library, MAX_FILE_BYTES, MAX_LINE_CHARS, ScriptUse, SourceFile, load};
+pub use library::{
+    Library, MAX_FILE_BYTES, MAX_LINE_CHARS, RollRoom, ScriptUse, SourceFile, load, load_with,
+};
 pub use schema::{FieldSchema, FieldType, ItemSchema, TOP_LEVEL, schema};
 pub use suggest::closest;
 pub use syntax::parse;

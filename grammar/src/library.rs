@@ -414,6 +414,42 @@ fn dedupe<'a, T>(
 /// assert_eq!(diagnostics[0].to_string(), "unknown keyword `leadr`");
 /// ```
 pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
+    load_with(files, &RollRoom::KERNEL)
+}
+
+/// The room a script has to hold the faces of one roll: limits the game enforces when it
+/// plays, which the loader checks data against (a weapon's Dice, a characteristic that
+/// counts dice), so that data no game can play is refused at load and not in every game.
+/// A host passes its script limits ([`load_with`]); [`load`] checks the kernel's limit only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RollRoom {
+    /// The most items in a script's list (0: no limit).
+    pub list_items: usize,
+    /// The most characters in a script's list of names (0: no limit).
+    pub list_chars: usize,
+}
+
+impl RollRoom {
+    /// The kernel's limit only ([`gloam_core::Pool::MAX_DICE`]).
+    pub const KERNEL: RollRoom = RollRoom {
+        list_items: 0,
+        list_chars: 0,
+    };
+
+    /// The most dice of `die` one roll may have, and why.
+    pub fn most_dice(&self, die: &crate::defs::DieDef) -> gloam_core::DiceRoom {
+        let longest = die.faces.iter().map(|face| face.name.len()).max();
+        gloam_core::Pool::most_dice_held(
+            &die.name,
+            longest.unwrap_or(0),
+            self.list_items,
+            self.list_chars,
+        )
+    }
+}
+
+/// [`load`], checking dice counts in the data against `room` as well.
+pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<GrammarDiagnostic>) {
     let mut out: Vec<GrammarDiagnostic> = Vec::new();
     let mut documents = Vec::with_capacity(files.len());
     for source in files {
@@ -496,6 +532,7 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
             let mut checker = xref::Checker {
                 file: placed.file,
                 out: &mut out,
+                room,
             };
             checker.ruleset(placed.item, ruleset);
         }
@@ -512,6 +549,7 @@ pub fn load(files: &[SourceFile]) -> (Library, Vec<GrammarDiagnostic>) {
             let mut checker = xref::Checker {
                 file,
                 out: &mut out,
+                room,
             };
             checker.ruleset_field(item, &loaded);
             let ruleset = match item.field("ruleset").map(|field| &field.value) {

@@ -211,6 +211,7 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         out.open("characteristic", &characteristic.name);
         out.opt_string("about", characteristic.about.as_ref());
         out.opt_int("floor", characteristic.floor);
+        out.opt_name("dice", characteristic.dice.as_ref());
         out.names("ours", &characteristic.ours);
         out.close();
     }

@@ -287,6 +287,13 @@ const CHARACTERISTIC_FIELDS: &[FieldSchema] = &[
         "floor = 0",
     ),
     field(
+        "dice",
+        T::Name,
+        false,
+        "the die it counts, when its value is a number of dice: fighters' values are checked against what one roll may have",
+        "dice = defence",
+    ),
+    field(
         "ours",
         T::Names,
         false,

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::ast::{Element, Item, Span, Value};
+use crate::ast::{Element, Item, Span, Spanned, Value};
 use crate::build::{HALF, elements};
-use crate::defs::{CardDef, DeckDef, Owner, RulesetDef, WarbandDef};
+use crate::defs::{CardDef, DeckDef, DieDef, Owner, RulesetDef, WarbandDef};
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::schema::item_schema;
 use crate::suggest;
@@ -14,6 +14,23 @@ use crate::suggest;
 pub(crate) struct Checker<'a> {
     pub(crate) file: &'a FileRef,
     pub(crate) out: &'a mut Vec<GrammarDiagnostic>,
+    /// What one roll may hold when the game plays: dice counts in the data are checked
+    /// against it.
+    pub(crate) room: &'a crate::RollRoom,
+}
+
+/// Whole numbers in a list field, by key (`stats = [defence: 2]`).
+fn pair_numbers<'i>(item: &'i Item, key: &str) -> Vec<(&'i str, &'i Spanned<i64>)> {
+    elements(item, key)
+        .iter()
+        .filter_map(|element| match element {
+            Element::Pair(pair) => match &pair.value {
+                Value::Int(number) => Some((pair.key.value.as_str(), number)),
+                _ => None,
+            },
+            Element::Value(_) => None,
+        })
+        .collect()
 }
 
 /// A name written in a file and where.
@@ -97,6 +114,44 @@ impl Checker<'_> {
         }
     }
 
+    /// A number of dice written in the data fits in one roll of `die` when the game plays;
+    /// with no die named (a weapon rolling its ruleset's usual die), in one roll of any of
+    /// the ruleset's dice.
+    fn dice_fit(
+        &mut self,
+        key: &str,
+        number: &Spanned<i64>,
+        die: Option<&DieDef>,
+        ruleset: &RulesetDef,
+    ) {
+        let dice: Vec<&DieDef> = match die {
+            Some(die) => vec![die],
+            None => ruleset.dice.iter().collect(),
+        };
+        let Some(room) = dice
+            .into_iter()
+            .map(|die| self.room.most_dice(die))
+            .min_by_key(|room| room.dice)
+        else {
+            return;
+        };
+        if number.value > i64::from(room.dice) {
+            self.out.push(GrammarDiagnostic::BadValue {
+                message: format!(
+                    "`{key}` is {}, more dice than one roll may have",
+                    number.value
+                ),
+                src: self.file.src(),
+                span: self.file.span(number.span),
+                label: "too many dice".to_owned(),
+                help: format!(
+                    "write a whole number of {} or less: {}; no game could roll these dice",
+                    room.dice, room.why
+                ),
+            });
+        }
+    }
+
     /// Checks a name against one of the ruleset's vocabularies: did you mean, or where to
     /// declare it.
     fn declared(
@@ -130,6 +185,12 @@ impl Checker<'_> {
 
     /// A ruleset's own references (checked against its resolved form).
     pub(crate) fn ruleset(&mut self, item: &Item, resolved: &RulesetDef) {
+        let dice: Vec<&str> = resolved.dice.iter().map(|die| die.name.as_str()).collect();
+        for characteristic in children(item, "characteristic") {
+            if let Some(die) = name_field(characteristic, "dice") {
+                self.declared("die", &die, &dice, resolved, "`die` items");
+            }
+        }
         for window in children(item, "window") {
             let gives = list_names(window, "gives");
             for written in &gives {
@@ -286,11 +347,33 @@ impl Checker<'_> {
             for (_, written) in pair_values(fighter, "symbols") {
                 self.declared("dice face", &written, &all_faces, ruleset, "`die` items");
             }
+            for (key, number) in pair_numbers(fighter, "stats")
+                .into_iter()
+                .chain(pair_numbers(fighter, "inspired"))
+            {
+                let counted = ruleset
+                    .characteristics
+                    .iter()
+                    .find(|characteristic| characteristic.name == key)
+                    .and_then(|characteristic| characteristic.dice.as_deref())
+                    .and_then(|die| ruleset.die(die));
+                if let Some(die) = counted {
+                    self.dice_fit(key, number, Some(die), ruleset);
+                }
+            }
             for weapon in children(fighter, "weapon") {
                 let mut weapon_die = None;
                 if let Some(die) = name_field(weapon, "die") {
                     self.declared("die", &die, &dice, ruleset, "`die` items");
                     weapon_die = ruleset.die(die.name);
+                }
+                if let Some(Value::Int(number)) = weapon.field("dice").map(|field| &field.value) {
+                    self.dice_fit("dice", number, weapon_die, ruleset);
+                }
+                for (key, number) in pair_numbers(weapon, "inspired") {
+                    if key == "dice" {
+                        self.dice_fit("dice", number, weapon_die, ruleset);
+                    }
                 }
                 if let Some(symbol) = name_field(weapon, "symbol") {
                     match weapon_die {

@@ -186,7 +186,8 @@ pub struct Odds {
     pub damage: BTreeMap<i64, Ratio>,
     /// The expected damage.
     pub expected_damage: Ratio,
-    /// How many leaves the enumeration visited.
+    /// How many leaves the enumeration ran the scripts of: a chance node whose game state
+    /// was met before is not walked again, so this counts distinct futures, not paths.
     pub leaves: usize,
     /// The chance that the attacker or the target turned to its other side during the
     /// attack (an Inspire condition that holds in the situation, as Embergard's do while
@@ -708,18 +709,26 @@ impl Calculator {
             policy: Policy::new(&staged.profile, situation, staged.target),
             target: staged.target,
             edition: self.edition,
-            outcomes: BTreeMap::new(),
-            damage: BTreeMap::new(),
-            leaves: 0,
-            side_changed: Ratio::ZERO,
             attacker: staged.attacker,
-            start: staged.game.events().len(),
+            leaves: 0,
+            memo: BTreeMap::new(),
         };
         let mut game = staged.game;
+        let start = game.events().len();
         game.push_frame(staged.attack).map_err(run_error)?;
-        walk.explore(game, Ratio::ONE)?;
+        let endings = walk.explore(game, start)?;
+        let mut results: BTreeMap<&'static str, Ratio> = BTreeMap::new();
+        let mut damage: BTreeMap<i64, Ratio> = BTreeMap::new();
+        let mut side_changed = Ratio::ZERO;
+        for ((key, dealt, turned), p) in endings {
+            add(&mut results, key, p)?;
+            add(&mut damage, dealt, p)?;
+            if turned {
+                side_changed = side_changed.checked_add(p).map_err(run_error)?;
+            }
+        }
         let mut expected = Ratio::ZERO;
-        for (amount, p) in &walk.damage {
+        for (amount, p) in &damage {
             let amount = Ratio::new(u128::try_from(*amount).unwrap_or(0), 1).map_err(run_error)?;
             expected = expected
                 .checked_add(p.checked_mul(amount).map_err(run_error)?)
@@ -729,14 +738,14 @@ impl Calculator {
             .into_iter()
             .map(|key| (key, Ratio::ZERO))
             .collect();
-        outcomes.extend(walk.outcomes);
+        outcomes.extend(results);
         Ok(Odds {
             profile: staged.profile,
             outcomes,
-            damage: walk.damage,
+            damage,
             expected_damage: expected,
             leaves: walk.leaves,
-            side_changed: walk.side_changed,
+            side_changed,
         })
     }
 }
@@ -858,48 +867,94 @@ fn face_named(text: &str) -> Option<&str> {
     text.rsplit(' ').next()
 }
 
-/// The enumeration's accumulators.
+/// How an attack ended, seen from a point of its tree: the result `attack_outcome` names,
+/// the damage dealt to the target since that point, and whether the attacker or the target
+/// turned to its other side since then.
+type Ending = (&'static str, i64, bool);
+
+/// The chance of each [`Ending`] from a point of the tree, given that the point is reached.
+type Endings = BTreeMap<Ending, Ratio>;
+
+/// The enumeration: a depth-first walk of the chance tree that remembers, at each chance
+/// node, the endings that follow from its game state. Scripts read the state and never the
+/// event log, so two nodes of equal state have equal futures (re-rolled dice, and dice
+/// pooled by face, reach one state by many paths): the second is read from the memo.
 struct Walk {
     policy: Policy,
     target: PieceId,
     edition: Edition,
-    outcomes: BTreeMap<&'static str, Ratio>,
-    damage: BTreeMap<i64, Ratio>,
-    leaves: usize,
-    side_changed: Ratio,
     attacker: PieceId,
-    /// Where the attack's events begin in the log.
-    start: usize,
+    /// Leaves whose scripts ran (a remembered subtree is not walked again).
+    leaves: usize,
+    /// The endings after each chance node, by the node's state (as JSON).
+    memo: BTreeMap<Vec<u8>, Rc<Endings>>,
 }
 
 impl Walk {
-    fn explore(&mut self, mut game: Game<Staged>, chance: Ratio) -> Result<(), OddsError> {
+    /// The endings of `game`, counted from the event at `base` of its log.
+    fn explore(&mut self, mut game: Game<Staged>, base: usize) -> Result<Endings, OddsError> {
         loop {
             if game.chance_pending().is_some() {
-                let outcomes = game.chance_outcomes().map_err(run_error)?;
-                let last = outcomes.len().saturating_sub(1);
-                for (index, (outcome, p)) in outcomes.into_iter().enumerate() {
-                    let p = chance.checked_mul(p).map_err(run_error)?;
-                    if index == last {
-                        game.apply_chance(&outcome).map_err(run_error)?;
-                        return self.explore(game, p);
+                let node = game.events().len();
+                let key = serde_json::to_vec(game.state()).map_err(run_error)?;
+                let after = match self.memo.get(&key) {
+                    Some(after) => after.clone(),
+                    None => {
+                        let mut after = Endings::new();
+                        let outcomes = game.chance_outcomes().map_err(run_error)?;
+                        for (outcome, p) in outcomes {
+                            let mut branch = game.clone();
+                            branch.apply_chance(&outcome).map_err(run_error)?;
+                            for (ending, q) in self.explore(branch, node)? {
+                                add(&mut after, ending, p.checked_mul(q).map_err(run_error)?)?;
+                            }
+                        }
+                        let after = Rc::new(after);
+                        self.memo.insert(key, after.clone());
+                        after
                     }
-                    let mut branch = game.clone();
-                    branch.apply_chance(&outcome).map_err(run_error)?;
-                    self.explore(branch, p)?;
+                };
+                // The events between `base` and the node come before every ending.
+                let (dealt, turned) = self.since(&game, base);
+                let mut endings = Endings::new();
+                for (&(key, more, turns), p) in after.iter() {
+                    add(&mut endings, (key, dealt + more, turned || turns), *p)?;
                 }
-                return Ok(());
+                return Ok(endings);
             }
             if let Some(request) = game.pending().first().map(|r| (*r).clone()) {
                 let answer = self.policy.decide(&request)?;
                 game.submit(request.player, answer).map_err(run_error)?;
                 continue;
             }
-            return self.leaf(&game, chance);
+            return self.leaf(&game, base);
         }
     }
 
-    fn leaf(&mut self, game: &Game<Staged>, chance: Ratio) -> Result<(), OddsError> {
+    /// The damage dealt to the target in the events from `base` on, and whether the
+    /// attacker or the target turned to its other side in them.
+    fn since(&self, game: &Game<Staged>, base: usize) -> (i64, bool) {
+        let events = &game.events()[base..];
+        let dealt: i64 = events
+            .iter()
+            .map(|event| match event {
+                Event::CounterChanged {
+                    scope: Scope::Piece(piece),
+                    name,
+                    from,
+                    to,
+                } if *piece == self.target && name == "damage" && to > from => to - from,
+                _ => 0,
+            })
+            .sum();
+        let turned = events.iter().any(|event| {
+            matches!(event, Event::KeywordChanged { piece, keyword, .. }
+                if (*piece == self.target || *piece == self.attacker) && keyword == "inspired")
+        });
+        (dealt, turned)
+    }
+
+    fn leaf(&mut self, game: &Game<Staged>, base: usize) -> Result<Endings, OddsError> {
         self.leaves += 1;
         if self.leaves > MAX_LEAVES {
             return Err(OddsError::Run(format!(
@@ -916,28 +971,8 @@ impl Walk {
             .ok_or_else(|| {
                 OddsError::Run(format!("the attack ended with an unknown result {value}"))
             })?;
-        let dealt: i64 = game.events()[self.start..]
-            .iter()
-            .map(|event| match event {
-                Event::CounterChanged {
-                    scope: Scope::Piece(piece),
-                    name,
-                    from,
-                    to,
-                } if *piece == self.target && name == "damage" && to > from => to - from,
-                _ => 0,
-            })
-            .sum();
-        let turned = game.events()[self.start..].iter().any(|event| {
-            matches!(event, Event::KeywordChanged { piece, keyword, .. }
-                if (*piece == self.target || *piece == self.attacker) && keyword == "inspired")
-        });
-        if turned {
-            self.side_changed = self.side_changed.checked_add(chance).map_err(run_error)?;
-        }
-        add(&mut self.outcomes, key, chance)?;
-        add(&mut self.damage, dealt, chance)?;
-        Ok(())
+        let (dealt, turned) = self.since(game, base);
+        Ok(BTreeMap::from([((key, dealt, turned), Ratio::ONE)]))
     }
 }
 

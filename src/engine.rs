@@ -228,6 +228,11 @@ impl RulesetGame {
         &self.inner.layouts[0].0
     }
 
+    /// The ruleset's kinds of dice, as its scripts roll them.
+    pub fn dice(&self) -> &gloam_core::Dice {
+        self.inner.layouts[0].1.dice()
+    }
+
     /// The battlefield a game of this match plays on in `state`: the layout its flow chose
     /// (`lay_out_battlefield`), else the first.
     pub fn battlefield_in(&self, state: &gloam_core::GameState) -> &Battlefield {

@@ -1067,6 +1067,13 @@ pub struct Staged {
     arrangement: Rc<Arrangement>,
 }
 
+impl Staged {
+    /// The ruleset the attack is played by.
+    pub fn rules(&self) -> &RulesetGame {
+        &self.rules
+    }
+}
+
 impl Rules for Staged {
     fn start(&self, ctx: &mut Ctx<'_>, setup: &Setup) -> Result<(), RuleError> {
         self.rules.start(ctx, setup)?;

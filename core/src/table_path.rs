@@ -271,7 +271,8 @@ pub enum Refusal {
 }
 
 /// A length in the players' unit: exact (`3in`) when it is a whole number of ten-thousandths
-/// of the unit, otherwise to the hundredth with `about`.
+/// of the unit; otherwise in millimetres, with the unit to the hundredth when that is not 0
+/// (`76.3mm (about 3.00in)`).
 pub(crate) fn say_length(length: Length, unit: LengthUnit) -> String {
     if let Some(exact) = length.format_in(unit) {
         return exact;
@@ -279,10 +280,13 @@ pub(crate) fn say_length(length: Length, unit: LengthUnit) -> String {
     let tenths = i128::from(length.as_tenth_mm());
     let per = i128::from(unit.tenths());
     let hundredths = (tenths * 100 + per / 2).div_euclid(per);
+    if hundredths == 0 {
+        return length.to_string();
+    }
     let sign = if hundredths < 0 { "-" } else { "" };
     let magnitude = hundredths.unsigned_abs();
     format!(
-        "about {sign}{}.{:02}{}",
+        "{length} (about {sign}{}.{:02}{})",
         magnitude / 100,
         magnitude % 100,
         unit.suffix()

@@ -424,9 +424,15 @@ pub fn placement_candidates(
             if check_placement(scene, &placed, limits).is_ok() {
                 legal.push(anchor);
             }
-            x += spacing;
+            match x.checked_add(spacing) {
+                Some(next) => x = next,
+                None => break,
+            }
         }
-        y += spacing;
+        match y.checked_add(spacing) {
+            Some(next) => y = next,
+            None => break,
+        }
     }
     if legal.len() <= max {
         return legal;

@@ -636,6 +636,43 @@ impl Scene {
         }
     }
 
+    /// The pieces of a game standing on a measured table, in id order: each piece of the
+    /// default layer (models, not markers) with a [`crate::Position::Table`], its owner as its
+    /// side, its base radius (tenths of a millimetre) from the characteristic `radius`, its
+    /// group from the characteristic `group` (the piece's own id when it has none), its
+    /// facing from its position. Base characteristics are read, before modifiers. Terrain
+    /// and the outline are the ruleset's to add.
+    pub fn from_state(state: &crate::GameState, radius: &str, group: &str) -> Scene {
+        let pieces = state
+            .pieces
+            .values()
+            .filter(|piece| piece.layer.is_empty())
+            .filter_map(|piece| match piece.position {
+                Some(crate::Position::Table { at, facing }) => Some(TablePiece {
+                    id: piece.id,
+                    side: piece.owner,
+                    group: GroupId(
+                        piece
+                            .characteristics
+                            .get(group)
+                            .and_then(|g| u32::try_from(*g).ok())
+                            .unwrap_or(u32::from(piece.id.0)),
+                    ),
+                    figure: Figure::new(
+                        at,
+                        Length::tenth_mm(piece.characteristics.get(radius).copied().unwrap_or(0)),
+                    )
+                    .with_facing(facing),
+                }),
+                _ => None,
+            })
+            .collect();
+        Scene {
+            pieces,
+            ..Scene::default()
+        }
+    }
+
     /// Moves a piece's centre (no check: see `check_path` for legality).
     pub(crate) fn place(&mut self, piece: PieceId, at: Point) {
         if let Some(found) = self.pieces.iter_mut().find(|p| p.id == piece) {

@@ -1245,6 +1245,12 @@ proptest! {
             check_formation(&table, GroupId(0), offset, &limits),
             check_formation(&moved, GroupId(0), offset, &limits)
         );
+        // The candidates are offsets: the same on the translated table.
+        let lattice = Lattice { directions: 8, steps: 2, contacts: 2, max: 64 };
+        prop_assert_eq!(
+            formation_candidates(&table, GroupId(0), &limits, &lattice),
+            formation_candidates(&moved, GroupId(0), &limits, &lattice)
+        );
     }
 
     /// No two bases overlap after any legal move; a refused move changes nothing.

@@ -280,9 +280,13 @@ pub fn formation_candidates(
     for (index, direction) in lattice.directions() {
         let index = u8::try_from(index).unwrap_or(u8::MAX);
         let mut first_refused = None;
+        let mut legal_below_refused = 0;
         for k in 1..=steps {
             let by = scaled(direction, step_length(k));
             if legal(by) {
+                if first_refused.is_none() {
+                    legal_below_refused = step_length(k);
+                }
                 steps_found.push(Candidate {
                     by,
                     kind: CandidateKind::Step {
@@ -300,11 +304,7 @@ pub fn formation_candidates(
         // Bisect between the last legal step below the first refused one and that refused
         // one (the farthest legal step overall may lie beyond an obstacle: it is a lattice
         // candidate already).
-        let mut low = (1..=steps)
-            .map(step_length)
-            .filter(|length| *length < high && legal(scaled(direction, *length)))
-            .max()
-            .unwrap_or(0);
+        let mut low = legal_below_refused;
         let mut best = None;
         while high - low > 1 {
             let middle = low + (high - low) / 2;

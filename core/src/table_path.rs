@@ -559,6 +559,34 @@ pub fn check_group_paths(
 }
 
 impl Scene {
+    /// The pieces of `group` in the order to move them by `by` one at a time without any
+    /// landing exactly where a mate still stands: front first (the greatest extent along
+    /// `by`), ties in scene order. For hosts that move pieces through
+    /// [`crate::Ctx::place_piece`], which refuses a position another piece holds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Figure, GroupId, Length, PieceId, PlayerId, Point, Scene, TablePiece};
+    /// let model = |id: u16, x: i64| TablePiece {
+    ///     id: PieceId(id),
+    ///     side: PlayerId(0),
+    ///     group: GroupId(0),
+    ///     figure: Figure::new(Point::new(x, 0), Length::tenth_mm(125)),
+    /// };
+    /// let scene = Scene { pieces: vec![model(0, 0), model(1, 250), model(2, 500)], ..Scene::default() };
+    /// assert_eq!(scene.front_first(GroupId(0), Point::new(250, 0)), vec![PieceId(2), PieceId(1), PieceId(0)]);
+    /// ```
+    pub fn front_first(&self, group: GroupId, by: Point) -> Vec<PieceId> {
+        let along = |piece: &TablePiece| {
+            let centre = P::of(piece.figure.centre);
+            centre.x * i128::from(by.x) + centre.y * i128::from(by.y)
+        };
+        let mut members = self.members(group);
+        members.sort_by_key(|piece| std::cmp::Reverse(along(piece)));
+        members.into_iter().map(|piece| piece.id).collect()
+    }
+
     /// Moves a piece along `path` if [`check_path`] accepts it; a refused move changes nothing.
     pub fn apply_path(
         &mut self,

@@ -75,14 +75,15 @@ impl Rules for MoveRules {
         check_formation(&table, GroupId(0), by, &limits())
             .map_err(|refused| RuleError::refused("move_unit", &Choice::Point(to), refused))?;
         // Front models first, so none is placed where a mate still stands.
-        let mut order = members;
-        order.sort_by_key(|m| -(m.figure.centre.x * by.x + m.figure.centre.y * by.y));
-        for model in order {
+        for id in table.front_first(GroupId(0), by) {
+            let Some(model) = members.iter().find(|m| m.id == id) else {
+                continue;
+            };
             let at = Position::Table {
                 at: shifted(model.figure.centre, by),
                 facing: (0, 0),
             };
-            ctx.place_piece(model.id, Some(at), vec![], "formation_move")?;
+            ctx.place_piece(id, Some(at), vec![], "formation_move")?;
         }
         let moves = ctx.add_counter(gloam_core::Scope::Game, "moves", 1)?;
         if moves >= 3 {

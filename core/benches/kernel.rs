@@ -182,3 +182,77 @@ fn state_clone(bencher: Bencher) {
     let state = mid_game_state();
     bencher.bench(|| black_box(state.clone()));
 }
+
+/// A Spearhead-sized table: 44" x 30", two sides of four units of five 32 mm models in
+/// loose lines, and two terrain features.
+fn table_scene() -> gloam_core::Scene {
+    use gloam_core::{Figure, GroupId, Length, PieceId, Point, Scene, TablePiece, Terrain};
+    let inch = 254;
+    let mut pieces = Vec::new();
+    for side in 0..2u8 {
+        for unit in 0..4u32 {
+            for model in 0..5i64 {
+                let id = pieces.len() as u16;
+                let x = (4 + 10 * i64::from(unit)) * inch + model * 400;
+                let y = if side == 0 { 6 * inch } else { 24 * inch };
+                pieces.push(TablePiece {
+                    id: PieceId(id),
+                    side: PlayerId(side),
+                    group: GroupId(u32::from(side) * 4 + unit),
+                    figure: Figure::new(Point::new(x, y), Length::mm(16)),
+                });
+            }
+        }
+    }
+    let block = |x: i64, y: i64| Terrain {
+        footprint: vec![
+            Point::new(x, y),
+            Point::new(x + 6 * inch, y),
+            Point::new(x + 6 * inch, y + 4 * inch),
+            Point::new(x, y + 4 * inch),
+        ],
+        height: Length::inches(3),
+        tags: vec![],
+    };
+    Scene {
+        pieces,
+        terrain: vec![block(10 * inch, 13 * inch), block(28 * inch, 13 * inch)],
+        outline: vec![
+            Point::new(0, 0),
+            Point::new(44 * inch, 0),
+            Point::new(44 * inch, 30 * inch),
+            Point::new(0, 30 * inch),
+        ],
+    }
+}
+
+#[divan::bench]
+fn table_formation_check(bencher: Bencher) {
+    use gloam_core::{GroupId, Length, LengthUnit, PathLimits, Point, check_formation};
+    let scene = table_scene();
+    let limits = PathLimits::new(Length::inches(5), LengthUnit::Inch)
+        .never_within(Length::inches(3))
+        .impassable([0, 1]);
+    bencher.bench(|| {
+        black_box(check_formation(
+            &scene,
+            GroupId(1),
+            Point::new(0, 5 * 254),
+            &limits,
+        ))
+    });
+}
+
+#[divan::bench(args = [8, 16])]
+fn table_formation_candidates(bencher: Bencher, directions: u8) {
+    use gloam_core::{GroupId, Lattice, Length, LengthUnit, PathLimits, formation_candidates};
+    let scene = table_scene();
+    let limits = PathLimits::new(Length::inches(5), LengthUnit::Inch)
+        .never_within(Length::inches(3))
+        .impassable([0, 1]);
+    let lattice = Lattice {
+        directions,
+        ..Lattice::default()
+    };
+    bencher.bench(|| black_box(formation_candidates(&scene, GroupId(1), &limits, &lattice)));
+}

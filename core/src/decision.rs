@@ -29,6 +29,12 @@ pub enum Choice {
     Number(i64),
     /// Decline (pass, make no reaction).
     Pass,
+    /// Any point on a measured table, offered in [`Options::One`] beside candidate
+    /// [`Choice::Point`]s (see [`Request::table_point`]): the host may answer with any
+    /// in-bounds `Choice::Point`, listed or not; the rules then check it and refuse an
+    /// illegal one with [`crate::RuleError::AnswerRefused`], leaving the game unchanged. It is
+    /// never an answer itself, and means nothing in the other shapes.
+    AnyPoint,
 }
 
 impl std::fmt::Display for Choice {
@@ -42,6 +48,7 @@ impl std::fmt::Display for Choice {
             Choice::Option(name) => write!(f, "{name}"),
             Choice::Number(n) => write!(f, "{n}"),
             Choice::Pass => write!(f, "pass"),
+            Choice::AnyPoint => write!(f, "any point on the table"),
         }
     }
 }
@@ -205,14 +212,20 @@ impl Request {
         };
         match (&self.options, answer) {
             (Options::One { choices }, Answer::One(choice)) => {
-                if choices.contains(choice) {
+                let free_point = matches!(choice, Choice::Point(point)
+                    if crate::Point::checked(point.x, point.y).is_ok()
+                        && choices.contains(&Choice::AnyPoint));
+                if free_point || (choices.contains(choice) && *choice != Choice::AnyPoint) {
                     Ok(())
                 } else {
                     Err(illegal(choice, choices))
                 }
             }
             (Options::Several { choices, min, max }, Answer::Several(picked)) => {
-                if let Some(bad) = picked.iter().find(|c| !choices.contains(c)) {
+                if let Some(bad) = picked
+                    .iter()
+                    .find(|c| !choices.contains(c) || **c == Choice::AnyPoint)
+                {
                     return Err(illegal(bad, choices));
                 }
                 let distinct: std::collections::BTreeSet<&Choice> = picked.iter().collect();
@@ -257,11 +270,56 @@ impl Request {
         }
     }
 
+    /// A request for a point on a measured table: the `candidates` (legal points the rules
+    /// generated, in their order) as [`Choice::Point`]s, then [`Choice::AnyPoint`], so a host
+    /// may also answer any other point, which the rules accept only when their check passes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Answer, Choice, PlayerId, Point, Request};
+    /// let request = Request::table_point(PlayerId(0), "move_unit", "Where to?", [Point::new(10, 0)]);
+    /// assert!(request.accepts_any_point());
+    /// assert!(request.check(&Answer::One(Choice::Point(Point::new(10, 0)))).is_ok());
+    /// assert!(request.check(&Answer::One(Choice::Point(Point::new(3, 4)))).is_ok()); // the rules decide
+    /// assert!(request.check(&Answer::One(Choice::AnyPoint)).is_err());
+    /// assert!(request.check(&Answer::One(Choice::Point(Point::new(2_000_000_000, 0)))).is_err());
+    /// assert_eq!(request.enumerate(10).unwrap().len(), 1);
+    /// ```
+    pub fn table_point(
+        player: PlayerId,
+        kind: impl Into<String>,
+        prompt: impl Into<String>,
+        candidates: impl IntoIterator<Item = crate::Point>,
+    ) -> Request {
+        let mut choices: Vec<Choice> = candidates.into_iter().map(Choice::Point).collect();
+        choices.push(Choice::AnyPoint);
+        Request {
+            player,
+            kind: kind.into(),
+            prompt: prompt.into(),
+            options: Options::One { choices },
+            secret: false,
+        }
+    }
+
+    /// Whether a host may answer any table point (the choices include [`Choice::AnyPoint`]).
+    pub fn accepts_any_point(&self) -> bool {
+        matches!(&self.options, Options::One { choices } if choices.contains(&Choice::AnyPoint))
+    }
+
     /// Every legal answer, when there are few enough to list (`One`, and `Several`/`Order`
     /// with at most `limit` answers); `None` when there are more.
     pub fn enumerate(&self, limit: usize) -> Option<Vec<Answer>> {
         match &self.options {
-            Options::One { choices } => Some(choices.iter().cloned().map(Answer::One).collect()),
+            Options::One { choices } => Some(
+                choices
+                    .iter()
+                    .filter(|choice| **choice != Choice::AnyPoint)
+                    .cloned()
+                    .map(Answer::One)
+                    .collect(),
+            ),
             Options::Several { choices, min, max } => {
                 let n = choices.len();
                 if n > 20 {

@@ -8,6 +8,7 @@
 //! that fails while running after it, leaves the game exactly as it was.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -189,6 +190,17 @@ pub enum RuleError {
         /// What was added.
         delta: i64,
     },
+    /// The rules checked an answer the request let through (a free table point: see
+    /// [`crate::Choice::AnyPoint`]) and refused it; the game is left as it was.
+    #[error("`{kind}`: {answer} was refused: {reason}")]
+    AnswerRefused {
+        /// What was asked.
+        kind: String,
+        /// The answer, in words.
+        answer: String,
+        /// Why, in players' words.
+        reason: String,
+    },
     /// The rules asked a question with no legal answer.
     #[error("request `{kind}` for {player} offers no legal answer")]
     EmptyRequest {
@@ -200,6 +212,19 @@ pub enum RuleError {
 }
 
 impl RuleError {
+    /// A refusal of `answer` to the request `kind`, for `reason` (players' words).
+    pub fn refused(
+        kind: impl Into<String>,
+        answer: &crate::Choice,
+        reason: impl fmt::Display,
+    ) -> RuleError {
+        RuleError::AnswerRefused {
+            kind: kind.into(),
+            answer: answer.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
     /// A ruleset's own failure in `step`.
     pub fn step(step: impl Into<String>, message: impl Into<String>) -> RuleError {
         RuleError::Step {

@@ -37,3 +37,9 @@ id_type!(
     ModifierId(u32),
     "modifier"
 );
+id_type!(
+    /// A group of pieces on a measured table: a unit of several models, or a lone hero (a
+    /// group of one).
+    GroupId(u32),
+    "group"
+);

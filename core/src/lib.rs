@@ -30,6 +30,9 @@ mod rng;
 mod sight;
 mod state;
 mod table;
+mod table_candidates;
+mod table_group;
+mod table_path;
 mod value;
 mod view;
 
@@ -50,7 +53,7 @@ pub use game::{
     RuleError, Rules, Setup,
 };
 pub use hex::{Direction, Hex};
-pub use ids::{CardId, ModifierId, PieceId, PlayerId};
+pub use ids::{CardId, GroupId, ModifierId, PieceId, PlayerId};
 pub use modifier::{
     Duration, Ending, EventMatch, EventSubject, ExplainCause, ExplainStep, Explanation, ModOp,
     ModScope, ModTarget, Modifier, ModifierError, ModifierSpec, Modifiers, Occurrence, Overridden,
@@ -74,6 +77,17 @@ pub use table::{
     Point, TableError, Terrain, arc_of, base_contact, blocking_terrain, compare_edge_distance,
     distance_edge_to_edge, line_of_sight, overlapping, path_length, segment_clear,
     validate_polygon, wholly_within, wholly_within_distance, within, within_area,
+};
+pub use table_candidates::{
+    Candidate, CandidateKind, Lattice, formation_candidates, placement_candidates,
+};
+pub use table_group::{
+    Coherency, CoherencyBreak, Gap, Scene, SceneError, Subject, TablePiece, Target,
+    check_coherency, controller,
+};
+pub use table_path::{
+    PathLimits, PlaceLimits, Refusal, Refused, check_formation, check_group_paths, check_path,
+    check_placement,
 };
 pub use value::Value;
 pub use view::{PlayerView, ZoneView};

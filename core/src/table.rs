@@ -35,7 +35,7 @@ pub const COORD_LIMIT: i64 = 1_000_000_000;
 pub const FACING_LIMIT: i64 = 2 * COORD_LIMIT;
 
 /// A threshold no distance between in-bound points reaches (the diagonal is about 2.83 × 10^9).
-const SPAN: i128 = 3_000_000_000;
+pub(crate) const SPAN: i128 = 3_000_000_000;
 
 /// Tenths of a millimetre in one inch.
 const TENTHS_PER_INCH: i64 = 254;
@@ -1016,13 +1016,13 @@ pub fn segment_clear(from: Point, to: Point, radius: Length, obstacles: &[Figure
 
 /// An in-bound point or vector, widened to `i128`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct P {
-    x: i128,
-    y: i128,
+pub(crate) struct P {
+    pub(crate) x: i128,
+    pub(crate) y: i128,
 }
 
 impl P {
-    fn of(point: Point) -> P {
+    pub(crate) fn of(point: Point) -> P {
         let clamp = |c: i64| i128::from(c.clamp(-COORD_LIMIT, COORD_LIMIT));
         P {
             x: clamp(point.x),
@@ -1038,22 +1038,22 @@ impl P {
         }
     }
 
-    fn sub(self, other: P) -> P {
+    pub(crate) fn sub(self, other: P) -> P {
         P {
             x: self.x - other.x,
             y: self.y - other.y,
         }
     }
 
-    fn dot(self, other: P) -> i128 {
+    pub(crate) fn dot(self, other: P) -> i128 {
         self.x * other.x + self.y * other.y
     }
 
-    fn cross(self, other: P) -> i128 {
+    pub(crate) fn cross(self, other: P) -> i128 {
         self.x * other.y - self.y * other.x
     }
 
-    fn norm2(self) -> i128 {
+    pub(crate) fn norm2(self) -> i128 {
         self.dot(self)
     }
 
@@ -1063,27 +1063,27 @@ impl P {
 }
 
 /// A length as a non-negative `i128` (negative counts as 0).
-fn length_nonneg(length: Length) -> i128 {
+pub(crate) fn length_nonneg(length: Length) -> i128 {
     i128::from(length.0.max(0))
 }
 
-fn radius(figure: &Figure) -> i128 {
+pub(crate) fn radius(figure: &Figure) -> i128 {
     length_nonneg(figure.radius)
 }
 
 /// Square of a non-negative threshold, capped at [`SPAN`] (beyond any in-bound distance), so
 /// that products with squared lengths (<= 8 × 10^18) stay below 7.2 × 10^37.
-fn square(threshold: i128) -> i128 {
+pub(crate) fn square(threshold: i128) -> i128 {
     let capped = threshold.clamp(0, SPAN);
     capped * capped
 }
 
-fn centre_distance2(a: &Figure, b: &Figure) -> i128 {
+pub(crate) fn centre_distance2(a: &Figure, b: &Figure) -> i128 {
     P::of(a.centre).sub(P::of(b.centre)).norm2()
 }
 
 /// Floor square root of a non-negative in-bound squared distance (<= 8 × 10^18).
-fn isqrt_floor(squared: i128) -> i64 {
+pub(crate) fn isqrt_floor(squared: i128) -> i64 {
     let root = squared.max(0).unsigned_abs().isqrt();
     i64::try_from(root).unwrap_or(i64::MAX)
 }
@@ -1106,7 +1106,7 @@ fn in_box(a: P, b: P, p: P) -> bool {
 }
 
 /// Whether closed segments p1q1 and p2q2 share a point (degenerate segments allowed).
-fn segments_meet(p1: P, q1: P, p2: P, q2: P) -> bool {
+pub(crate) fn segments_meet(p1: P, q1: P, p2: P, q2: P) -> bool {
     let o1 = orient(p1, q1, p2);
     let o2 = orient(p1, q1, q2);
     let o3 = orient(p2, q2, p1);
@@ -1118,14 +1118,14 @@ fn segments_meet(p1: P, q1: P, p2: P, q2: P) -> bool {
         || (o4 == 0 && in_box(p2, q2, q1))
 }
 
-fn polygon_edges(vertices: &[Point]) -> impl Iterator<Item = (P, P)> + '_ {
+pub(crate) fn polygon_edges(vertices: &[Point]) -> impl Iterator<Item = (P, P)> + '_ {
     let count = vertices.len();
     (0..count).map(move |i| (P::of(vertices[i]), P::of(vertices[(i + 1) % count])))
 }
 
 /// Point in polygon, boundary inclusive, by winding number (Sunday) with exact orientation.
 /// With fewer than three vertices only the boundary counts.
-fn polygon_contains(vertices: &[Point], p: P) -> bool {
+pub(crate) fn polygon_contains(vertices: &[Point], p: P) -> bool {
     let mut winding: i64 = 0;
     for (a, b) in polygon_edges(vertices) {
         let side = orient(a, b, p);
@@ -1153,7 +1153,7 @@ fn segment_meets_polygon(a: P, b: P, vertices: &[Point]) -> bool {
 /// With w = p - a, d = b - a: before a (w·d <= 0) or past b (w·d >= |d|²) the nearest point
 /// is an end; otherwise distance² = cross(d, w)² / |d|², compared as cross² vs t²·|d|²
 /// (each <= 7.2 × 10^37 within bounds).
-fn segment_distance_cmp(p: P, a: P, b: P, threshold: i128) -> Ordering {
+pub(crate) fn segment_distance_cmp(p: P, a: P, b: P, threshold: i128) -> Ordering {
     let t2 = square(threshold);
     let d = b.sub(a);
     let w = p.sub(a);

@@ -79,11 +79,11 @@ pub struct Overlays {
 #[non_exhaustive]
 pub enum RenderError {
     /// No fighter answers to that name.
-    #[error("no fighter `{name}`; the fighters are: {known}")]
+    #[error("no fighter is named `{name}`; {known}")]
     UnknownFighter {
         /// The name asked for.
         name: String,
-        /// The fighters, as they may be named.
+        /// The closest name, if one is close, and the fighters as they may be named.
         known: String,
     },
     /// More than one fighter answers to that name.
@@ -162,9 +162,19 @@ pub fn piece_words(state: &GameState, id: PieceId) -> String {
     }
 }
 
-/// Finds a fighter (a piece of the default layer) by its number (`3` or `#3`) or its name
-/// (case-insensitive; a unique prefix of it does too).
+/// The fighter `name` answers to in `state`: `#N` (its number), else its name in any case,
+/// else the one fighter whose name starts with it, else the one whose name contains it.
+/// Several answers are refused with their list; none with the closest name.
 pub fn find_fighter(state: &GameState, name: &str) -> Result<PieceId, RenderError> {
+    find_fighter_labelled(state, name, &[])
+}
+
+/// [`find_fighter`], where `labels` (a text board's `A1`, `B2`) name fighters first.
+pub fn find_fighter_labelled(
+    state: &GameState,
+    name: &str,
+    labels: &[(PieceId, String)],
+) -> Result<PieceId, RenderError> {
     let fighters: Vec<&Piece> = state
         .pieces
         .values()
@@ -172,34 +182,56 @@ pub fn find_fighter(state: &GameState, name: &str) -> Result<PieceId, RenderErro
         .filter(|p| p.layer.is_empty())
         .collect();
     let wanted = name.trim();
-    if let Ok(number) = wanted.trim_start_matches('#').parse::<u16>() {
-        if let Some(piece) = fighters.iter().find(|p| p.id.0 == number) {
-            return Ok(piece.id);
-        }
+    if let Some((piece, _)) = labels
+        .iter()
+        .find(|(_, label)| label.eq_ignore_ascii_case(wanted))
+    {
+        return Ok(*piece);
+    }
+    if let Ok(number) = wanted.trim_start_matches('#').parse::<u16>()
+        && let Some(piece) = fighters.iter().find(|p| p.id.0 == number)
+    {
+        return Ok(piece.id);
     }
     let lower = wanted.to_lowercase();
-    let exact: Vec<&&Piece> = fighters
-        .iter()
-        .filter(|p| p.kind.to_lowercase() == lower)
-        .collect();
-    let matches = if exact.is_empty() {
+    let named = |test: &dyn Fn(&str) -> bool| -> Vec<&&Piece> {
         fighters
             .iter()
-            .filter(|p| !lower.is_empty() && p.kind.to_lowercase().starts_with(&lower))
+            .filter(|p| !lower.is_empty() && test(&p.kind.to_lowercase()))
             .collect()
-    } else {
-        exact
     };
+    let mut matches = named(&|kind| kind == lower);
+    if matches.is_empty() {
+        matches = named(&|kind| kind.starts_with(&lower));
+    }
+    if matches.is_empty() {
+        matches = named(&|kind| kind.contains(&lower));
+    }
     match matches.as_slice() {
         [one] => Ok(one.id),
-        [] => Err(RenderError::UnknownFighter {
-            name: wanted.to_owned(),
-            known: fighters
+        [] => {
+            let known: Vec<String> = fighters
                 .iter()
                 .map(|p| format!("#{} {}", p.id.0, p.kind))
-                .collect::<Vec<_>>()
-                .join(", "),
-        }),
+                .collect();
+            // Compared with whole names and with each word of them (`Sevrin` is close to
+            // `Severin`, not to `Severin Steelheart`), and answered with the whole name.
+            let words = fighters
+                .iter()
+                .flat_map(|p| std::iter::once(p.kind.as_str()).chain(p.kind.split_whitespace()));
+            let closest = gloam_grammar::closest(wanted, words)
+                .and_then(|best| {
+                    fighters.iter().find(|p| {
+                        p.kind == best || p.kind.split_whitespace().any(|word| word == best)
+                    })
+                })
+                .map(|p| format!("did you mean `{}`? ", p.kind))
+                .unwrap_or_default();
+            Err(RenderError::UnknownFighter {
+                name: wanted.to_owned(),
+                known: format!("{closest}the fighters are: {}", known.join(", ")),
+            })
+        }
         several => Err(RenderError::AmbiguousFighter {
             name: wanted.to_owned(),
             which: several

@@ -581,7 +581,12 @@ fn bad_inputs_give_clear_errors_and_a_failing_exit_code() {
     fails(
         &["render", "shadespire", "--seed", "2", "--los", "Nobody"],
         1,
-        "no fighter `Nobody`; the fighters are: #0",
+        "no fighter is named `Nobody`; the fighters are: #0",
+    );
+    fails(
+        &["render", "shadespire", "--seed", "2", "--los", "Sevrin"],
+        1,
+        "no fighter is named `Sevrin`; did you mean `Severin Steelheart`? the fighters are: #0",
     );
     fails(
         &["render", "shadespire", "--step", "0", "--range", "#0:2"],

@@ -280,39 +280,15 @@ pub(crate) fn show_card(rules: &RulesetGame, name: &str) -> String {
     out
 }
 
-/// The fighter named `name` (or labelled `A1`) in `state`.
+/// The fighter named `name` (or labelled `A1`) in `state`: the lookup `gloam render` uses,
+/// with the board's labels first.
 fn find_fighter(state: &GameState, board: &Board, name: &str) -> Result<PieceId, String> {
-    let fighters: Vec<_> = state
-        .pieces
-        .values()
-        .filter(|p| p.layer.is_empty())
-        .collect();
-    if let Some((piece, _)) = board
+    let labels: Vec<(PieceId, String)> = board
         .labels
         .iter()
-        .find(|(_, label)| label.eq_ignore_ascii_case(name))
-    {
-        return Ok(*piece);
-    }
-    if let Some(p) = fighters.iter().find(|p| p.kind.eq_ignore_ascii_case(name)) {
-        return Ok(p.id);
-    }
-    let lower = name.to_ascii_lowercase();
-    let partial: Vec<_> = fighters
-        .iter()
-        .filter(|p| p.kind.to_ascii_lowercase().contains(&lower))
+        .map(|(piece, label)| (*piece, label.clone()))
         .collect();
-    if let [one] = partial.as_slice() {
-        return Ok(one.id);
-    }
-    let names: Vec<&str> = fighters.iter().map(|p| p.kind.as_str()).collect();
-    Err(match gloam_grammar::closest(name, names.iter().copied()) {
-        Some(best) => format!("no fighter is named `{name}`; did you mean `{best}`?\n"),
-        None => format!(
-            "no fighter is named `{name}`; the fighters: {}\n",
-            names.join(", ")
-        ),
-    })
+    gloam::render::find_fighter_labelled(state, name, &labels).map_err(|error| format!("{error}\n"))
 }
 
 /// `show fighter NAME`: characteristics (with modifiers), weapons on the current side,

@@ -152,11 +152,44 @@ pub enum Command {
         /// The game.
         game: GameId,
     },
+    /// Turns chance mode on or off: on, the game stops before each roll and the game
+    /// replies describe it (`chance`), for a host to pick the outcome (`apply_chance`).
+    ChanceMode {
+        /// The request's id.
+        #[serde(default)]
+        id: Option<Json>,
+        /// The game.
+        game: GameId,
+        /// On or off.
+        on: bool,
+    },
+    /// Continues a game waiting on a roll with one of the roll's outcomes.
+    ApplyChance {
+        /// The request's id.
+        #[serde(default)]
+        id: Option<Json>,
+        /// The game.
+        game: GameId,
+        /// The outcome, by its index in the reply's `chance.outcomes`.
+        outcome: i64,
+        /// Whose eyes the reply's events are seen through.
+        #[serde(default)]
+        viewer: Option<u8>,
+    },
 }
 
 /// The commands the protocol knows, as written in `cmd`.
-pub const COMMANDS: [&str; 8] = [
-    "new_game", "answer", "view", "events", "record", "load", "clone", "close",
+pub const COMMANDS: [&str; 10] = [
+    "new_game",
+    "answer",
+    "view",
+    "events",
+    "record",
+    "load",
+    "clone",
+    "close",
+    "chance_mode",
+    "apply_chance",
 ];
 
 /// An answer as a host writes it: indices into the pending request's `options`.
@@ -260,6 +293,50 @@ struct GameReply<'a> {
     events: Vec<Event>,
     pending: Vec<PendingRequest>,
     over: Option<GameResult>,
+    /// In chance mode, the roll the game waits on (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chance: Option<ChanceNode>,
+}
+
+/// A roll waiting for its outcome, in chance mode: who rolls, what for, the dice, and every
+/// outcome (dice of a kind pooled by face) with its exact chance, `"p/q"`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChanceNode {
+    /// The player rolling, if the rules named one.
+    pub player: Option<u8>,
+    /// What the roll is for, in the ruleset's words.
+    pub purpose: String,
+    /// The dice rolled.
+    pub pool: gloam_core::Pool,
+    /// Every outcome with its chance; the chances sum to 1.
+    pub outcomes: Vec<ChanceChoice>,
+}
+
+/// One outcome of a roll and its exact chance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChanceChoice {
+    /// The faces, `[{"die", "face", "count"}]`.
+    pub outcome: gloam_core::ChanceOutcome,
+    /// Its chance as an exact fraction `"p/q"` (`"1"` when certain).
+    pub p: String,
+}
+
+/// The roll `game` waits on, in chance mode.
+pub fn chance_of<R: gloam_core::Rules>(game: &Game<R>) -> Option<ChanceNode> {
+    let request = game.chance_pending()?;
+    let outcomes = game.chance_outcomes().ok()?;
+    Some(ChanceNode {
+        player: request.player.map(|player| player.0),
+        purpose: request.purpose.clone(),
+        pool: request.pool.clone(),
+        outcomes: outcomes
+            .into_iter()
+            .map(|(outcome, p)| ChanceChoice {
+                outcome,
+                p: crate::odds::fraction(p),
+            })
+            .collect(),
+    })
 }
 
 #[derive(Serialize)]
@@ -303,6 +380,8 @@ pub struct Session {
     host: Rc<gloam_dsl::Host>,
     games: BTreeMap<GameId, Game<RulesetGame>>,
     next_game: GameId,
+    /// Games that took a roll's outcome from the host: their records would not replay them.
+    chance_taken: std::collections::BTreeSet<GameId>,
 }
 
 impl std::fmt::Debug for Session {
@@ -341,6 +420,7 @@ impl Session {
             host,
             games: BTreeMap::new(),
             next_game: 1,
+            chance_taken: std::collections::BTreeSet::new(),
         }
     }
 
@@ -518,6 +598,16 @@ impl Session {
             }
             Command::Record { id, game } => {
                 let found = self.game_ref(game)?;
+                if self.chance_taken.contains(&game) {
+                    return Err(ProtocolError::new(
+                        "no_record",
+                        format!(
+                            "game {game} took roll outcomes from the host (apply_chance): a record \
+                             holds answers, not outcomes, so it would not replay this game; copy it \
+                             with clone"
+                        ),
+                    ));
+                }
                 Ok(to_line(&RecordReply {
                     id: &id.unwrap_or(Json::Null),
                     game,
@@ -535,11 +625,86 @@ impl Session {
                 let copy = self.game_ref(game)?.clone();
                 let end = copy.events().len();
                 let line = game_line(&id.unwrap_or(Json::Null), self.next_game, &copy, end, None);
+                if self.chance_taken.contains(&game) {
+                    self.chance_taken.insert(self.next_game);
+                }
                 self.insert(copy);
                 Ok(line)
             }
+            Command::ChanceMode { id, game, on } => {
+                let found = self
+                    .games
+                    .get_mut(&game)
+                    .ok_or_else(|| unknown_game(game))?;
+                // Turned off at a roll, the game rolls it from its seed and goes on: the reply
+                // gives the events that followed.
+                let before = found.events().len();
+                found.set_chance_mode(on).map_err(|error| {
+                    ProtocolError::new(
+                        "rule_failed",
+                        format!("chance mode stays as it was: {error}"),
+                    )
+                })?;
+                Ok(game_line(
+                    &id.unwrap_or(Json::Null),
+                    game,
+                    found,
+                    before,
+                    None,
+                ))
+            }
+            Command::ApplyChance {
+                id,
+                game: game_id,
+                outcome,
+                viewer,
+            } => {
+                let game = self
+                    .games
+                    .get_mut(&game_id)
+                    .ok_or_else(|| unknown_game(game_id))?;
+                check_viewer(game, viewer)?;
+                if game.chance_pending().is_none() {
+                    return Err(ProtocolError::new(
+                        "illegal",
+                        if game.chance_mode() {
+                            "no roll waits for an outcome now: answer the pending request"
+                        } else {
+                            "no roll waits for an outcome: turn chance mode on first (chance_mode)"
+                        },
+                    ));
+                }
+                let outcomes = game
+                    .chance_outcomes()
+                    .map_err(|error| ProtocolError::new("rule_failed", error.to_string()))?;
+                let chosen = usize::try_from(outcome)
+                    .ok()
+                    .and_then(|index| outcomes.get(index))
+                    .ok_or_else(|| {
+                        ProtocolError::new(
+                            "out_of_range",
+                            format!(
+                                "outcome {outcome} does not exist: this roll has outcomes 0 to {}",
+                                outcomes.len().saturating_sub(1)
+                            ),
+                        )
+                    })?
+                    .0
+                    .clone();
+                let before = game.events().len();
+                game.apply_chance(&chosen).map_err(refusal)?;
+                self.chance_taken.insert(game_id);
+                Ok(game_line(
+                    &id.unwrap_or(Json::Null),
+                    game_id,
+                    game,
+                    before,
+                    viewer,
+                ))
+            }
             Command::Close { id, game } => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(game))?;
+                self.chance_taken.remove(&game);
                 Ok(to_line(&CloseReply {
                     id: &id.unwrap_or(Json::Null),
                     game,
@@ -767,10 +932,13 @@ pub fn translate<R: gloam_core::Rules>(
                 .map(|&i| pick(items, i))
                 .collect::<Result<_, _>>()?,
         )),
+        (Options::One { .. }, HostAnswer::Point([x, y])) if request.accepts_any_point() => {
+            Ok(Answer::One(Choice::Point(gloam_core::Point::new(*x, *y))))
+        }
         (_, HostAnswer::Point(_)) => Err(ProtocolError::new(
             "wrong_shape",
             format!(
-                "`{}` is not a point request: {{\"point\": [x, y]}} answers only requests of kind `point` (free positions on a table), and this one wants {}",
+                "`{}` takes no free point: {{\"point\": [x, y]}} answers only a request whose options end with `any_point` (a position on a table), and this one wants {}",
                 request.kind,
                 shape_wanted(&request.options)
             ),
@@ -819,6 +987,7 @@ fn game_line(
         events: events_from(game, from, viewer),
         pending: pending_of(game),
         over: game.state().result.clone(),
+        chance: chance_of(game),
     })
 }
 
@@ -890,6 +1059,67 @@ mod tests {
 
     fn code<T: std::fmt::Debug>(result: Result<T, ProtocolError>) -> String {
         result.unwrap_err().code
+    }
+
+    /// A ruleset asking one table point, as Spearhead's moves will: candidates, then any.
+    #[derive(Clone)]
+    struct OnePoint;
+
+    impl Rules for OnePoint {
+        fn start(&self, _: &mut Ctx<'_>, _: &Setup) -> Result<(), RuleError> {
+            Ok(())
+        }
+
+        fn step(&self, _: &mut Ctx<'_>, frame: &mut Frame) -> Result<Control, RuleError> {
+            Ok(match frame.answers.len() {
+                0 => Control::Ask(Request::table_point(
+                    PlayerId(0),
+                    "move_unit",
+                    "Where to?",
+                    [gloam_core::Point::new(254, 0)],
+                )),
+                _ => Control::End(GameResult {
+                    winners: vec![PlayerId(0)],
+                    reason: "moved".into(),
+                }),
+            })
+        }
+    }
+
+    /// `{"point": [x, y]}` answers a request that accepts any point (its options end with
+    /// `any_point`); a listed candidate is still answered by index; the `any_point` marker
+    /// itself is no answer; a request of options takes no free point.
+    #[test]
+    fn a_free_point_answers_a_request_that_accepts_any_point() {
+        let game = Game::start(
+            OnePoint,
+            Setup::new(1, &["A", "B"]),
+            vec![Frame::new("ask")],
+        )
+        .unwrap();
+        let player = PlayerId(0);
+        assert_eq!(
+            translate(&game, player, &HostAnswer::Point([1_000, -2_540])).unwrap(),
+            Answer::One(Choice::Point(gloam_core::Point::new(1_000, -2_540)))
+        );
+        assert_eq!(
+            translate(&game, player, &HostAnswer::Option(0)).unwrap(),
+            Answer::One(Choice::Point(gloam_core::Point::new(254, 0)))
+        );
+        let marker = translate(&game, player, &HostAnswer::Option(1)).unwrap();
+        let mut copy = game.clone();
+        assert_eq!(
+            code(copy.submit(player, marker).map_err(refusal)),
+            "illegal"
+        );
+        let far = translate(&game, player, &HostAnswer::Point([i64::MAX, 0])).unwrap();
+        assert_eq!(code(copy.submit(player, far).map_err(refusal)), "illegal");
+        assert_eq!(copy.events().len(), game.events().len());
+        let two = super::tests::game();
+        assert_eq!(
+            code(translate(&two, PlayerId(1), &HostAnswer::Point([0, 0]))),
+            "wrong_shape"
+        );
     }
 
     #[test]

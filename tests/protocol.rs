@@ -145,7 +145,9 @@ impl Server {
             "error_reply"
         } else {
             match cmd.as_str() {
-                "new_game" | "answer" | "load" | "clone" => "game_reply",
+                "new_game" | "answer" | "load" | "clone" | "chance_mode" | "apply_chance" => {
+                    "game_reply"
+                }
                 "view" => "view_reply",
                 "events" => "events_reply",
                 "record" => "record_reply",
@@ -271,7 +273,8 @@ fn probe_illegal(server: &mut Server, game: u64, players: usize, pending: &[Json
     if kind == "order" && n >= 2 {
         server.refused(answer(json!({"order": [0, 0]})), "illegal");
     }
-    // A free table position answers only point requests; no shipped ruleset asks one.
+    // A free table position answers only requests that accept any point; no shipped ruleset
+    // asks one.
     server.refused(answer(json!({"point": [100, 250]})), "wrong_shape");
     // A player who is not being asked, and one who is not seated.
     let waiting: Vec<u64> = pending
@@ -550,4 +553,138 @@ fn schemas_refuse_messages_that_break_the_spec() {
         json!({"id": null, "error": {"code": "oops", "message": "x"}}),
     );
     fails("reply", json!({"id": 1}));
+}
+
+/// An exact fraction `"p/q"` (or `"0"`, `"1"`) as a pair.
+fn ratio(text: &str) -> (u128, u128) {
+    match text.split_once('/') {
+        Some((p, q)) => (p.parse().unwrap(), q.parse().unwrap()),
+        None => (text.parse().unwrap(), 1),
+    }
+}
+
+/// Chance nodes over the protocol (OpenSpiel's `chance_outcomes`): in chance mode the game
+/// stops before each roll, the reply lists every outcome pooled by face with its exact
+/// chance (summing to 1), and `apply_chance` continues with the host's pick; a bad pick
+/// changes nothing; a game that took an outcome has no record (it would not replay), its
+/// clone neither; turning chance mode off rolls from the seed again.
+#[test]
+fn chance_mode_lets_the_host_pick_each_roll() {
+    let mut server = Server::start();
+    let mut reply = server.ok(json!({"cmd": "new_game", "ruleset": "harrowdeep", "seed": 5}));
+    let game = reply["game"].as_u64().unwrap();
+    server.refused(
+        json!({"cmd": "apply_chance", "game": game, "outcome": 0}),
+        "illegal",
+    );
+    reply = server.ok(json!({"cmd": "chance_mode", "game": game, "on": true}));
+    let mut chooser = Chooser(5);
+    let mut steps = 0;
+    while reply.get("chance").is_none() {
+        assert!(steps < 400, "no roll within 400 answers");
+        steps += 1;
+        let request = reply["pending"][0].clone();
+        reply = server.ok(json!({"cmd": "answer", "game": game, "player": request["player"], "answer": chooser.answer(&request)}));
+    }
+    let chance = reply["chance"].clone();
+    assert_eq!(
+        reply["pending"],
+        json!([]),
+        "nobody decides while a roll waits"
+    );
+    let outcomes = chance["outcomes"].as_array().unwrap();
+    // The chances sum to 1, exactly.
+    let (mut num, mut den) = (0u128, 1u128);
+    let gcd = |mut a: u128, mut b: u128| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    for outcome in outcomes {
+        let (p, q) = ratio(outcome["p"].as_str().unwrap());
+        let lcm = den / gcd(den, q) * q;
+        num = num * (lcm / den) + p * (lcm / q);
+        den = lcm;
+        let common = gcd(num, den).max(1);
+        (num, den) = (num / common, den / common);
+    }
+    assert_eq!(num, den, "the outcomes' chances sum to 1: {chance}");
+    let dice: u64 = chance["pool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["count"].as_u64().unwrap())
+        .sum();
+    for outcome in outcomes {
+        let shown: u64 = outcome["outcome"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|line| line["count"].as_u64().unwrap())
+            .sum();
+        assert_eq!(shown, dice, "each outcome shows every die once");
+    }
+    // A pick out of range, and an answer while the roll waits, change nothing.
+    let before = server.ok(json!({"cmd": "events", "game": game}))["events"].clone();
+    server.refused(
+        json!({"cmd": "apply_chance", "game": game, "outcome": outcomes.len()}),
+        "out_of_range",
+    );
+    server.refused(
+        json!({"cmd": "apply_chance", "game": game, "outcome": -1}),
+        "out_of_range",
+    );
+    server.refused(
+        json!({"cmd": "answer", "game": game, "player": 0, "answer": {"option": 0}}),
+        "wrong_player",
+    );
+    assert_eq!(
+        server.ok(json!({"cmd": "events", "game": game}))["events"],
+        before
+    );
+    // Pick the last outcome of each roll until no roll waits (a script that rolls several
+    // times stops at each roll; its events come when it finishes): the rolls recorded show
+    // the outcomes picked, in order.
+    let mut wanted = Vec::new();
+    let mut events = Vec::new();
+    while let Some(chance) = reply.get("chance").cloned() {
+        assert!(wanted.len() < 20, "more than 20 rolls in a row");
+        let outcomes = chance["outcomes"].as_array().unwrap();
+        let pick = outcomes.len() - 1;
+        wanted.push(outcomes[pick]["outcome"].clone());
+        reply = server.ok(json!({"cmd": "apply_chance", "game": game, "outcome": pick}));
+        events.extend(reply["events"].as_array().unwrap().iter().cloned());
+    }
+    let rolled: Vec<&Json> = events
+        .iter()
+        .filter(|event| event["event"] == json!("rolled"))
+        .collect();
+    assert!(rolled.len() >= wanted.len(), "{events:?}");
+    for (roll, outcome) in rolled.iter().zip(&wanted) {
+        for line in outcome.as_array().unwrap() {
+            let shown = roll["dice"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|die| die["die"] == line["die"] && die["face"] == line["face"])
+                .count() as u64;
+            assert_eq!(shown, line["count"].as_u64().unwrap(), "{roll}");
+        }
+    }
+    server.refused(json!({"cmd": "record", "game": game}), "no_record");
+    let copy = server.ok(json!({"cmd": "clone", "game": game}))["game"].clone();
+    server.refused(json!({"cmd": "record", "game": copy}), "no_record");
+    // Off again: the game rolls from its seed and plays on to a question.
+    reply = server.ok(json!({"cmd": "chance_mode", "game": game, "on": false}));
+    assert!(reply.get("chance").is_none());
+    for _ in 0..50 {
+        if reply["over"] != json!(null) {
+            break;
+        }
+        assert!(reply.get("chance").is_none(), "no roll stops the game now");
+        let request = reply["pending"][0].clone();
+        reply = server.ok(json!({"cmd": "answer", "game": game, "player": request["player"], "answer": chooser.answer(&request)}));
+    }
+    server.finish();
 }

@@ -246,8 +246,7 @@ fn table_point_request_without_candidates_is_refused_when_asked() {
         Setup::new(1, &["Ann", "Bo"]),
         vec![Frame::new("move")],
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(
         matches!(error, GameError::Rule(RuleError::EmptyRequest { .. })),
         "{error}"

@@ -51,8 +51,11 @@ impl Agent for RandomAgent {
 pub fn random_answer(rng: &mut GameRng, request: &Request) -> Answer {
     match &request.options {
         Options::One { choices } => {
-            let index = rng.below(choices.len() as u32) as usize;
-            Answer::One(choices.get(index).cloned().unwrap_or(Choice::Pass))
+            // The `AnyPoint` marker is not an answer: pick among the listed choices (the same
+            // draws as before when there is no marker).
+            let listed = || choices.iter().filter(|choice| **choice != Choice::AnyPoint);
+            let index = rng.below(listed().count() as u32) as usize;
+            Answer::One(listed().nth(index).cloned().unwrap_or(Choice::Pass))
         }
         Options::Several { choices, min, max } => {
             let max = (*max as usize).min(choices.len());

@@ -61,3 +61,22 @@ fn agent_names_parse_and_unknown_ones_are_refused() {
     let error = "clever".parse::<AgentKind>().unwrap_err();
     assert!(error.contains("random, greedy"), "{error}");
 }
+
+#[test]
+fn random_agent_picks_table_point_candidates_never_the_any_point_marker() {
+    use gloam::agent::random_answer;
+    use gloam_core::{Answer, Choice, GameRng, PlayerId, Point, Request};
+    let candidates = [Point::new(10, 0), Point::new(0, 10)];
+    let request = Request::table_point(PlayerId(0), "move_unit", "Where to?", candidates);
+    let mut rng = GameRng::from_seed(3);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..64 {
+        let answer = random_answer(&mut rng, &request);
+        assert!(request.check(&answer).is_ok(), "{answer:?}");
+        let Answer::One(Choice::Point(point)) = answer else {
+            panic!("a candidate point, not {answer:?}");
+        };
+        seen.insert(point);
+    }
+    assert_eq!(seen.len(), 2);
+}

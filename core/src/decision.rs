@@ -273,6 +273,8 @@ impl Request {
     /// A request for a point on a measured table: the `candidates` (legal points the rules
     /// generated, in their order) as [`Choice::Point`]s, then [`Choice::AnyPoint`], so a host
     /// may also answer any other point, which the rules accept only when their check passes.
+    /// A request with no candidate is refused when asked ([`crate::RuleError::EmptyRequest`]):
+    /// agents need at least one listed answer.
     ///
     /// # Examples
     ///

@@ -1360,7 +1360,10 @@ impl<R: Rules> Game<R> {
                 });
             }
             let empty = match &request.options {
-                crate::Options::One { choices } => choices.is_empty(),
+                // The `AnyPoint` marker alone lists no answer an agent could pick.
+                crate::Options::One { choices } => choices
+                    .iter()
+                    .all(|choice| *choice == crate::Choice::AnyPoint),
                 crate::Options::Several { choices, min, max } => {
                     min > max || (*min as usize) > choices.len()
                 }

@@ -394,7 +394,9 @@ impl Point {
 
     /// A point, refused if a coordinate lies outside ±[`COORD_LIMIT`].
     pub fn checked(x: i64, y: i64) -> Result<Point, TableError> {
-        if x.abs() > COORD_LIMIT || y.abs() > COORD_LIMIT {
+        if x.unsigned_abs() > COORD_LIMIT.unsigned_abs()
+            || y.unsigned_abs() > COORD_LIMIT.unsigned_abs()
+        {
             return Err(TableError::CoordinateOutOfRange { x, y });
         }
         Ok(Point { x, y })
@@ -492,7 +494,9 @@ impl Figure {
     pub fn validate(&self) -> Result<(), TableError> {
         Point::checked(self.centre.x, self.centre.y)?;
         let (dx, dy) = self.facing;
-        if dx.abs() > FACING_LIMIT || dy.abs() > FACING_LIMIT {
+        if dx.unsigned_abs() > FACING_LIMIT.unsigned_abs()
+            || dy.unsigned_abs() > FACING_LIMIT.unsigned_abs()
+        {
             return Err(TableError::FacingOutOfRange { dx, dy });
         }
         not_negative("radius", self.radius)?;

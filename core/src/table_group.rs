@@ -881,7 +881,33 @@ pub fn check_coherency(members: &[TablePiece], rule: &Coherency) -> Result<(), C
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        /// On perfect squares the comparison is plain integer arithmetic; one more than a
+        /// perfect square is a hair larger, and the exact comparison sees it.
+        #[test]
+        fn cmp_root_minus_any_matches_integer_roots(
+            s in 1i128..=2_828_427_124,
+            t in 1i128..=2_828_427_124,
+            a_part in 0u32..=1_000_000,
+            b_part in 0u32..=1_000_000,
+        ) {
+            let a = s * i128::from(a_part) / 1_000_001;
+            let b = t * i128::from(b_part) / 1_000_001;
+            prop_assert_eq!(cmp_root_minus(s * s, a, t * t, b), (s - a).cmp(&(t - b)));
+            // √(s² + 1) − a is just above s − a.
+            let above = cmp_root_minus(s * s + 1, a, t * t, b);
+            match (s - a).cmp(&(t - b)) {
+                Ordering::Less => prop_assert_eq!(above, Ordering::Less),
+                _ => prop_assert_eq!(above, Ordering::Greater),
+            }
+        }
+    }
 
     #[test]
     fn cmp_root_minus_exact_near_ties() {

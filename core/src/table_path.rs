@@ -825,8 +825,28 @@ fn segment_distance_floor(p: P, a: P, b: P) -> i128 {
     i128::from(crate::table::isqrt_floor(squared))
 }
 
+/// A quick exact rejection: whether `p` lies farther than `reach` from segment ab along one
+/// axis alone (outside the segment's bounding box grown by `reach`), so its distance is more
+/// than `reach`. Saves the products of [`segment_distance_cmp`] for far pieces.
+fn beyond_box(p: P, a: P, b: P, reach: i128) -> bool {
+    p.x < a.x.min(b.x) - reach
+        || p.x > a.x.max(b.x) + reach
+        || p.y < a.y.min(b.y) - reach
+        || p.y > a.y.max(b.y) + reach
+}
+
 /// Whether segments ab and cd come closer than `r` (> 0) to each other.
 fn segments_closer(a: P, b: P, c: P, d: P, r: i128) -> bool {
+    // Bounding boxes more than r apart on an axis: the segments are too.
+    let apart = a.x.max(b.x) + r < c.x.min(d.x)
+        || c.x.max(d.x) + r < a.x.min(b.x)
+        || a.y.max(b.y) + r < c.y.min(d.y)
+        || c.y.max(d.y) + r < a.y.min(b.y);
+    r > 0 && !apart && segments_closer_exact(a, b, c, d, r)
+}
+
+/// [`segments_closer`] without the bounding-box shortcut (the reference for its test).
+fn segments_closer_exact(a: P, b: P, c: P, d: P, r: i128) -> bool {
     r > 0
         && (segments_meet(a, b, c, d)
             || segment_distance_cmp(c, a, b, r) == Ordering::Less
@@ -838,6 +858,35 @@ fn segments_closer(a: P, b: P, c: P, d: P, r: i128) -> bool {
 /// Whether a base sliding along ab overlaps the polygon (touching is not overlapping; a base
 /// of radius 0 overlaps when its path meets the polygon at all).
 fn leg_meets_polygon(a: P, b: P, r: i128, vertices: &[Point]) -> bool {
+    let corners = vertices.iter().map(|v| P::of(*v));
+    let (Some(low_x), Some(high_x), Some(low_y), Some(high_y)) = (
+        corners.clone().map(|v| v.x).min(),
+        corners.clone().map(|v| v.x).max(),
+        corners.clone().map(|v| v.y).min(),
+        corners.map(|v| v.y).max(),
+    ) else {
+        return false;
+    };
+    // The swept base's bounding box misses the polygon's: no contact (touching is allowed).
+    let misses = if r > 0 {
+        a.x.max(b.x) + r <= low_x
+            || a.x.min(b.x) - r >= high_x
+            || a.y.max(b.y) + r <= low_y
+            || a.y.min(b.y) - r >= high_y
+    } else {
+        a.x.max(b.x) < low_x
+            || a.x.min(b.x) > high_x
+            || a.y.max(b.y) < low_y
+            || a.y.min(b.y) > high_y
+    };
+    if misses {
+        return false;
+    }
+    leg_meets_polygon_exact(a, b, r, vertices)
+}
+
+/// [`leg_meets_polygon`] without the bounding-box shortcut (the reference for its test).
+fn leg_meets_polygon_exact(a: P, b: P, r: i128, vertices: &[Point]) -> bool {
     if r == 0 {
         return polygon_contains(vertices, a)
             || polygon_edges(vertices).any(|(c, d)| segments_meet(a, b, c, d));
@@ -913,7 +962,9 @@ fn check_legs(
             }
             let reach = r + radius(&other.figure);
             let centre = P::of(other.figure.centre);
-            if segment_distance_cmp(centre, a, b, reach) == Ordering::Less {
+            if !beyond_box(centre, a, b, reach)
+                && segment_distance_cmp(centre, a, b, reach) == Ordering::Less
+            {
                 let by = reach - segment_distance_floor(centre, a, b);
                 return fail(Refusal::ThroughPiece {
                     other: other.id,
@@ -936,6 +987,7 @@ fn check_legs(
                 let reach = r + radius(&enemy.figure) + length_nonneg(limit);
                 let centre = P::of(enemy.figure.centre);
                 if limit.as_tenth_mm() >= 0
+                    && !beyond_box(centre, a, b, reach)
                     && segment_distance_cmp(centre, a, b, reach) != Ordering::Greater
                 {
                     let closest = segment_distance_floor(centre, a, b) - r - radius(&enemy.figure);
@@ -1043,4 +1095,42 @@ fn check_reach(
         },
         unit,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn p((x, y): (i64, i64)) -> P {
+        P::of(Point::new(x, y))
+    }
+
+    fn coordinate() -> impl Strategy<Value = (i64, i64)> {
+        (-300i64..=300, -300i64..=300)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        /// The bounding-box shortcuts never change an answer.
+        #[test]
+        fn shortcuts_any_agree_with_exact(
+            a in coordinate(), b in coordinate(), c in coordinate(), d in coordinate(),
+            r in 0i128..=120,
+            polygon in prop::collection::vec(coordinate(), 3..=5),
+        ) {
+            let (a, b, c, d) = (p(a), p(b), p(c), p(d));
+            prop_assert_eq!(segments_closer(a, b, c, d, r), segments_closer_exact(a, b, c, d, r));
+            let vertices: Vec<Point> = polygon.iter().map(|(x, y)| Point::new(*x, *y)).collect();
+            prop_assert_eq!(
+                leg_meets_polygon(a, b, r, &vertices),
+                leg_meets_polygon_exact(a, b, r, &vertices)
+            );
+            if beyond_box(c, a, b, r) {
+                prop_assert_eq!(segment_distance_cmp(c, a, b, r), Ordering::Greater);
+            }
+        }
+    }
 }

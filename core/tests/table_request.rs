@@ -224,6 +224,35 @@ fn illegal_free_point_refused_clearly_and_nothing_changes() {
     assert_eq!(anchor(&game), Point::new(0, 500));
 }
 
+#[test]
+fn table_point_request_without_candidates_is_refused_when_asked() {
+    #[derive(Clone, Debug)]
+    struct Nowhere;
+    impl Rules for Nowhere {
+        fn start(&self, _ctx: &mut Ctx<'_>, _setup: &Setup) -> Result<(), RuleError> {
+            Ok(())
+        }
+        fn step(&self, _ctx: &mut Ctx<'_>, _frame: &mut Frame) -> Result<Control, RuleError> {
+            Ok(Control::Ask(Request::table_point(
+                PlayerId(0),
+                "move_unit",
+                "Where to?",
+                [],
+            )))
+        }
+    }
+    let error = Game::start(
+        Nowhere,
+        Setup::new(1, &["Ann", "Bo"]),
+        vec![Frame::new("move")],
+    )
+    .expect_err("refused");
+    assert!(
+        matches!(error, GameError::Rule(RuleError::EmptyRequest { .. })),
+        "{error}"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -560,6 +560,20 @@ fn path_start_bounds_and_unknown_piece() {
             .reason,
         Refusal::OutOfBounds { .. }
     ));
+    // The most negative i64 is out of bounds too (it once overflowed `abs`).
+    assert!(matches!(
+        check_path(&table, PieceId(0), &leg((0, 0), (i64::MIN, 0)), &six)
+            .unwrap_err()
+            .reason,
+        Refusal::OutOfBounds { .. }
+    ));
+    assert!(Point::checked(0, i64::MIN).is_err());
+    assert!(
+        Figure::new(Point::ORIGIN, Length::ZERO)
+            .with_facing((i64::MIN, 0))
+            .validate()
+            .is_err()
+    );
     let unknown = check_path(&table, PieceId(4), &leg((0, 0), (5, 0)), &six).unwrap_err();
     assert_eq!(
         unknown.to_string(),
@@ -1376,5 +1390,103 @@ proptest! {
         if ab < ac {
             prop_assert!(ab.floor() <= ac.floor());
         }
+    }
+}
+
+/// Any `i64` at all: coordinates, radii, lengths.
+fn wild() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        any::<i64>(),
+        -3_000i64..=3_000,
+        Just(i64::MAX),
+        Just(i64::MIN)
+    ]
+}
+
+fn wild_point() -> impl Strategy<Value = Point> {
+    (wild(), wild()).prop_map(|(x, y)| Point::new(x, y))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Hostile input (coordinates and radii far beyond the bounds, negative or huge lengths)
+    /// never panics or overflows: every query and check answers or refuses.
+    #[test]
+    fn hostile_input_any_never_panics(
+        centres in prop::collection::vec((wild_point(), wild(), 0u8..=1), 1..=4),
+        path in prop::collection::vec(wild_point(), 0..=3),
+        length in wild(),
+        by in wild_point(),
+        zone in prop::collection::vec(wild_point(), 3..=4),
+    ) {
+        let table = Scene {
+            pieces: centres
+                .iter()
+                .enumerate()
+                .map(|(i, (centre, radius, side))| TablePiece {
+                    id: PieceId(i as u16),
+                    side: PlayerId(*side),
+                    group: GroupId(u32::from(*side)),
+                    figure: Figure::new(*centre, Length::tenth_mm(*radius)),
+                })
+                .collect(),
+            terrain: vec![Terrain { footprint: zone.clone(), height: Length::tenth_mm(length), tags: vec![] }],
+            outline: zone.clone(),
+        };
+        let d = Length::tenth_mm(length);
+        let _ = table.validate();
+        let targets = [
+            Target::Point(by),
+            Target::Piece(PieceId(0)),
+            Target::Group(GroupId(1)),
+            Target::Area(Area::Polygon(zone.clone())),
+            Target::Area(Area::Circle { centre: by, radius: d }),
+            Target::Edge,
+            Target::EnemiesOf(PlayerId(0)),
+        ];
+        for subject in [Subject::Piece(PieceId(0)), Subject::Group(GroupId(0))] {
+            for target in &targets {
+                let _ = table.within(subject, target, d);
+                let _ = table.wholly_within(subject, target, d);
+                if let Ok(Some((_, _, gap))) = table.closest(subject, target) {
+                    let _ = (gap.floor(), gap.cmp_length(d));
+                }
+            }
+            let _ = table.in_range_of_enemy(subject, d);
+        }
+        let _ = table.nearest_enemy(PieceId(0));
+        let _ = table.coherency(GroupId(0), &Coherency { distance: d, neighbours: 2 });
+        let _ = table.control(&Area::Circle { centre: by, radius: d }, d, &BTreeMap::from([(PieceId(0), i64::MAX), (PieceId(1), i64::MAX)]));
+        let _ = table.front_first(GroupId(0), by);
+        let mut limits = PathLimits::new(d, LengthUnit::Inch)
+            .never_within(d)
+            .not_end_within(d)
+            .end_within(Target::Edge, d)
+            .no_farther_from_enemy()
+            .impassable([0, 7])
+            .no_stop([0]);
+        let start = table.pieces[0].figure.centre;
+        let full: Vec<Point> = std::iter::once(start).chain(path.iter().copied()).collect();
+        for limits in [limits.clone(), { limits.end_within = None; limits.never_within = None; limits }] {
+            if let Err(refused) = check_path(&table, PieceId(0), &full, &limits) {
+                let _ = refused.to_string();
+            }
+            let _ = check_path(&table, PieceId(0), &path, &limits);
+            if let Err(refused) = check_formation(&table, GroupId(0), by, &limits) {
+                let _ = refused.to_string();
+            }
+            let _ = check_group_paths(&table, GroupId(0), &[(PieceId(0), full.clone())], &limits, Some(&Coherency { distance: d, neighbours: 1 }));
+            let lattice = Lattice { directions: 8, steps: 3, contacts: 2, max: 16 };
+            let _ = formation_candidates(&table, GroupId(0), &limits, &lattice);
+        }
+        let new = TablePiece { id: PieceId(40), side: PlayerId(0), group: GroupId(0), figure: Figure::new(by, d) };
+        let place = PlaceLimits::new(LengthUnit::Cm)
+            .in_zone(Area::Polygon(zone.clone()))
+            .away_from(Target::EnemiesOf(PlayerId(0)), d);
+        if let Err(refused) = check_placement(&table, std::slice::from_ref(&new), &place) {
+            let _ = refused.to_string();
+        }
+        let _ = placement_candidates(&table, std::slice::from_ref(&new), &place, d, 8);
     }
 }

@@ -183,12 +183,16 @@ mod syntax;
 pub mod text;
 mod xref;
 
-pub use ast::{Document, Element, Entry, Field, Item, List, Pair, Script, Span, Spanned, Value};
+pub use ast::{
+    Document, Element, Entry, Field, Item, List, Measure, Pair, Script, Span, Spanned, Value,
+};
 pub use defs::{
-    AbilityDef, ActionDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef,
-    DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef,
-    LimitDef, Owner, PartKind, PlacementDef, RemoveDef, Restriction, RulesetDef, ScriptDef, Side,
-    StatDef, StepDef, SymbolDef, VISIBILITIES, WINDOW_VARIABLES, WarbandDef, WeaponDef, WindowDef,
+    AbilityDef, ActionDef, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef,
+    CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
+    FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
+    PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
+    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES,
+    ValueDef, WINDOW_VARIABLES, WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef,
     ZoneDef, visibility_name,
 };
 pub use diagnostic::{FirstDefinition, GrammarDiagnostic, list_codes};

@@ -9,7 +9,11 @@ use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
 
 use crate::SourceFile;
-use crate::ast::{Document, Element, Entry, Field, Item, List, Pair, Script, Span, Spanned, Value};
+use gloam_core::{Length, LengthUnit, TableError};
+
+use crate::ast::{
+    Document, Element, Entry, Field, Item, List, Measure, Pair, Script, Span, Spanned, Value,
+};
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::scan::{self, MAX_DEPTH, Scan};
 
@@ -211,6 +215,7 @@ impl Builder {
                 span,
             })),
             Rule::number => Some(self.number(pair.as_str(), span)),
+            Rule::length => Some(self.length(pair.as_str(), span)),
             Rule::script => {
                 let text = pair
                     .into_inner()
@@ -350,6 +355,78 @@ impl Builder {
             help: "strings know `\\\"`, `\\\\`, `\\n`, `\\t` and `\\u{...}` (1 to 6 hex digits)"
                 .to_string(),
         });
+    }
+
+    /// A length token: digits, an optional fraction, and a unit (`in`, `cm` or `mm`) with no
+    /// space. Anything else after the digits is reported with the form to write.
+    fn length(&mut self, text: &str, span: Span) -> Value {
+        let digits: String = text.chars().filter(|c| *c != '_').collect();
+        let split = digits
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .unwrap_or(digits.len());
+        let (number, unit) = digits.split_at(split);
+        let mut fail = |message: String, label: &str, help: String| {
+            self.diagnostics.push(GrammarDiagnostic::BadLength {
+                message,
+                src: self.file.src(),
+                span: self.file.span(span),
+                label: label.to_string(),
+                help,
+            });
+            Value::Invalid(Spanned {
+                value: text.to_string(),
+                span,
+            })
+        };
+        let unit = match unit {
+            "in" => LengthUnit::Inch,
+            "cm" => LengthUnit::Cm,
+            "mm" => LengthUnit::Mm,
+            "\"" => {
+                return fail(
+                    format!("`{text}`: write inches as `{number}in`"),
+                    "`\"` opens a string",
+                    format!("a length is a number and its unit, `in`, `cm` or `mm`: `{number}in`"),
+                );
+            }
+            other => {
+                let help = match crate::suggest::closest(other, ["in", "cm", "mm"]) {
+                    Some(best) => format!("did you mean `{number}{best}`? lengths are in `in`, `cm` or `mm`"),
+                    None if other.starts_with('d') => "dice are not lengths; a length is a number and its unit, `in`, `cm` or `mm` (`3in`)".to_string(),
+                    None => "a length is a number and its unit, `in`, `cm` or `mm` (`3in`)".to_string(),
+                };
+                return fail(
+                    format!("unknown length unit `{other}` in `{text}`"),
+                    "not a unit",
+                    help,
+                );
+            }
+        };
+        match Length::parse(number, unit) {
+            Ok(length) => Value::Length(Spanned {
+                value: Measure::new(length, unit),
+                span,
+            }),
+            Err(TableError::TooPrecise { .. }) => fail(
+                format!("`{text}` is not a whole number of tenths of a millimetre"),
+                "too precise",
+                format!(
+                    "lengths are exact to a tenth of a millimetre; one {} is {} tenths: write fewer decimals (`0.5in` is exact, `0.1in` is not)",
+                    unit.suffix(),
+                    unit.tenths()
+                ),
+            ),
+            Err(TableError::LengthOutOfRange { .. }) => fail(
+                format!("length `{text}` is out of range"),
+                "too long",
+                "a table is at most 100 m across: write a shorter length".to_string(),
+            ),
+            Err(_) => fail(
+                format!("`{text}` is not a length"),
+                "not a length",
+                "write digits, optionally `.` and digits, then `in`, `cm` or `mm`: `3in`, `0.5in`, `12cm`".to_string(),
+            ),
+        }
     }
 
     fn number(&mut self, text: &str, span: Span) -> Value {
@@ -527,6 +604,7 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
         Rule::ident => "a name",
         Rule::string => "a string",
         Rule::number => "a number",
+        Rule::length => "a length",
         Rule::boolean => "`true` or `false`",
         Rule::list => "a list",
         Rule::script => "a script",
@@ -545,10 +623,11 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
 }
 
 /// The rules a value can start with; reported together as "a value".
-const VALUE_RULES: [Rule; 8] = [
+const VALUE_RULES: [Rule; 9] = [
     Rule::script,
     Rule::list,
     Rule::string,
+    Rule::length,
     Rule::number,
     Rule::boolean,
     Rule::ident,

@@ -10,8 +10,8 @@ use crate::defs::{
     CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
     FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
     PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
-    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES,
-    ValueDef, WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef, ZoneDef,
+    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES, ValueDef,
+    WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef, ZoneDef,
 };
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::layout::{self, LAYOUT_HELP};
@@ -1030,7 +1030,8 @@ impl Builder<'_> {
                             Some(_) => {
                                 self.bad_value(
                                     rect.span(),
-                                    "`rect` takes two opposite corners of a rectangle with an area".to_string(),
+                                    "`rect` takes two opposite corners of a rectangle with an area"
+                                        .to_string(),
                                     "not two opposite corners",
                                     "write it like `rect = [[0in, 0in], [44in, 10in]]`".to_string(),
                                 );

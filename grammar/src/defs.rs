@@ -987,7 +987,9 @@ pub struct ArmyDef {
 impl ArmyDef {
     /// The warscroll named `name`.
     pub fn warscroll(&self, name: &str) -> Option<&WarscrollDef> {
-        self.warscrolls.iter().find(|warscroll| warscroll.name == name)
+        self.warscrolls
+            .iter()
+            .find(|warscroll| warscroll.name == name)
     }
 }
 

@@ -191,9 +191,9 @@ pub use defs::{
     CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
     FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
     PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
-    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES,
-    ValueDef, WINDOW_VARIABLES, WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef,
-    ZoneDef, visibility_name,
+    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES, ValueDef,
+    WINDOW_VARIABLES, WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef, ZoneDef,
+    visibility_name,
 };
 pub use diagnostic::{FirstDefinition, GrammarDiagnostic, list_codes};
 pub use library::{

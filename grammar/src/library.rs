@@ -276,7 +276,11 @@ impl Library {
 }
 
 /// The scripts of `abilities`, for a ruleset's names.
-fn ability_scripts<'a>(out: &mut Vec<ScriptUse<'a>>, abilities: &'a [AbilityDef], ruleset: &'a str) {
+fn ability_scripts<'a>(
+    out: &mut Vec<ScriptUse<'a>>,
+    abilities: &'a [AbilityDef],
+    ruleset: &'a str,
+) {
     for ability in abilities {
         for (field, script) in [
             ("condition", &ability.condition),

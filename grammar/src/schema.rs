@@ -832,7 +832,8 @@ const ABILITY_FIELDS: &[FieldSchema] = &[
         false,
         "what it does",
         "effect = { heal(target, 2); }",
-    ),    field(
+    ),
+    field(
         "keywords",
         T::Names,
         false,
@@ -1215,13 +1216,7 @@ const TABLE_FIELDS: &[FieldSchema] = &[
         "the size along x, from the corner at [0in, 0in]",
         "width = 44in",
     ),
-    field(
-        "depth",
-        T::Length,
-        true,
-        "the size along y",
-        "depth = 30in",
-    ),
+    field("depth", T::Length, true, "the size along y", "depth = 30in"),
     field(
         "source",
         T::String,
@@ -1573,7 +1568,9 @@ const SCHEMAS: &[ItemSchema] = &[
 ];
 
 /// The item kinds allowed at the top level of a file.
-pub const TOP_LEVEL: &[&str] = &["ruleset", "board", "warband", "card", "decklist", "army", "table"];
+pub const TOP_LEVEL: &[&str] = &[
+    "ruleset", "board", "warband", "card", "decklist", "army", "table",
+];
 
 /// Every item kind the format knows, top-level kinds first. A kind written in more than
 /// one kind of item with different fields (`deck`) has one entry per parent, told apart by
@@ -1871,7 +1868,9 @@ impl Checker<'_> {
                     for element in &list.elements {
                         match element {
                             Element::Value(point) => self.point(point, field_schema),
-                            Element::Pair(pair) => self.wrong(field_schema, &pair.value, "a point `[x, y]`"),
+                            Element::Pair(pair) => {
+                                self.wrong(field_schema, &pair.value, "a point `[x, y]`")
+                            }
                         }
                     }
                     true

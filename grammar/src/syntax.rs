@@ -390,7 +390,13 @@ impl Builder {
                 );
             }
             other => {
-                let help = match crate::suggest::closest(other, ["in", "cm", "mm"]) {
+                // `inch`, `inches`, `cms`, `millimetres`: the unit they spell out.
+                let spelt = ["in", "cm", "mm"].into_iter().find(|unit| {
+                    other.starts_with(unit)
+                        || (other.starts_with("centi") && *unit == "cm")
+                        || (other.starts_with("milli") && *unit == "mm")
+                });
+                let help = match spelt.or_else(|| crate::suggest::closest(other, ["in", "cm", "mm"])) {
                     Some(best) => format!("did you mean `{number}{best}`? lengths are in `in`, `cm` or `mm`"),
                     None if other.starts_with('d') => "dice are not lengths; a length is a number and its unit, `in`, `cm` or `mm` (`3in`)".to_string(),
                     None => "a length is a number and its unit, `in`, `cm` or `mm` (`3in`)".to_string(),

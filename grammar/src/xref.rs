@@ -437,7 +437,13 @@ impl Checker<'_> {
     fn ability(&mut self, ability: &Item, ruleset: &RulesetDef) {
         if let Some(window) = name_field(ability, "window") {
             let windows: Vec<&str> = ruleset.windows.iter().map(|w| w.name.as_str()).collect();
-            self.declared("timing window", &window, &windows, ruleset, "`window` items");
+            self.declared(
+                "timing window",
+                &window,
+                &windows,
+                ruleset,
+                "`window` items",
+            );
         }
         let keywords = strs(&ruleset.keywords);
         for written in list_names(ability, "keywords") {
@@ -453,7 +459,11 @@ impl Checker<'_> {
             );
         }
         if let Some(choice) = name_field(ability, "choice") {
-            let choices: Vec<&str> = ruleset.army_choices.iter().map(|c| c.name.as_str()).collect();
+            let choices: Vec<&str> = ruleset
+                .army_choices
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
             self.declared("army choice", &choice, &choices, ruleset, "`army_choices`");
         }
     }
@@ -462,7 +472,13 @@ impl Checker<'_> {
     /// army abilities, and enough abilities of each `army_choices` group to pick from.
     pub(crate) fn army(&mut self, item: &Item, ruleset: &RulesetDef) {
         if let Some(written) = name_field(item, "alliance") {
-            self.declared("alliance", &written, &strs(&ruleset.alliances), ruleset, "`alliances`");
+            self.declared(
+                "alliance",
+                &written,
+                &strs(&ruleset.alliances),
+                ruleset,
+                "`alliances`",
+            );
         }
         let warscrolls: Vec<&str> = children(item, "warscroll")
             .filter_map(|w| w.name.as_ref().map(|name| name.value.as_str()))
@@ -476,8 +492,11 @@ impl Checker<'_> {
             );
         }
         let keywords = strs(&ruleset.keywords);
-        let characteristics: Vec<&str> =
-            ruleset.characteristics.iter().map(|c| c.name.as_str()).collect();
+        let characteristics: Vec<&str> = ruleset
+            .characteristics
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
         let mut anti_targets = keywords.clone();
         anti_targets.extend(strs(&ruleset.flags));
         for warscroll in children(item, "warscroll") {
@@ -542,7 +561,15 @@ impl Checker<'_> {
                     self.unknown(
                         "weapon field",
                         &written,
-                        &["range", "attacks", "hit", "wound", "rend", "damage", "abilities"],
+                        &[
+                            "range",
+                            "attacks",
+                            "hit",
+                            "wound",
+                            "rend",
+                            "damage",
+                            "abilities",
+                        ],
                         String::new(),
                     );
                 }
@@ -637,7 +664,9 @@ impl Checker<'_> {
             .map(|c| format!("`{}`", c.name))
             .collect();
         if !missing.is_empty() {
-            let span = warscroll.field("stats").map_or(warscroll.header_span(), |f| f.value.span());
+            let span = warscroll
+                .field("stats")
+                .map_or(warscroll.header_span(), |f| f.value.span());
             self.out.push(GrammarDiagnostic::BadValue {
                 message: format!("the warscroll's `stats` lack {}", missing.join(", ")),
                 src: self.file.src(),
@@ -779,13 +808,7 @@ impl Checker<'_> {
         }
         if let Some(command) = name_field(item, "command") {
             let abilities: Vec<&str> = ruleset.abilities.iter().map(|a| a.name.as_str()).collect();
-            self.declared(
-                "ability",
-                &command,
-                &abilities,
-                ruleset,
-                "`ability` items",
-            );
+            self.declared("ability", &command, &abilities, ruleset, "`ability` items");
         }
         let faces = ruleset.faces();
         for written in list_names(item, "casting_value") {

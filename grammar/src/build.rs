@@ -437,7 +437,10 @@ impl Builder<'_> {
                 name: unit.value.clone(),
                 src: self.file.src(),
                 span: self.file.span(unit.span),
-                help: suggest::help(&unit.value, UNITS, "a unit is `in`, `cm` or `mm`"),
+                help: match crate::syntax::unit_meant(&unit.value) {
+                    Some(meant) => format!("did you mean `{meant}`?"),
+                    None => "a unit is `in`, `cm` or `mm`".to_string(),
+                },
             });
         }
         let abilities: Vec<AbilityDef> = children(item, "ability")

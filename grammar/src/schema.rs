@@ -1952,9 +1952,14 @@ impl Checker<'_> {
         if list.elements.len() != 2 {
             self.out.push(GrammarDiagnostic::BadValue {
                 message: format!(
-                    "a point in `{}` has {} coordinates; it needs 2",
+                    "a point in `{}` has {} {}; it needs 2",
                     field_schema.name,
-                    list.elements.len()
+                    list.elements.len(),
+                    if list.elements.len() == 1 {
+                        "coordinate"
+                    } else {
+                        "coordinates"
+                    }
                 ),
                 src: self.file.src(),
                 span: self.file.span(list.span),

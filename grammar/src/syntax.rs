@@ -390,13 +390,7 @@ impl Builder {
                 );
             }
             other => {
-                // `inch`, `inches`, `cms`, `millimetres`: the unit they spell out.
-                let spelt = ["in", "cm", "mm"].into_iter().find(|unit| {
-                    other.starts_with(unit)
-                        || (other.starts_with("centi") && *unit == "cm")
-                        || (other.starts_with("milli") && *unit == "mm")
-                });
-                let help = match spelt.or_else(|| crate::suggest::closest(other, ["in", "cm", "mm"])) {
+                let help = match unit_meant(other) {
                     Some(best) => format!("did you mean `{number}{best}`? lengths are in `in`, `cm` or `mm`"),
                     None if other.starts_with('d') => "dice are not lengths; a length is a number and its unit, `in`, `cm` or `mm` (`3in`)".to_string(),
                     None => "a length is a number and its unit, `in`, `cm` or `mm` (`3in`)".to_string(),
@@ -558,6 +552,19 @@ impl Builder {
             help: help.to_string(),
         });
     }
+}
+
+/// The unit `in`, `cm` or `mm` that a misspelt or spelt-out unit means (`inch`, `inches`,
+/// `cms`, `millimetres`, `nm`), if one is close.
+pub(crate) fn unit_meant(written: &str) -> Option<&'static str> {
+    ["in", "cm", "mm"]
+        .into_iter()
+        .find(|unit| {
+            written.starts_with(unit)
+                || (written.starts_with("centi") && *unit == "cm")
+                || (written.starts_with("milli") && *unit == "mm")
+        })
+        .or_else(|| crate::suggest::closest(written, ["in", "cm", "mm"]))
 }
 
 /// "rules are integer: write 1 or 2" for `1.5`.

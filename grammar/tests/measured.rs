@@ -339,7 +339,7 @@ fn table_mistakes_are_each_reported() {
     );
     let all = messages(&problems).join("\n");
     assert!(all.contains("missing field `outline` or `rect`"), "{all}");
-    assert!(all.contains("has 1 coordinates; it needs 2"), "{all}");
+    assert!(all.contains("has 1 coordinate; it needs 2"), "{all}");
 }
 
 #[test]

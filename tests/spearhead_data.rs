@@ -411,3 +411,38 @@ fn bad_lengths_in_a_data_file_are_refused_where_they_are_written() {
         bad[2].1
     );
 }
+
+#[test]
+fn sim_and_play_say_spearhead_has_no_flow_yet() {
+    for args in [
+        &["sim", "spearhead", "--games", "1"][..],
+        &["play", "spearhead"][..],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_gloam"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run gloam");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            err.contains("ruleset `spearhead` has no flow yet (no `step` items)"),
+            "{args:?}: {err}"
+        );
+    }
+    // `rules list` lists it with no steps, as `underworlds`.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["rules", "list", "--json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run gloam");
+    let rows: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let row = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["name"] == "spearhead")
+        .expect("spearhead is listed");
+    assert_eq!(row["steps"], 0, "{row}");
+}

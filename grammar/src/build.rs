@@ -1110,6 +1110,23 @@ impl Builder<'_> {
                 ) else {
                     continue;
                 };
+                if let Some(footprint) = &outline {
+                    let area = gloam_core::Area::Polygon(
+                        footprint.iter().map(|point| point.to_point()).collect(),
+                    );
+                    if !part_outline
+                        .iter()
+                        .all(|corner| area.contains(corner.to_point()))
+                    {
+                        let span = value(part, "outline").map_or(part.header_span(), Value::span);
+                        self.bad_value(
+                            span,
+                            format!("part `{part_name}` reaches outside its feature's outline"),
+                            "outside the footprint",
+                            "a part's corners lie within the feature's `outline` (both are drawn around the feature's origin)".to_string(),
+                        );
+                    }
+                }
                 parts.push(PartDef {
                     name: part_name,
                     outline: part_outline,

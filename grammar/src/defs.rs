@@ -1118,6 +1118,11 @@ pub enum AreaDef {
 }
 
 impl AreaDef {
+    /// The kernel's area: a polygon of [`corners`](Self::corners).
+    pub fn to_area(&self) -> gloam_core::Area {
+        gloam_core::Area::Polygon(self.corners())
+    }
+
     /// The corners, in order (a rectangle's four, counter-clockwise from its lowest corner).
     pub fn corners(&self) -> Vec<Point> {
         match self {

@@ -300,6 +300,15 @@ fn a_table_loads_with_maps_objectives_and_terrain() {
     let map = table.map("Lines").unwrap();
     assert!(matches!(map.territories[0].area, AreaDef::Rect(..)));
     assert_eq!(map.territories[0].area.corners().len(), 4);
+    let south = map.territories[0].area.to_area();
+    assert!(south.contains(gloam_core::Point::at(
+        Length::inches(44),
+        Length::inches(15)
+    )));
+    assert!(!south.contains(gloam_core::Point::at(
+        Length::inches(22),
+        Length::inches(16)
+    )));
     assert_eq!(
         map.objectives[0].at.to_point().x,
         Length::inches(22).as_tenth_mm()
@@ -321,7 +330,8 @@ fn table_mistakes_are_each_reported() {
         )
         .replace("kind = large", "kind = lrage")
         .replace("rules = [cover]", "rules = [cover, obscuring]")
-        .replace("height = 4in", "height = -4in");
+        .replace("height = 4in", "height = -4in")
+        .replace("[6in, 1in], [0in, 1in]]", "[6in, 5in], [0in, 5in]]");
     let (_, problems) = load_with_rules(&broken);
     let all = messages(&problems).join("\n");
     for expected in [
@@ -331,6 +341,7 @@ fn table_mistakes_are_each_reported() {
         "unknown terrain kind `lrage`",
         "unknown terrain rule `obscuring`",
         "`height` cannot be negative",
+        "part `wall` reaches outside its feature's outline",
     ] {
         assert!(all.contains(expected), "missing {expected:?} in:\n{all}");
     }

@@ -6,8 +6,8 @@
 
 use crate::ast::{Element, Item, Measure, Span, Value};
 use crate::defs::{
-    AbilityDef, ActionDef, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef,
-    CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
+    AbilityDef, ActionDef, Amount, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef,
+    CardDef, CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
     FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
     PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
     StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES, ValueDef,
@@ -843,6 +843,31 @@ impl Builder<'_> {
         })
     }
 
+    /// A whole number of at least 1, or a dice roll written as a string (`"D3"`).
+    fn amount(&mut self, item: &Item, key: &str) -> Option<Amount> {
+        match value(item, key) {
+            Some(Value::Int(_)) => {
+                self.at_least(item, key, 1);
+                int(item, key).filter(|n| *n >= 1).map(Amount::Fixed)
+            }
+            Some(Value::String(text)) => match Amount::parse_roll(&text.value) {
+                Some(roll) => Some(roll),
+                None => {
+                    self.bad_value(
+                        text.span,
+                        format!("`{}` is not a dice roll", text.value),
+                        "not a roll",
+                        format!(
+                            "write a whole number (`{key} = 2`) or a roll of the ruleset's dice: `\"D3\"`, `\"2D6\"`, `\"D3+1\"`"
+                        ),
+                    );
+                    None
+                }
+            },
+            _ => None,
+        }
+    }
+
     /// Reports `key` if its number is above `max`.
     fn at_most(&mut self, item: &Item, key: &str, max: i64) {
         if let Some(Value::Int(number)) = value(item, key)
@@ -897,9 +922,8 @@ impl Builder<'_> {
         self.positive_length(item, "base");
         let mut weapons = Vec::new();
         for weapon in children(item, "weapon") {
-            for key in ["attacks", "damage"] {
-                self.at_least(weapon, key, 1);
-            }
+            let attacks = self.amount(weapon, "attacks");
+            let damage = self.amount(weapon, "damage");
             for key in ["hit", "wound"] {
                 self.at_least(weapon, key, 1);
                 self.at_most(weapon, key, 6);
@@ -907,10 +931,10 @@ impl Builder<'_> {
             self.positive_length(weapon, "range");
             let (Some(weapon_name), Some(attacks), Some(hit), Some(wound), Some(damage)) = (
                 name(weapon),
-                int(weapon, "attacks"),
+                attacks,
                 int(weapon, "hit"),
                 int(weapon, "wound"),
-                int(weapon, "damage"),
+                damage,
             ) else {
                 continue;
             };

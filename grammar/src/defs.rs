@@ -1038,7 +1038,7 @@ pub struct TableWeaponDef {
     /// The range of a ranged weapon; `None` for a melee weapon.
     pub range: Option<Measure>,
     /// Attacks per model.
-    pub attacks: i64,
+    pub attacks: Amount,
     /// The hit roll needed.
     pub hit: i64,
     /// The wound roll needed.
@@ -1046,7 +1046,7 @@ pub struct TableWeaponDef {
     /// How much it worsens the save.
     pub rend: i64,
     /// Damage per attack.
-    pub damage: i64,
+    pub damage: Amount,
     /// Its weapon abilities.
     pub abilities: Vec<WeaponAbilityDef>,
     /// Notes, in our words.
@@ -1206,4 +1206,77 @@ pub struct PartDef {
     pub outline: Vec<PointDef>,
     /// Its height.
     pub height: Measure,
+}
+
+/// A whole number or a dice roll: a weapon's Attacks or Damage (`2`, `"D3"`, `"2D6+1"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Amount {
+    /// `2`.
+    Fixed(i64),
+    /// `"2D6+1"`: `dice` dice of the ruleset's die `die` (lower case, `d6`), plus `plus`.
+    Roll {
+        /// How many dice.
+        dice: i64,
+        /// The ruleset's die, as named there (`d3`, `d6`).
+        die: String,
+        /// Added to the roll.
+        plus: i64,
+    },
+}
+
+impl Amount {
+    /// Reads a dice roll written `D3`, `2D6`, `D3+1` (case does not matter; the die is named
+    /// by its lower-case name, `d3`). `None` when the text is not of that form.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_grammar::Amount;
+    /// let roll = Amount::parse_roll("2D6+1").unwrap();
+    /// assert_eq!(roll, Amount::Roll { dice: 2, die: "d6".into(), plus: 1 });
+    /// assert_eq!(roll.to_string(), "2D6+1");
+    /// assert_eq!(Amount::parse_roll("two dice"), None);
+    /// ```
+    pub fn parse_roll(text: &str) -> Option<Amount> {
+        let lower = text.trim().to_ascii_lowercase();
+        let at = lower.find('d')?;
+        let (count, rest) = lower.split_at(at);
+        let dice = if count.is_empty() {
+            1
+        } else {
+            count.parse::<i64>().ok().filter(|n| *n >= 1)?
+        };
+        let (die, plus) = match rest.split_once('+') {
+            Some((die, plus)) => (die, plus.parse::<i64>().ok().filter(|n| *n >= 1)?),
+            None => (rest, 0),
+        };
+        let faces = &die[1..];
+        if faces.is_empty() || !faces.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Some(Amount::Roll {
+            dice,
+            die: die.to_string(),
+            plus,
+        })
+    }
+}
+
+impl std::fmt::Display for Amount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Amount::Fixed(number) => write!(f, "{number}"),
+            Amount::Roll { dice, die, plus } => {
+                if *dice != 1 {
+                    write!(f, "{dice}")?;
+                }
+                write!(f, "{}", die.to_ascii_uppercase())?;
+                if *plus != 0 {
+                    write!(f, "+{plus}")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }

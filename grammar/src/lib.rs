@@ -193,8 +193,8 @@ pub use ast::{
     Document, Element, Entry, Field, Item, List, Measure, Pair, Script, Span, Spanned, Value,
 };
 pub use defs::{
-    AbilityDef, ActionDef, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef,
-    CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
+    AbilityDef, ActionDef, Amount, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef,
+    CardDef, CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
     FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
     PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
     StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES, ValueDef,

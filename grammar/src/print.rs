@@ -9,8 +9,8 @@
 use std::fmt;
 
 use crate::defs::{
-    AbilityDef, AreaDef, ArmyDef, BoardDef, CardDef, DecklistDef, FighterDef, KeywordDef, Owner,
-    PointDef, Quantity, Restriction, RulesetDef, ScriptDef, StatDef, TableDef, WarbandDef,
+    AbilityDef, Amount, AreaDef, ArmyDef, BoardDef, CardDef, DecklistDef, FighterDef, KeywordDef,
+    Owner, PointDef, Quantity, Restriction, RulesetDef, ScriptDef, StatDef, TableDef, WarbandDef,
     WeaponDef,
 };
 
@@ -388,6 +388,14 @@ fn ability(out: &mut Out, def: &AbilityDef) {
     out.close();
 }
 
+/// A number bare, a roll as a string: `2`, `"D3"`.
+fn amount(out: &mut Out, key: &str, amount: &Amount) {
+    match amount {
+        Amount::Fixed(number) => out.raw(key, &number.to_string()),
+        Amount::Roll { .. } => out.string(key, &amount.to_string()),
+    }
+}
+
 fn point(point: &PointDef) -> String {
     format!("[{}, {}]", point.x, point.y)
 }
@@ -428,11 +436,11 @@ fn army(out: &mut Out, def: &ArmyDef) {
             if let Some(range) = weapon.range {
                 out.raw("range", &range.to_string());
             }
-            out.raw("attacks", &weapon.attacks.to_string());
+            amount(out, "attacks", &weapon.attacks);
             out.raw("hit", &weapon.hit.to_string());
             out.raw("wound", &weapon.wound.to_string());
             out.raw("rend", &weapon.rend.to_string());
-            out.raw("damage", &weapon.damage.to_string());
+            amount(out, "damage", &weapon.damage);
             let abilities: Vec<String> = weapon
                 .abilities
                 .iter()

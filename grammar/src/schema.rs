@@ -47,6 +47,8 @@ pub enum FieldType {
     Values,
     /// A list of names and `name: name` pairs: `[crit_mortal, anti: hero]`.
     Abilities,
+    /// A whole number or a dice roll written as a string: `2`, `"D3"`, `"2D6+1"`.
+    Amount,
     /// A board legend: pairs of a one-character key (a name or a string) and a hex type or a
     /// list of hex types: `[S: starting, "#": blocked, x: [starting, cover]]`.
     Legend,
@@ -74,6 +76,7 @@ impl FieldType {
             FieldType::Points => "a list of points `[[x, y], ...]`",
             FieldType::Values => "a list of `name: number` or `name: length` pairs",
             FieldType::Abilities => "a list of names and `name: name` pairs",
+            FieldType::Amount => "a whole number or a dice roll such as `\"D3\"`",
         }
     }
 }
@@ -1142,7 +1145,13 @@ const TABLE_WEAPON_FIELDS: &[FieldSchema] = &[
         "the range of a ranged weapon; a melee weapon has none",
         "range = 12in",
     ),
-    field("attacks", T::Int, true, "attacks per model", "attacks = 2"),
+    field(
+        "attacks",
+        T::Amount,
+        true,
+        "attacks per model: a number, or a roll of the ruleset's dice",
+        "attacks = \"D6\"",
+    ),
     field(
         "hit",
         T::Int,
@@ -1166,10 +1175,10 @@ const TABLE_WEAPON_FIELDS: &[FieldSchema] = &[
     ),
     field(
         "damage",
-        T::Int,
+        T::Amount,
         true,
-        "the damage of each attack that is not saved",
-        "damage = 1",
+        "the damage of each attack that is not saved: a number, or a roll of the ruleset's dice",
+        "damage = \"D3\"",
     ),
     field(
         "abilities",
@@ -1859,6 +1868,7 @@ impl Checker<'_> {
             T::NameOrString => matches!(value, Value::Ident(_) | Value::String(_)),
             T::Script => matches!(value, Value::Script(_)),
             T::Length => matches!(value, Value::Length(_)),
+            T::Amount => matches!(value, Value::Int(_) | Value::String(_)),
             T::Point => {
                 self.point(value, field_schema);
                 true
@@ -1934,7 +1944,7 @@ impl Checker<'_> {
         };
         if !ok {
             self.wrong(field_schema, value, ty.describe());
-        } else if matches!(ty, T::Int | T::Length) {
+        } else if matches!(ty, T::Int | T::Length | T::Amount) {
             self.not_negative(field_schema.name, None, value);
         }
     }

@@ -557,6 +557,27 @@ impl Checker<'_> {
                         );
                     }
                 }
+                for key in ["attacks", "damage"] {
+                    if let Some(Value::String(text)) = weapon.field(key).map(|f| &f.value)
+                        && let Some(crate::defs::Amount::Roll { die, .. }) =
+                            crate::defs::Amount::parse_roll(&text.value)
+                        && ruleset.die(&die).is_none()
+                    {
+                        let dice: Vec<&str> =
+                            ruleset.dice.iter().map(|d| d.name.as_str()).collect();
+                        self.out.push(GrammarDiagnostic::UnknownName {
+                            what: "die".to_string(),
+                            name: die.clone(),
+                            src: self.file.src(),
+                            span: self.file.span(text.span),
+                            help: suggest::help(
+                                &die,
+                                dice.iter().copied(),
+                                &format!("declare it in ruleset `{}`'s `die` items", ruleset.name),
+                            ),
+                        });
+                    }
+                }
                 for written in list_names(weapon, "uncertain") {
                     self.unknown(
                         "weapon field",

@@ -3,7 +3,7 @@
 
 use gloam_core::{Length, LengthUnit};
 use gloam_grammar::{
-    AreaDef, GrammarDiagnostic, Library, Measure, Quantity, SourceFile, Value, load, parse,
+    Amount, AreaDef, GrammarDiagnostic, Library, Measure, Quantity, SourceFile, Value, load, parse,
 };
 use miette::Diagnostic as _;
 
@@ -27,6 +27,7 @@ ruleset "skirmish" {
     characteristic "move" { length = true required = true }
     characteristic "health" { required = true }
     characteristic "ward" { }
+    die "d3" { faces = [one: 2, two: 2, three: 2] }
     constant "combat_range" { length = 3in confidence = high }
     constant "rounds" { number = 4 }
 }
@@ -190,7 +191,7 @@ army "Wardens" {
         }
         weapon "Bow" {
             range = 12in
-            attacks = 2
+            attacks = "D3+1"
             hit = 4
             wound = 4
             damage = 1
@@ -227,6 +228,15 @@ fn an_army_loads_with_its_warscrolls_weapons_and_choices() {
     assert_eq!(blade.abilities.len(), 3, "two `anti` abilities add up");
     assert_eq!(captain.weapons[1].range.unwrap().length, Length::inches(12));
     assert_eq!(captain.weapons[1].rend, 0);
+    assert_eq!(
+        captain.weapons[1].attacks,
+        Amount::Roll {
+            dice: 1,
+            die: "d3".to_string(),
+            plus: 1
+        }
+    );
+    assert_eq!(blade.damage, Amount::Fixed(2));
     assert_eq!(army.warscroll("Spears").unwrap().units, 2);
     // The printer gives text that loads to the same army.
     let (again, problems) = load(&[SourceFile::new("printed.gloam", library.to_string())]);
@@ -243,7 +253,9 @@ fn army_mistakes_are_each_reported() {
         .replace("hit = 3", "hit = 7")
         .replace("base = 32mm", "base = 0mm")
         .replace("general = \"Captain\"", "general = \"Captian\"")
-        .replace("choice = enhancement", "choice = enhancment");
+        .replace("choice = enhancement", "choice = enhancment")
+        .replace("attacks = \"D3+1\"", "attacks = \"D7\"")
+        .replace("attacks = 4", "attacks = \"many\"");
     let (_, problems) = load_with_rules(&broken);
     let all = messages(&problems).join("\n");
     for expected in [
@@ -257,6 +269,8 @@ fn army_mistakes_are_each_reported() {
         "unknown warscroll `Captian`",
         "unknown army choice `enhancment`",
         "the army offers 0 `enhancement` abilities",
+        "unknown die `d7`",
+        "`many` is not a dice roll",
     ] {
         assert!(
             all.contains(expected)

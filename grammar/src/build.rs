@@ -1122,11 +1122,9 @@ impl Builder<'_> {
         }
         let mut terrain = Vec::new();
         for feature in children(item, "terrain") {
-            self.positive_length(feature, "height");
             let outline = self.polygon(feature, "outline");
             let mut parts = Vec::new();
             for part in children(feature, "part") {
-                self.positive_length(part, "height");
                 let (Some(part_name), Some(part_outline), Some(height)) = (
                     name(part),
                     self.polygon(part, "outline"),

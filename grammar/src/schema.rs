@@ -1319,7 +1319,7 @@ const TERRAIN_FIELDS: &[FieldSchema] = &[
         "height",
         T::Length,
         true,
-        "the height of its footprint",
+        "the height of its footprint (0 for flat ground)",
         "height = 1in",
     ),
     field(

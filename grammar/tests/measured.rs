@@ -417,3 +417,17 @@ fn shipped_spearhead_data_loads_and_round_trips() {
     assert_eq!(again, library);
     assert_eq!(again.to_string(), printed);
 }
+
+#[test]
+fn flat_terrain_is_allowed_but_a_table_or_a_base_needs_a_size() {
+    let flat = TABLE.replace("height = 0.5in", "height = 0in");
+    let (library, problems) = load_with_rules(&flat);
+    assert!(problems.is_empty(), "{:#?}", messages(&problems));
+    assert_eq!(
+        library.table("Field").unwrap().terrain[0].height.length,
+        Length::ZERO
+    );
+    let (_, problems) = load_with_rules(&TABLE.replace("width = 44in", "width = 0in"));
+    let all = messages(&problems).join("\n");
+    assert!(all.contains("`width` must be longer than 0"), "{all}");
+}

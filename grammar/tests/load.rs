@@ -351,8 +351,10 @@ fn codes_are_unique_and_namespaced() {
 fn schema_lists_top_level_kinds_first() {
     let kinds: Vec<&str> = schema().iter().map(|item| item.kind).collect();
     assert_eq!(
-        &kinds[..5],
-        ["ruleset", "board", "warband", "card", "decklist"]
+        &kinds[..7],
+        [
+            "ruleset", "board", "warband", "card", "decklist", "army", "table"
+        ]
     );
 }
 

@@ -327,7 +327,14 @@ fn render_failures(data: &Data, cards: &[&CardDef]) -> Vec<String> {
 #[test]
 fn render_every_card_every_ruleset_and_tutorial_agrees() {
     let data = every_ruleset();
-    let cards: Vec<&CardDef> = data.library.cards().iter().collect();
+    // The cards of rulesets that are played: a ruleset with no flow (`spearhead`) has cards
+    // with no scripts yet, so no behaviour to render.
+    let played = |card: &&CardDef| {
+        data.library
+            .ruleset(&card.ruleset)
+            .is_some_and(|ruleset| !ruleset.steps.is_empty())
+    };
+    let cards: Vec<&CardDef> = data.library.cards().iter().filter(played).collect();
     assert!(cards.len() >= 77, "{} cards", cards.len());
     let mut failures = render_failures(&data, &cards);
     let tutorial = tutorial();

@@ -1,6 +1,7 @@
 //! The generic syntax tree of a `.gloam` file: items, fields and values, each with its byte
 //! span in the file. It knows nothing of what a card or a ruleset is; the schema does.
 
+use gloam_core::{Length, LengthUnit};
 use serde::{Deserialize, Serialize};
 
 /// A byte range `start..end` in a source file.
@@ -140,6 +141,8 @@ pub enum Value {
     List(List),
     /// `{ raw script text }`, after `=`.
     Script(Script),
+    /// A length with its unit: `3in`, `0.5in`, `12cm`, `32mm`.
+    Length(Spanned<Measure>),
     /// A number that could not be kept: written with a decimal point (`1.5`) or too large
     /// for 64 bits. It has already been reported by [`parse`](crate::parse).
     Invalid(Spanned<String>),
@@ -151,6 +154,7 @@ impl Value {
         match self {
             Value::String(v) | Value::Ident(v) | Value::Invalid(v) => v.span,
             Value::Int(v) => v.span,
+            Value::Length(v) => v.span,
             Value::Bool(v) => v.span,
             Value::List(list) => list.span,
             Value::Script(script) => script.span,
@@ -162,11 +166,54 @@ impl Value {
         match self {
             Value::String(_) => "a string",
             Value::Int(_) => "a whole number",
+            Value::Length(_) => "a length",
             Value::Bool(_) => "`true` or `false`",
             Value::Ident(_) => "a name",
             Value::List(_) => "a list",
             Value::Script(_) => "a script",
             Value::Invalid(_) => "an invalid number",
+        }
+    }
+}
+
+/// A length as written in a data file: its value and the unit it was written in, so that
+/// printing gives it back in that unit (`0.5in`, not `12.7mm`).
+///
+/// # Examples
+///
+/// ```
+/// use gloam_core::{Length, LengthUnit};
+/// use gloam_grammar::Measure;
+/// let half_inch = Measure::new(Length::tenth_mm(127), LengthUnit::Inch);
+/// assert_eq!(half_inch.to_string(), "0.5in");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Measure {
+    /// The length, in tenths of a millimetre.
+    pub length: Length,
+    /// The unit it was written in.
+    pub unit: LengthUnit,
+}
+
+impl Measure {
+    /// A length and the unit it is written in.
+    pub const fn new(length: Length, unit: LengthUnit) -> Measure {
+        Measure { length, unit }
+    }
+}
+
+impl std::fmt::Display for Measure {
+    /// The length in its unit (`3in`, `0.5in`, `12cm`), as a data file writes it; in
+    /// millimetres when the unit cannot show it exactly (never for a length read from a file).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.length.format_in(self.unit) {
+            Some(text) => f.write_str(&text),
+            None => f.write_str(
+                &self
+                    .length
+                    .format_in(LengthUnit::Mm)
+                    .unwrap_or_else(|| self.length.to_string()),
+            ),
         }
     }
 }

@@ -4,12 +4,14 @@
 //! The schema has already reported wrong types and missing fields; here a value of the wrong
 //! type is skipped and an item without a required field yields no definition.
 
-use crate::ast::{Element, Item, Span, Value};
+use crate::ast::{Element, Item, Measure, Span, Value};
 use crate::defs::{
-    AbilityDef, ActionDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef,
-    DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef,
-    LimitDef, Owner, PartKind, PlacementDef, RemoveDef, Restriction, RulesetDef, ScriptDef, Side,
-    StatDef, StepDef, SymbolDef, VISIBILITIES, WarbandDef, WeaponDef, WindowDef, ZoneDef,
+    AbilityDef, ActionDef, Amount, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef,
+    CardDef, CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
+    FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
+    PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
+    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES, ValueDef,
+    WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef, ZoneDef,
 };
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::layout::{self, LAYOUT_HELP};
@@ -130,6 +132,47 @@ fn tags(item: &Item, key: &str) -> Vec<KeywordDef> {
         })
         .collect()
 }
+
+fn measure(item: &Item, key: &str) -> Option<Measure> {
+    match value(item, key) {
+        Some(Value::Length(length)) => Some(length.value),
+        _ => None,
+    }
+}
+
+/// `[x, y]` as two lengths (other shapes were reported by the schema).
+fn point_of(value: &Value) -> Option<PointDef> {
+    let Value::List(list) = value else {
+        return None;
+    };
+    match list.elements.as_slice() {
+        [
+            Element::Value(Value::Length(x)),
+            Element::Value(Value::Length(y)),
+        ] => Some(PointDef {
+            x: x.value,
+            y: y.value,
+        }),
+        _ => None,
+    }
+}
+
+/// The points of a list of points; `None` if one of them could not be read.
+fn points(item: &Item, key: &str) -> Option<Vec<PointDef>> {
+    elements(item, key)
+        .iter()
+        .map(|element| match element {
+            Element::Value(value) => point_of(value),
+            Element::Pair(_) => None,
+        })
+        .collect()
+}
+
+/// The names of the unit values `in`, `cm`, `mm` (as a ruleset's `unit` writes them).
+pub(crate) const UNITS: [&str; 3] = ["in", "cm", "mm"];
+
+/// The confidences a `constant` may state.
+pub(crate) const CONFIDENCES: [&str; 3] = ["high", "medium", "low"];
 
 /// The name of a named item (absent names were reported by the schema).
 fn name(item: &Item) -> Option<String> {
@@ -386,7 +429,39 @@ impl Builder<'_> {
                 unique_names: boolean(deck, "unique_names"),
             });
         }
+        if let Some(Value::Ident(unit)) = value(item, "unit")
+            && !UNITS.contains(&unit.value.as_str())
+        {
+            self.out.push(GrammarDiagnostic::UnknownName {
+                what: "length unit".to_string(),
+                name: unit.value.clone(),
+                src: self.file.src(),
+                span: self.file.span(unit.span),
+                help: match crate::syntax::unit_meant(&unit.value) {
+                    Some(meant) => format!("did you mean `{meant}`?"),
+                    None => "a unit is `in`, `cm` or `mm`".to_string(),
+                },
+            });
+        }
+        let abilities: Vec<AbilityDef> = children(item, "ability")
+            .filter_map(|ability| self.ability(ability))
+            .collect();
+        let constants: Vec<ConstantDef> = children(item, "constant")
+            .filter_map(|constant| self.constant(constant))
+            .collect();
         Some(RulesetDef {
+            unit: ident(item, "unit"),
+            weapon_abilities: names(item, "weapon_abilities"),
+            flags: names(item, "flags"),
+            terrain_kinds: names(item, "terrain_kinds"),
+            terrain_rules: names(item, "terrain_rules"),
+            frequencies: names(item, "frequencies"),
+            army_choices: number_pairs(item, "army_choices")
+                .into_iter()
+                .map(|(name, max)| LimitDef { name, max })
+                .collect(),
+            abilities,
+            constants,
             name: name(item)?,
             extends: string(item, "extends"),
             title: string(item, "title")?,
@@ -416,6 +491,8 @@ impl Builder<'_> {
                         floor: int(child, "floor"),
                         dice: ident(child, "dice"),
                         ours: names(child, "ours"),
+                        length: boolean(child, "length").unwrap_or(false),
+                        required: boolean(child, "required").unwrap_or(false),
                     })
                 })
                 .collect(),
@@ -660,22 +737,9 @@ impl Builder<'_> {
 
     fn fighter(&mut self, item: &Item) -> Option<FighterDef> {
         let weapons = self.weapons(item);
-        let mut abilities = Vec::new();
-        for ability in children(item, "ability") {
-            let side = self.side(ability);
-            let Some(ability_name) = name(ability) else {
-                continue;
-            };
-            abilities.push(AbilityDef {
-                name: ability_name,
-                side,
-                reaction: boolean(ability, "reaction").unwrap_or(false),
-                window: ident(ability, "window"),
-                text: string(ability, "text"),
-                condition: self.script(ability, "condition"),
-                effect: self.script(ability, "effect"),
-            });
-        }
+        let abilities: Vec<AbilityDef> = children(item, "ability")
+            .filter_map(|ability| self.ability(ability))
+            .collect();
         // A fighter needs `stats` (its absence was reported by the schema).
         value(item, "stats")?;
         Some(FighterDef {
@@ -704,6 +768,448 @@ impl Builder<'_> {
             weapons,
             abilities,
         })
+    }
+
+    /// An `ability` item, wherever it is (a fighter, a warscroll, an army, a ruleset).
+    fn ability(&mut self, ability: &Item) -> Option<AbilityDef> {
+        let side = self.side(ability);
+        Some(AbilityDef {
+            name: name(ability)?,
+            side,
+            reaction: boolean(ability, "reaction").unwrap_or(false),
+            window: ident(ability, "window"),
+            text: string(ability, "text"),
+            condition: self.script(ability, "condition"),
+            effect: self.script(ability, "effect"),
+            keywords: names(ability, "keywords"),
+            frequency: ident(ability, "frequency"),
+            choice: ident(ability, "choice"),
+            source: string(ability, "source"),
+        })
+    }
+
+    /// `constant "name" { length = 3in }` or `{ number = 4 }`: exactly one of the two.
+    fn constant(&mut self, item: &Item) -> Option<ConstantDef> {
+        if let Some(Value::Ident(confidence)) = value(item, "confidence")
+            && !CONFIDENCES.contains(&confidence.value.as_str())
+        {
+            self.out.push(GrammarDiagnostic::UnknownName {
+                what: "confidence".to_string(),
+                name: confidence.value.clone(),
+                src: self.file.src(),
+                span: self.file.span(confidence.span),
+                help: suggest::help(
+                    &confidence.value,
+                    CONFIDENCES,
+                    "a confidence is `high`, `medium` or `low`",
+                ),
+            });
+        }
+        let quantity = match (measure(item, "length"), int(item, "number")) {
+            (Some(length), None) => Quantity::Length(length),
+            (None, Some(number)) => Quantity::Number(number),
+            (Some(_), Some(_)) => {
+                let span = item.field("number").map_or(item.header_span(), |f| f.span);
+                self.bad_value(
+                    span,
+                    "a constant has one value: `length` or `number`, not both".to_string(),
+                    "a second value",
+                    "keep `length = ...` for a length, `number = ...` for a whole number"
+                        .to_string(),
+                );
+                return None;
+            }
+            (None, None) => {
+                if value(item, "length").is_none() && value(item, "number").is_none() {
+                    self.out.push(GrammarDiagnostic::MissingField {
+                        fields: vec!["length".to_string(), "number".to_string()],
+                        listed: "field `length` or `number`".to_string(),
+                        item: "constant".to_string(),
+                        src: self.file.src(),
+                        span: self.file.span(item.header_span()),
+                        help: "a constant needs its value: add `length = 3in` or `number = 4`"
+                            .to_string(),
+                    });
+                }
+                return None;
+            }
+        };
+        Some(ConstantDef {
+            name: name(item)?,
+            about: string(item, "about"),
+            value: quantity,
+            source: string(item, "source"),
+            confidence: ident(item, "confidence"),
+        })
+    }
+
+    /// A whole number of at least 1, or a dice roll written as a string (`"D3"`).
+    fn amount(&mut self, item: &Item, key: &str) -> Option<Amount> {
+        match value(item, key) {
+            Some(Value::Int(_)) => {
+                self.at_least(item, key, 1);
+                int(item, key).filter(|n| *n >= 1).map(Amount::Fixed)
+            }
+            Some(Value::String(text)) => match Amount::parse_roll(&text.value) {
+                Some(roll) => Some(roll),
+                None => {
+                    self.bad_value(
+                        text.span,
+                        format!("`{}` is not a dice roll", text.value),
+                        "not a roll",
+                        format!(
+                            "write a whole number (`{key} = 2`) or a roll of the ruleset's dice: `\"D3\"`, `\"2D6\"`, `\"D3+1\"`"
+                        ),
+                    );
+                    None
+                }
+            },
+            _ => None,
+        }
+    }
+
+    /// Reports `key` if its number is above `max`.
+    fn at_most(&mut self, item: &Item, key: &str, max: i64) {
+        if let Some(Value::Int(number)) = value(item, key)
+            && number.value > max
+        {
+            self.bad_value(
+                number.span,
+                format!("`{key}` must be at most {max}"),
+                "too large",
+                format!("write a whole number of {max} or less"),
+            );
+        }
+    }
+
+    /// Reports a length field that is zero (negative ones were reported by the schema).
+    fn positive_length(&mut self, item: &Item, key: &str) {
+        if let Some(Value::Length(length)) = value(item, key)
+            && length.value.length == gloam_core::Length::ZERO
+        {
+            self.bad_value(
+                length.span,
+                format!("`{key}` must be longer than 0"),
+                "no length",
+                format!("write a length above 0, like `{}`", example_length(key)),
+            );
+        }
+    }
+
+    pub(crate) fn army(&mut self, item: &Item) -> Option<ArmyDef> {
+        let warscrolls = children(item, "warscroll")
+            .filter_map(|warscroll| self.warscroll(warscroll))
+            .collect();
+        let abilities = children(item, "ability")
+            .filter_map(|ability| self.ability(ability))
+            .collect();
+        Some(ArmyDef {
+            name: name(item)?,
+            ruleset: string(item, "ruleset")?,
+            alliance: ident(item, "alliance"),
+            faction: string(item, "faction"),
+            general: string(item, "general"),
+            about: string(item, "about"),
+            source: string(item, "source"),
+            warscrolls,
+            abilities,
+        })
+    }
+
+    fn warscroll(&mut self, item: &Item) -> Option<WarscrollDef> {
+        self.at_least(item, "units", 1);
+        self.at_least(item, "models", 1);
+        self.positive_length(item, "base");
+        let mut weapons = Vec::new();
+        for weapon in children(item, "weapon") {
+            let attacks = self.amount(weapon, "attacks");
+            let damage = self.amount(weapon, "damage");
+            for key in ["hit", "wound"] {
+                self.at_least(weapon, key, 1);
+                self.at_most(weapon, key, 6);
+            }
+            self.positive_length(weapon, "range");
+            let (Some(weapon_name), Some(attacks), Some(hit), Some(wound), Some(damage)) = (
+                name(weapon),
+                attacks,
+                int(weapon, "hit"),
+                int(weapon, "wound"),
+                damage,
+            ) else {
+                continue;
+            };
+            let abilities = elements(weapon, "abilities")
+                .iter()
+                .filter_map(|element| match element {
+                    Element::Value(Value::Ident(name)) => Some(WeaponAbilityDef {
+                        name: name.value.clone(),
+                        value: None,
+                    }),
+                    Element::Pair(pair) => match &pair.value {
+                        Value::Ident(target) => Some(WeaponAbilityDef {
+                            name: pair.key.value.clone(),
+                            value: Some(target.value.clone()),
+                        }),
+                        _ => None,
+                    },
+                    Element::Value(_) => None,
+                })
+                .collect();
+            weapons.push(TableWeaponDef {
+                name: weapon_name,
+                range: measure(weapon, "range"),
+                attacks,
+                hit,
+                wound,
+                rend: int(weapon, "rend").unwrap_or(0),
+                damage,
+                abilities,
+                text: string(weapon, "text"),
+                uncertain: names(weapon, "uncertain"),
+            });
+        }
+        let abilities = children(item, "ability")
+            .filter_map(|ability| self.ability(ability))
+            .collect();
+        let stats = elements(item, "stats")
+            .iter()
+            .filter_map(|element| match element {
+                Element::Pair(pair) => {
+                    let value = match &pair.value {
+                        Value::Int(number) => Quantity::Number(number.value),
+                        Value::Length(length) => Quantity::Length(length.value),
+                        _ => return None,
+                    };
+                    Some(ValueDef {
+                        name: pair.key.value.clone(),
+                        value,
+                    })
+                }
+                Element::Value(_) => None,
+            })
+            .collect();
+        Some(WarscrollDef {
+            name: name(item)?,
+            units: int(item, "units").unwrap_or(1),
+            models: int(item, "models")?,
+            base: measure(item, "base")?,
+            stats,
+            keywords: names(item, "keywords"),
+            text: string(item, "text"),
+            uncertain: names(item, "uncertain"),
+            source: string(item, "source"),
+            weapons,
+            abilities,
+        })
+    }
+
+    /// A polygon field: at least three corners, no zero edge, no crossing.
+    fn polygon(&mut self, item: &Item, key: &str) -> Option<Vec<PointDef>> {
+        let corners = points(item, key)?;
+        let kernel: Vec<gloam_core::Point> = corners.iter().map(|p| p.to_point()).collect();
+        if let Err(problem) = gloam_core::validate_polygon(&kernel) {
+            let span = value(item, key).map_or(item.header_span(), Value::span);
+            self.bad_value(
+                span,
+                format!("`{key}` is not a simple polygon: {problem}"),
+                "not a polygon",
+                "list at least 3 corners in order around the area, each once, with no edges crossing"
+                    .to_string(),
+            );
+            return None;
+        }
+        Some(corners)
+    }
+
+    pub(crate) fn table(&mut self, item: &Item) -> Option<TableDef> {
+        self.positive_length(item, "width");
+        self.positive_length(item, "depth");
+        let size = match (measure(item, "width"), measure(item, "depth")) {
+            (Some(width), Some(depth)) => Some((width, depth)),
+            _ => None,
+        };
+        let mut maps = Vec::new();
+        for map in children(item, "map") {
+            let mut territories = Vec::new();
+            for territory in children(map, "territory") {
+                let area = match (value(territory, "outline"), value(territory, "rect")) {
+                    (Some(_), Some(rect)) => {
+                        self.bad_value(
+                            rect.span(),
+                            "a territory has one shape: `outline` or `rect`, not both".to_string(),
+                            "a second shape",
+                            "keep `outline` for a polygon, `rect` for a rectangle".to_string(),
+                        );
+                        continue;
+                    }
+                    (Some(_), None) => match self.polygon(territory, "outline") {
+                        Some(corners) => AreaDef::Outline(corners),
+                        None => continue,
+                    },
+                    (None, Some(rect)) => {
+                        let corners = points(territory, "rect");
+                        match corners.as_deref() {
+                            Some([a, b])
+                                if a.x.length != b.x.length && a.y.length != b.y.length =>
+                            {
+                                AreaDef::Rect(*a, *b)
+                            }
+                            Some(_) => {
+                                self.bad_value(
+                                    rect.span(),
+                                    "`rect` takes two opposite corners of a rectangle with an area"
+                                        .to_string(),
+                                    "not two opposite corners",
+                                    "write it like `rect = [[0in, 0in], [44in, 10in]]`".to_string(),
+                                );
+                                continue;
+                            }
+                            None => continue,
+                        }
+                    }
+                    (None, None) => {
+                        self.out.push(GrammarDiagnostic::MissingField {
+                            fields: vec!["outline".to_string(), "rect".to_string()],
+                            listed: "field `outline` or `rect`".to_string(),
+                            item: "territory".to_string(),
+                            src: self.file.src(),
+                            span: self.file.span(territory.header_span()),
+                            help: "a territory needs its shape: add `rect = [[0in, 0in], [44in, 10in]]` or an `outline` polygon".to_string(),
+                        });
+                        continue;
+                    }
+                };
+                if let Some(size) = size {
+                    let key = match area {
+                        AreaDef::Outline(_) => "outline",
+                        AreaDef::Rect(..) => "rect",
+                    };
+                    self.on_table(territory, key, &area.corners(), size);
+                }
+                if let Some(territory_name) = name(territory) {
+                    territories.push(TerritoryDef {
+                        name: territory_name,
+                        about: string(territory, "about"),
+                        area,
+                    });
+                }
+            }
+            let mut objectives = Vec::new();
+            for objective in children(map, "objective") {
+                let Some(at) = value(objective, "at").and_then(point_of) else {
+                    continue;
+                };
+                if let Some(size) = size {
+                    self.on_table(objective, "at", &[at.to_point()], size);
+                }
+                if let Some(objective_name) = name(objective) {
+                    objectives.push(ObjectiveDef {
+                        name: objective_name,
+                        about: string(objective, "about"),
+                        at,
+                    });
+                }
+            }
+            if let Some(map_name) = name(map) {
+                maps.push(MapDef {
+                    name: map_name,
+                    about: string(map, "about"),
+                    source: string(map, "source"),
+                    territories,
+                    objectives,
+                });
+            }
+        }
+        let mut terrain = Vec::new();
+        for feature in children(item, "terrain") {
+            let outline = self.polygon(feature, "outline");
+            let mut parts = Vec::new();
+            for part in children(feature, "part") {
+                let (Some(part_name), Some(part_outline), Some(height)) = (
+                    name(part),
+                    self.polygon(part, "outline"),
+                    measure(part, "height"),
+                ) else {
+                    continue;
+                };
+                if let Some(footprint) = &outline {
+                    let area = gloam_core::Area::Polygon(
+                        footprint.iter().map(|point| point.to_point()).collect(),
+                    );
+                    if !part_outline
+                        .iter()
+                        .all(|corner| area.contains(corner.to_point()))
+                    {
+                        let span = value(part, "outline").map_or(part.header_span(), Value::span);
+                        self.bad_value(
+                            span,
+                            format!("part `{part_name}` reaches outside its feature's outline"),
+                            "outside the footprint",
+                            "a part's corners lie within the feature's `outline` (both are drawn around the feature's origin)".to_string(),
+                        );
+                    }
+                }
+                parts.push(PartDef {
+                    name: part_name,
+                    outline: part_outline,
+                    height,
+                });
+            }
+            let (Some(feature_name), Some(kind), Some(outline), Some(height)) = (
+                name(feature),
+                ident(feature, "kind"),
+                outline,
+                measure(feature, "height"),
+            ) else {
+                continue;
+            };
+            terrain.push(TerrainDef {
+                name: feature_name,
+                kind,
+                rules: names(feature, "rules"),
+                outline,
+                height,
+                about: string(feature, "about"),
+                source: string(feature, "source"),
+                parts,
+            });
+        }
+        Some(TableDef {
+            name: name(item)?,
+            ruleset: string(item, "ruleset")?,
+            about: string(item, "about"),
+            width: measure(item, "width")?,
+            depth: measure(item, "depth")?,
+            source: string(item, "source"),
+            maps,
+            terrain,
+        })
+    }
+
+    /// Reports the first of `points` off a table of `size` (width, depth), from its corner.
+    fn on_table(
+        &mut self,
+        item: &Item,
+        key: &str,
+        points: &[gloam_core::Point],
+        size: (Measure, Measure),
+    ) {
+        let (width, depth) = (size.0.length.as_tenth_mm(), size.1.length.as_tenth_mm());
+        let off = points
+            .iter()
+            .any(|point| point.x < 0 || point.y < 0 || point.x > width || point.y > depth);
+        if off {
+            let span = value(item, key).map_or(item.header_span(), Value::span);
+            self.bad_value(
+                span,
+                format!("`{key}` lies off the table"),
+                "off the table",
+                format!(
+                    "points run from [0in, 0in] to the table's [width, depth], here [{}, {}]",
+                    size.0, size.1
+                ),
+            );
+        }
     }
 
     pub(crate) fn card(&mut self, item: &Item) -> Option<CardDef> {
@@ -760,6 +1266,7 @@ impl Builder<'_> {
             restrictions,
             window: ident(item, "window"),
             score: ident(item, "score"),
+            command: string(item, "command"),
             persist: boolean(item, "persist").unwrap_or(false),
             text: string(item, "text"),
             condition: self.script(item, "condition"),
@@ -836,4 +1343,15 @@ fn string_char_offsets(file_text: &str, span: Span) -> Vec<usize> {
         }
     }
     offsets
+}
+
+/// An example length for a field's help.
+fn example_length(key: &str) -> &'static str {
+    match key {
+        "base" => "32mm",
+        "range" => "12in",
+        "width" => "44in",
+        "depth" => "30in",
+        _ => "1in",
+    }
 }

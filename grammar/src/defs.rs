@@ -7,7 +7,9 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use gloam_core::{Hex, Visibility};
+use gloam_core::{Hex, Point, Visibility};
+
+use crate::ast::Measure;
 use serde::{Deserialize, Serialize};
 
 /// Raw script text and where it came from.
@@ -160,6 +162,33 @@ pub struct RulesetDef {
     /// How the seats' boards are laid out, by number of players.
     #[serde(default)]
     pub battlefields: Vec<BattlefieldDef>,
+    /// For a measured game, the unit its lengths are shown in (`in`, `cm`, `mm`).
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// The weapon abilities of a measured game's weapons.
+    #[serde(default)]
+    pub weapon_abilities: Vec<String>,
+    /// States a unit takes during a turn that rules test (`charged`).
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// Kinds of terrain feature.
+    #[serde(default)]
+    pub terrain_kinds: Vec<String>,
+    /// Rules terrain features may have.
+    #[serde(default)]
+    pub terrain_rules: Vec<String>,
+    /// How often abilities may be used.
+    #[serde(default)]
+    pub frequencies: Vec<String>,
+    /// The groups of army abilities each player picks from, and how many each picks.
+    #[serde(default)]
+    pub army_choices: Vec<LimitDef>,
+    /// Abilities every unit or player has (a measured game's core abilities, its commands).
+    #[serde(default)]
+    pub abilities: Vec<AbilityDef>,
+    /// Named values the rules use.
+    #[serde(default)]
+    pub constants: Vec<ConstantDef>,
 }
 
 impl RulesetDef {
@@ -371,6 +400,12 @@ pub struct CharacteristicDef {
     pub dice: Option<String>,
     /// Its fields the rules source does not state (`floor`).
     pub ours: Vec<String>,
+    /// Whether its values are lengths (`move: 5in`).
+    #[serde(default)]
+    pub length: bool,
+    /// Whether every warscroll must give it.
+    #[serde(default)]
+    pub required: bool,
 }
 
 /// `die "attack" { faces = [critical: 1, hammer: 2] }`.
@@ -724,6 +759,18 @@ pub struct AbilityDef {
     pub condition: Option<ScriptDef>,
     /// What it does.
     pub effect: Option<ScriptDef>,
+    /// Its keywords.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// How often it may be used, one of the ruleset's `frequencies`.
+    #[serde(default)]
+    pub frequency: Option<String>,
+    /// For an army's ability, the group of the ruleset's `army_choices` it is picked from.
+    #[serde(default)]
+    pub choice: Option<String>,
+    /// Where it came from.
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// Who may take a card.
@@ -775,6 +822,9 @@ pub struct CardDef {
     pub window: Option<String>,
     /// When an objective is scored.
     pub score: Option<String>,
+    /// The ruleset ability it may be spent on instead (a battle tactic card's command).
+    #[serde(default)]
+    pub command: Option<String>,
     /// Whether it stays in play after it is resolved.
     pub persist: bool,
     /// Card text, in our words.
@@ -850,4 +900,383 @@ pub struct DeckCardsDef {
     pub name: String,
     /// The card names, in the order written (repeats kept).
     pub cards: Vec<String>,
+}
+
+/// A whole number or a length: the value of a warscroll characteristic or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantity {
+    /// `2`.
+    Number(i64),
+    /// `5in`.
+    Length(Measure),
+}
+
+impl std::fmt::Display for Quantity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Quantity::Number(number) => write!(f, "{number}"),
+            Quantity::Length(length) => write!(f, "{length}"),
+        }
+    }
+}
+
+/// `constant "combat_range" { length = 3in }`: a named value of a ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConstantDef {
+    /// Its name.
+    pub name: String,
+    /// What it is.
+    pub about: Option<String>,
+    /// Its value.
+    pub value: Quantity,
+    /// Where it came from.
+    pub source: Option<String>,
+    /// How sure that source is: `high`, `medium` or `low`.
+    pub confidence: Option<String>,
+}
+
+/// `move: 5in` or `health: 2` on a warscroll.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValueDef {
+    /// The characteristic.
+    pub name: String,
+    /// Its value.
+    pub value: Quantity,
+}
+
+/// A point written `[x, y]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointDef {
+    /// Along the width.
+    pub x: Measure,
+    /// Along the depth.
+    pub y: Measure,
+}
+
+impl PointDef {
+    /// The kernel's point.
+    pub fn to_point(self) -> Point {
+        Point::at(self.x.length, self.y.length)
+    }
+}
+
+/// An army of a measured game: warscrolls and army abilities.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmyDef {
+    /// Its name.
+    pub name: String,
+    /// The ruleset it is for.
+    pub ruleset: String,
+    /// Its grand alliance.
+    pub alliance: Option<String>,
+    /// Its faction.
+    pub faction: Option<String>,
+    /// The warscroll of its general.
+    pub general: Option<String>,
+    /// A description.
+    pub about: Option<String>,
+    /// Where the values came from.
+    pub source: Option<String>,
+    /// Its units' profiles.
+    pub warscrolls: Vec<WarscrollDef>,
+    /// Its army abilities (those with a `choice` are picked before the battle).
+    pub abilities: Vec<AbilityDef>,
+}
+
+impl ArmyDef {
+    /// The warscroll named `name`.
+    pub fn warscroll(&self, name: &str) -> Option<&WarscrollDef> {
+        self.warscrolls
+            .iter()
+            .find(|warscroll| warscroll.name == name)
+    }
+}
+
+/// A unit's profile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarscrollDef {
+    /// Its name.
+    pub name: String,
+    /// How many units of it the army fields.
+    pub units: i64,
+    /// How many models a unit has.
+    pub models: i64,
+    /// The diameter of a model's round base.
+    pub base: Measure,
+    /// Its characteristics.
+    pub stats: Vec<ValueDef>,
+    /// Its keywords.
+    pub keywords: Vec<String>,
+    /// A description, in our words.
+    pub text: Option<String>,
+    /// Characteristics whose values are not confirmed.
+    pub uncertain: Vec<String>,
+    /// Where the values came from.
+    pub source: Option<String>,
+    /// Its weapons.
+    pub weapons: Vec<TableWeaponDef>,
+    /// Its abilities.
+    pub abilities: Vec<AbilityDef>,
+}
+
+impl WarscrollDef {
+    /// The value of characteristic `name`.
+    pub fn stat(&self, name: &str) -> Option<Quantity> {
+        self.stats
+            .iter()
+            .find(|stat| stat.name == name)
+            .map(|stat| stat.value)
+    }
+}
+
+/// A weapon on a warscroll.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableWeaponDef {
+    /// Its name.
+    pub name: String,
+    /// The range of a ranged weapon; `None` for a melee weapon.
+    pub range: Option<Measure>,
+    /// Attacks per model.
+    pub attacks: Amount,
+    /// The hit roll needed.
+    pub hit: i64,
+    /// The wound roll needed.
+    pub wound: i64,
+    /// How much it worsens the save.
+    pub rend: i64,
+    /// Damage per attack.
+    pub damage: Amount,
+    /// Its weapon abilities.
+    pub abilities: Vec<WeaponAbilityDef>,
+    /// Notes, in our words.
+    pub text: Option<String>,
+    /// Fields whose values are not confirmed.
+    pub uncertain: Vec<String>,
+}
+
+/// `crit_mortal`, or `anti: hero` (an ability with what it applies to).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WeaponAbilityDef {
+    /// The weapon ability.
+    pub name: String,
+    /// The keyword or flag it names, for abilities that take one.
+    pub value: Option<String>,
+}
+
+/// A measured battlefield.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableDef {
+    /// Its name.
+    pub name: String,
+    /// The ruleset it is for.
+    pub ruleset: String,
+    /// A description.
+    pub about: Option<String>,
+    /// The size along x.
+    pub width: Measure,
+    /// The size along y.
+    pub depth: Measure,
+    /// Where the values came from.
+    pub source: Option<String>,
+    /// Its deployment maps.
+    pub maps: Vec<MapDef>,
+    /// Its terrain features (placed when the table is set up).
+    pub terrain: Vec<TerrainDef>,
+}
+
+impl TableDef {
+    /// The map named `name`.
+    pub fn map(&self, name: &str) -> Option<&MapDef> {
+        self.maps.iter().find(|map| map.name == name)
+    }
+}
+
+/// A deployment map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapDef {
+    /// Its name.
+    pub name: String,
+    /// A description.
+    pub about: Option<String>,
+    /// Where the values came from.
+    pub source: Option<String>,
+    /// Its territories.
+    pub territories: Vec<TerritoryDef>,
+    /// Its objectives.
+    pub objectives: Vec<ObjectiveDef>,
+}
+
+/// An area: a polygon or a rectangle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AreaDef {
+    /// `outline = [[x, y], ...]`: corners in order.
+    Outline(Vec<PointDef>),
+    /// `rect = [[x1, y1], [x2, y2]]`: two opposite corners.
+    Rect(PointDef, PointDef),
+}
+
+impl AreaDef {
+    /// The kernel's area: a polygon of [`corners`](Self::corners).
+    pub fn to_area(&self) -> gloam_core::Area {
+        gloam_core::Area::Polygon(self.corners())
+    }
+
+    /// The corners, in order (a rectangle's four, counter-clockwise from its lowest corner).
+    pub fn corners(&self) -> Vec<Point> {
+        match self {
+            AreaDef::Outline(points) => points.iter().map(|point| point.to_point()).collect(),
+            AreaDef::Rect(a, b) => {
+                let (a, b) = (a.to_point(), b.to_point());
+                let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+                let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+                vec![
+                    Point::new(x0, y0),
+                    Point::new(x1, y0),
+                    Point::new(x1, y1),
+                    Point::new(x0, y1),
+                ]
+            }
+        }
+    }
+}
+
+/// A territory of a deployment map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerritoryDef {
+    /// Its name.
+    pub name: String,
+    /// A description.
+    pub about: Option<String>,
+    /// Its area.
+    pub area: AreaDef,
+}
+
+/// An objective of a deployment map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectiveDef {
+    /// Its name.
+    pub name: String,
+    /// A description.
+    pub about: Option<String>,
+    /// Its centre.
+    pub at: PointDef,
+}
+
+/// A terrain feature.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerrainDef {
+    /// Its name.
+    pub name: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its rules.
+    pub rules: Vec<String>,
+    /// Its footprint, around its own origin.
+    pub outline: Vec<PointDef>,
+    /// The footprint's height.
+    pub height: Measure,
+    /// A description.
+    pub about: Option<String>,
+    /// Where the values came from.
+    pub source: Option<String>,
+    /// Its raised parts.
+    pub parts: Vec<PartDef>,
+}
+
+impl TerrainDef {
+    /// The tallest height of any part of it.
+    pub fn tallest(&self) -> gloam_core::Length {
+        self.parts
+            .iter()
+            .map(|part| part.height.length)
+            .chain([self.height.length])
+            .max()
+            .unwrap_or_default()
+    }
+}
+
+/// A raised part of a terrain feature.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartDef {
+    /// Its name.
+    pub name: String,
+    /// Its footprint, around the feature's origin.
+    pub outline: Vec<PointDef>,
+    /// Its height.
+    pub height: Measure,
+}
+
+/// A whole number or a dice roll: a weapon's Attacks or Damage (`2`, `"D3"`, `"2D6+1"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Amount {
+    /// `2`.
+    Fixed(i64),
+    /// `"2D6+1"`: `dice` dice of the ruleset's die `die` (lower case, `d6`), plus `plus`.
+    Roll {
+        /// How many dice.
+        dice: i64,
+        /// The ruleset's die, as named there (`d3`, `d6`).
+        die: String,
+        /// Added to the roll.
+        plus: i64,
+    },
+}
+
+impl Amount {
+    /// Reads a dice roll written `D3`, `2D6`, `D3+1` (case does not matter; the die is named
+    /// by its lower-case name, `d3`). `None` when the text is not of that form.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_grammar::Amount;
+    /// let roll = Amount::parse_roll("2D6+1").unwrap();
+    /// assert_eq!(roll, Amount::Roll { dice: 2, die: "d6".into(), plus: 1 });
+    /// assert_eq!(roll.to_string(), "2D6+1");
+    /// assert_eq!(Amount::parse_roll("two dice"), None);
+    /// ```
+    pub fn parse_roll(text: &str) -> Option<Amount> {
+        let lower = text.trim().to_ascii_lowercase();
+        let at = lower.find('d')?;
+        let (count, rest) = lower.split_at(at);
+        let dice = if count.is_empty() {
+            1
+        } else {
+            count.parse::<i64>().ok().filter(|n| *n >= 1)?
+        };
+        let (die, plus) = match rest.split_once('+') {
+            Some((die, plus)) => (die, plus.parse::<i64>().ok().filter(|n| *n >= 1)?),
+            None => (rest, 0),
+        };
+        let faces = &die[1..];
+        if faces.is_empty() || !faces.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Some(Amount::Roll {
+            dice,
+            die: die.to_string(),
+            plus,
+        })
+    }
+}
+
+impl std::fmt::Display for Amount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Amount::Fixed(number) => write!(f, "{number}"),
+            Amount::Roll { dice, die, plus } => {
+                if *dice != 1 {
+                    write!(f, "{dice}")?;
+                }
+                write!(f, "{}", die.to_ascii_uppercase())?;
+                if *plus != 0 {
+                    write!(f, "+{plus}")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }

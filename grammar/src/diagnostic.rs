@@ -375,6 +375,26 @@ pub enum GrammarDiagnostic {
         help: String,
     },
 
+    /// A length that cannot be read: an unknown unit, `"` for inches, a value finer than a
+    /// tenth of a millimetre, or out of range.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::bad_length))]
+    BadLength {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The length as written.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// How to write it.
+        #[help]
+        help: String,
+    },
+
     /// A deck of a decklist has fewer cards than its ruleset's `min_size`.
     #[error("{message}")]
     #[diagnostic(code(gloam::grammar::deck_too_small))]
@@ -600,6 +620,10 @@ const CODES: &[(&str, &str)] = &[
         "a value of the right type that is still not acceptable (out of range, contradictory)",
     ),
     (
+        "gloam::grammar::bad_length",
+        "a length that cannot be read: an unknown unit, `\"` for inches, finer than a tenth of a millimetre, or out of range",
+    ),
+    (
         "gloam::grammar::deck_too_small",
         "a deck of a decklist has fewer cards than its ruleset's `min_size`",
     ),
@@ -671,6 +695,7 @@ impl GrammarDiagnostic {
             GrammarDiagnostic::UnexpectedName { .. } => "gloam::grammar::unexpected_name",
             GrammarDiagnostic::BadLayout { .. } => "gloam::grammar::bad_layout",
             GrammarDiagnostic::BadValue { .. } => "gloam::grammar::bad_value",
+            GrammarDiagnostic::BadLength { .. } => "gloam::grammar::bad_length",
             GrammarDiagnostic::DeckTooSmall { .. } => "gloam::grammar::deck_too_small",
             GrammarDiagnostic::DeckTooLarge { .. } => "gloam::grammar::deck_too_large",
             GrammarDiagnostic::DeckWrongKind { .. } => "gloam::grammar::deck_wrong_kind",
@@ -702,6 +727,7 @@ impl GrammarDiagnostic {
             | GrammarDiagnostic::UnexpectedName { src, span, .. }
             | GrammarDiagnostic::BadLayout { src, span, .. }
             | GrammarDiagnostic::BadValue { src, span, .. }
+            | GrammarDiagnostic::BadLength { src, span, .. }
             | GrammarDiagnostic::DeckTooSmall { src, span, .. }
             | GrammarDiagnostic::DeckTooLarge { src, span, .. }
             | GrammarDiagnostic::DeckWrongKind { src, span, .. }

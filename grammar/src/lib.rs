@@ -44,7 +44,7 @@
 //! file    = item*
 //! item    = NAME STRING? "{" (field | item)* "}"     card "Sidestep" { ... }
 //! field   = NAME "=" value                           glory = 1
-//! value   = STRING | INT | BOOL | NAME | list | script
+//! value   = STRING | INT | LENGTH | BOOL | NAME | list | script
 //! list    = "[" (element ("," element)* ","?)? "]"   [a, b: 1, "#": blocked]
 //! element = pair | value          pair = (NAME | STRING) ":" value
 //! script  = "{" raw text, braces balanced "}"        effect = { push(target, 1); }
@@ -56,13 +56,19 @@
 //!   a script's strings and block comments must close inside it.
 //! - STRING: `"..."`, may span lines, escapes `\"` `\\` `\n` `\t` `\u{...}`.
 //! - INT: `-?[0-9][0-9_]*`. A decimal point is an error: rules are integer.
+//! - LENGTH: a number and its unit with no space, `3in`, `0.5in`, `12cm`, `32mm` ([`Measure`]):
+//!   the one place a decimal point is allowed. It must be a whole number of tenths of a
+//!   millimetre (`0.25in` is refused); `3"` is refused with the form to write. A point is
+//!   `[x, y]`, two lengths.
 //! - Every node keeps its byte span ([`parse`] gives the syntax tree).
 //!
 //! A syntax error costs only the top-level item it is in: parsing resumes at the next line
 //! that starts an item at column 0 (`kind "name" {`), so top-level items start at column 0
 //! and nested items are indented.
 //!
-//! Top-level items are `ruleset`, `board`, `warband`, `card` and `decklist`; [`schema()`]
+//! Top-level items are `ruleset`, `board`, `warband`, `card`, `decklist`, and for measured
+//! games `army` (warscrolls and army abilities) and `table` (size, deployment maps, terrain
+//! features); [`schema()`]
 //! lists every item kind with its fields (types, required or not, examples). Each board,
 //! warband, card and decklist names its ruleset (`ruleset = "harrowdeep"`), so a definition
 //! is self-contained and can move between files.
@@ -183,13 +189,17 @@ mod syntax;
 pub mod text;
 mod xref;
 
-pub use ast::{Document, Element, Entry, Field, Item, List, Pair, Script, Span, Spanned, Value};
+pub use ast::{
+    Document, Element, Entry, Field, Item, List, Measure, Pair, Script, Span, Spanned, Value,
+};
 pub use defs::{
-    AbilityDef, ActionDef, BattlefieldDef, BoardDef, BoardHexDef, CardDef, CharacteristicDef,
-    DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef, FighterDef, KeywordDef, LegendDef,
-    LimitDef, Owner, PartKind, PlacementDef, RemoveDef, Restriction, RulesetDef, ScriptDef, Side,
-    StatDef, StepDef, SymbolDef, VISIBILITIES, WINDOW_VARIABLES, WarbandDef, WeaponDef, WindowDef,
-    ZoneDef, visibility_name,
+    AbilityDef, ActionDef, Amount, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef,
+    CardDef, CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
+    FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
+    PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
+    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES, ValueDef,
+    WINDOW_VARIABLES, WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef, ZoneDef,
+    visibility_name,
 };
 pub use diagnostic::{FirstDefinition, GrammarDiagnostic, list_codes};
 pub use library::{

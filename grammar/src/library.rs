@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use crate::ast::{Item, Value};
 use crate::build::Builder;
-use crate::defs::{BoardDef, CardDef, DecklistDef, RulesetDef, ScriptDef, WarbandDef};
+use crate::defs::{
+    AbilityDef, ArmyDef, BoardDef, CardDef, DecklistDef, RulesetDef, ScriptDef, TableDef,
+    WarbandDef,
+};
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::resolve::{self, Declared};
 use crate::{print, schema, syntax, xref};
@@ -52,6 +55,8 @@ pub struct Library {
     warbands: Vec<WarbandDef>,
     cards: Vec<CardDef>,
     decklists: Vec<DecklistDef>,
+    armies: Vec<ArmyDef>,
+    tables: Vec<TableDef>,
 }
 
 /// Where a script is used, for the script host to compile each one in its context.
@@ -145,6 +150,26 @@ impl Library {
         self.decklists.iter().find(|decklist| decklist.name == name)
     }
 
+    /// The armies of measured games.
+    pub fn armies(&self) -> &[ArmyDef] {
+        &self.armies
+    }
+
+    /// The army named `name`.
+    pub fn army(&self, name: &str) -> Option<&ArmyDef> {
+        self.armies.iter().find(|army| army.name == name)
+    }
+
+    /// The tables (measured battlefields).
+    pub fn tables(&self) -> &[TableDef] {
+        &self.tables
+    }
+
+    /// The table named `name`.
+    pub fn table(&self, name: &str) -> Option<&TableDef> {
+        self.tables.iter().find(|table| table.name == name)
+    }
+
     /// Every script of every definition (rulesets as written), in library order.
     pub fn scripts(&self) -> Vec<ScriptUse<'_>> {
         let mut out: Vec<ScriptUse<'_>> = Vec::new();
@@ -190,6 +215,15 @@ impl Library {
                     field: "run",
                     script: &action.run,
                 });
+            }
+        }
+        for ruleset in &self.rulesets {
+            ability_scripts(&mut out, &ruleset.abilities, &ruleset.name);
+        }
+        for army in &self.armies {
+            ability_scripts(&mut out, &army.abilities, &army.ruleset);
+            for warscroll in &army.warscrolls {
+                ability_scripts(&mut out, &warscroll.abilities, &army.ruleset);
             }
         }
         for warband in &self.warbands {
@@ -241,6 +275,30 @@ impl Library {
     }
 }
 
+/// The scripts of `abilities`, for a ruleset's names.
+fn ability_scripts<'a>(
+    out: &mut Vec<ScriptUse<'a>>,
+    abilities: &'a [AbilityDef],
+    ruleset: &'a str,
+) {
+    for ability in abilities {
+        for (field, script) in [
+            ("condition", &ability.condition),
+            ("effect", &ability.effect),
+        ] {
+            if let Some(script) = script {
+                out.push(ScriptUse {
+                    item_kind: "ability",
+                    item_name: &ability.name,
+                    ruleset,
+                    field,
+                    script,
+                });
+            }
+        }
+    }
+}
+
 /// Prints every definition (rulesets as written) as one canonical `.gloam` text.
 impl fmt::Display for Library {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -250,6 +308,8 @@ impl fmt::Display for Library {
             self.warbands.iter(),
             self.cards.iter(),
             self.decklists.iter(),
+            self.armies.iter(),
+            self.tables.iter(),
         ))
     }
 }
@@ -469,6 +529,8 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
     let mut warbands = Vec::new();
     let mut cards = Vec::new();
     let mut decklists = Vec::new();
+    let mut armies = Vec::new();
+    let mut tables = Vec::new();
     for (file, document) in &documents {
         let mut builder = Builder {
             file,
@@ -501,6 +563,16 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
                         decklists.push(Placed { def, file, item });
                     }
                 }
+                "army" => {
+                    if let Some(def) = builder.army(item) {
+                        armies.push(Placed { def, file, item });
+                    }
+                }
+                "table" => {
+                    if let Some(def) = builder.table(item) {
+                        tables.push(Placed { def, file, item });
+                    }
+                }
                 _ => {}
             }
         }
@@ -510,6 +582,8 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
     let warbands = dedupe(warbands, "warband", |def| &def.name, &mut out);
     let cards = dedupe(cards, "card", |def| &def.name, &mut out);
     let decklists = dedupe(decklists, "decklist", |def| &def.name, &mut out);
+    let armies = dedupe(armies, "army", |def| &def.name, &mut out);
+    let tables = dedupe(tables, "table", |def| &def.name, &mut out);
 
     let declared: Vec<Declared<'_>> = rulesets
         .iter()
@@ -543,7 +617,10 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
     for (file, document) in &documents {
         for item in &document.items {
             let kind = item.kind.value.as_str();
-            if !matches!(kind, "board" | "warband" | "card" | "decklist") {
+            if !matches!(
+                kind,
+                "board" | "warband" | "card" | "decklist" | "army" | "table"
+            ) {
                 continue;
             }
             let mut checker = xref::Checker {
@@ -563,6 +640,8 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
                 "board" => checker.board(item, ruleset),
                 "warband" => checker.warband(item, ruleset),
                 "card" => checker.card(item, ruleset, &warband_defs),
+                "army" => checker.army(item, ruleset),
+                "table" => checker.table(item, ruleset),
                 _ => checker.decklist(
                     item,
                     ruleset,
@@ -586,6 +665,8 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
         warbands: warbands.into_iter().map(|placed| placed.def).collect(),
         cards: cards.into_iter().map(|placed| placed.def).collect(),
         decklists: decklists.into_iter().map(|placed| placed.def).collect(),
+        armies: armies.into_iter().map(|placed| placed.def).collect(),
+        tables: tables.into_iter().map(|placed| placed.def).collect(),
     };
     (library, out)
 }

@@ -9,8 +9,9 @@
 use std::fmt;
 
 use crate::defs::{
-    AbilityDef, BoardDef, CardDef, DecklistDef, FighterDef, KeywordDef, Owner, Restriction,
-    RulesetDef, ScriptDef, StatDef, WarbandDef, WeaponDef,
+    AbilityDef, Amount, AreaDef, ArmyDef, BoardDef, CardDef, DecklistDef, FighterDef, KeywordDef,
+    Owner, PointDef, Quantity, Restriction, RulesetDef, ScriptDef, StatDef, TableDef, WarbandDef,
+    WeaponDef,
 };
 
 const WIDTH: usize = 96;
@@ -192,6 +193,18 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         .map(|zone| format!("{}: {}", zone.name, zone.visibility_name()))
         .collect();
     out.list("zones", &zones);
+    out.opt_name("unit", def.unit.as_ref());
+    out.names("weapon_abilities", &def.weapon_abilities);
+    out.names("flags", &def.flags);
+    out.names("terrain_kinds", &def.terrain_kinds);
+    out.names("terrain_rules", &def.terrain_rules);
+    out.names("frequencies", &def.frequencies);
+    let choices: Vec<String> = def
+        .army_choices
+        .iter()
+        .map(|choice| format!("{}: {}", choice.name, choice.max))
+        .collect();
+    out.list("army_choices", &choices);
     let removals: Vec<String> = def
         .remove
         .iter()
@@ -212,6 +225,12 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         out.opt_string("about", characteristic.about.as_ref());
         out.opt_int("floor", characteristic.floor);
         out.opt_name("dice", characteristic.dice.as_ref());
+        if characteristic.length {
+            out.raw("length", "true");
+        }
+        if characteristic.required {
+            out.raw("required", "true");
+        }
         out.names("ours", &characteristic.ours);
         out.close();
     }
@@ -289,6 +308,20 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         out.opt_bool("unique_names", deck.unique_names);
         out.close();
     }
+    for def in &def.abilities {
+        ability(out, def);
+    }
+    for constant in &def.constants {
+        out.open("constant", &constant.name);
+        out.opt_string("about", constant.about.as_ref());
+        match constant.value {
+            Quantity::Length(length) => out.raw("length", &length.to_string()),
+            Quantity::Number(number) => out.raw("number", &number.to_string()),
+        }
+        out.opt_string("source", constant.source.as_ref());
+        out.opt_name("confidence", constant.confidence.as_ref());
+        out.close();
+    }
     out.close();
 }
 
@@ -348,6 +381,134 @@ fn ability(out: &mut Out, def: &AbilityDef) {
     out.opt_string("text", def.text.as_ref());
     out.script("condition", def.condition.as_ref());
     out.script("effect", def.effect.as_ref());
+    out.names("keywords", &def.keywords);
+    out.opt_name("frequency", def.frequency.as_ref());
+    out.opt_name("choice", def.choice.as_ref());
+    out.opt_string("source", def.source.as_ref());
+    out.close();
+}
+
+/// A number bare, a roll as a string: `2`, `"D3"`.
+fn amount(out: &mut Out, key: &str, amount: &Amount) {
+    match amount {
+        Amount::Fixed(number) => out.raw(key, &number.to_string()),
+        Amount::Roll { .. } => out.string(key, &amount.to_string()),
+    }
+}
+
+fn point(point: &PointDef) -> String {
+    format!("[{}, {}]", point.x, point.y)
+}
+
+fn points(points: &[PointDef]) -> Vec<String> {
+    points.iter().map(point).collect()
+}
+
+fn army(out: &mut Out, def: &ArmyDef) {
+    out.open("army", &def.name);
+    out.string("ruleset", &def.ruleset);
+    out.opt_name("alliance", def.alliance.as_ref());
+    out.opt_string("faction", def.faction.as_ref());
+    out.opt_string("general", def.general.as_ref());
+    out.opt_string("about", def.about.as_ref());
+    out.opt_string("source", def.source.as_ref());
+    for warscroll in &def.warscrolls {
+        out.open("warscroll", &warscroll.name);
+        out.opt_int("units", Some(warscroll.units));
+        out.opt_int("models", Some(warscroll.models));
+        out.raw("base", &warscroll.base.to_string());
+        let stats: Vec<String> = warscroll
+            .stats
+            .iter()
+            .map(|stat| format!("{}: {}", stat.name, stat.value))
+            .collect();
+        if stats.is_empty() {
+            out.raw("stats", "[]");
+        } else {
+            out.list("stats", &stats);
+        }
+        out.names("keywords", &warscroll.keywords);
+        out.opt_string("text", warscroll.text.as_ref());
+        out.names("uncertain", &warscroll.uncertain);
+        out.opt_string("source", warscroll.source.as_ref());
+        for weapon in &warscroll.weapons {
+            out.open("weapon", &weapon.name);
+            if let Some(range) = weapon.range {
+                out.raw("range", &range.to_string());
+            }
+            amount(out, "attacks", &weapon.attacks);
+            out.raw("hit", &weapon.hit.to_string());
+            out.raw("wound", &weapon.wound.to_string());
+            out.raw("rend", &weapon.rend.to_string());
+            amount(out, "damage", &weapon.damage);
+            let abilities: Vec<String> = weapon
+                .abilities
+                .iter()
+                .map(|ability| match &ability.value {
+                    Some(value) => format!("{}: {value}", ability.name),
+                    None => ability.name.clone(),
+                })
+                .collect();
+            out.list("abilities", &abilities);
+            out.opt_string("text", weapon.text.as_ref());
+            out.names("uncertain", &weapon.uncertain);
+            out.close();
+        }
+        for def in &warscroll.abilities {
+            ability(out, def);
+        }
+        out.close();
+    }
+    for def in &def.abilities {
+        ability(out, def);
+    }
+    out.close();
+}
+
+fn table(out: &mut Out, def: &TableDef) {
+    out.open("table", &def.name);
+    out.string("ruleset", &def.ruleset);
+    out.opt_string("about", def.about.as_ref());
+    out.raw("width", &def.width.to_string());
+    out.raw("depth", &def.depth.to_string());
+    out.opt_string("source", def.source.as_ref());
+    for map in &def.maps {
+        out.open("map", &map.name);
+        out.opt_string("about", map.about.as_ref());
+        out.opt_string("source", map.source.as_ref());
+        for territory in &map.territories {
+            out.open("territory", &territory.name);
+            out.opt_string("about", territory.about.as_ref());
+            match &territory.area {
+                AreaDef::Outline(corners) => out.list("outline", &points(corners)),
+                AreaDef::Rect(a, b) => out.list("rect", &[point(a), point(b)]),
+            }
+            out.close();
+        }
+        for objective in &map.objectives {
+            out.open("objective", &objective.name);
+            out.opt_string("about", objective.about.as_ref());
+            out.raw("at", &point(&objective.at));
+            out.close();
+        }
+        out.close();
+    }
+    for terrain in &def.terrain {
+        out.open("terrain", &terrain.name);
+        out.raw("kind", &terrain.kind);
+        out.names("rules", &terrain.rules);
+        out.list("outline", &points(&terrain.outline));
+        out.raw("height", &terrain.height.to_string());
+        out.opt_string("about", terrain.about.as_ref());
+        out.opt_string("source", terrain.source.as_ref());
+        for part in &terrain.parts {
+            out.open("part", &part.name);
+            out.list("outline", &points(&part.outline));
+            out.raw("height", &part.height.to_string());
+            out.close();
+        }
+        out.close();
+    }
     out.close();
 }
 
@@ -424,6 +585,7 @@ fn card(out: &mut Out, def: &CardDef) {
     out.list("restrictions", &restrictions);
     out.opt_name("window", def.window.as_ref());
     out.opt_name("score", def.score.as_ref());
+    out.opt_string("command", def.command.as_ref());
     if def.persist {
         out.raw("persist", "true");
     }
@@ -475,6 +637,8 @@ display!(BoardDef, board);
 display!(WarbandDef, warband);
 display!(CardDef, card);
 display!(DecklistDef, decklist);
+display!(ArmyDef, army);
+display!(TableDef, table);
 
 /// Prints definitions one after another, separated by blank lines.
 pub(crate) fn print_all<'a>(
@@ -483,6 +647,8 @@ pub(crate) fn print_all<'a>(
     warbands: impl Iterator<Item = &'a WarbandDef>,
     cards: impl Iterator<Item = &'a CardDef>,
     decklists: impl Iterator<Item = &'a DecklistDef>,
+    armies: impl Iterator<Item = &'a ArmyDef>,
+    tables: impl Iterator<Item = &'a TableDef>,
 ) -> String {
     let mut out = Out::new();
     for def in rulesets {
@@ -499,6 +665,12 @@ pub(crate) fn print_all<'a>(
     }
     for def in decklists {
         decklist(&mut out, def);
+    }
+    for def in armies {
+        army(&mut out, def);
+    }
+    for def in tables {
+        table(&mut out, def);
     }
     out.text
 }

@@ -146,6 +146,9 @@ macro_rules! named {
 
 named!(
     crate::defs::BattlefieldDef,
+    crate::defs::AbilityDef,
+    crate::defs::ConstantDef,
+    crate::defs::LimitDef,
     crate::defs::CharacteristicDef,
     crate::defs::DieDef,
     crate::defs::WindowDef,
@@ -277,5 +280,14 @@ fn merge(
     merge_items(&mut merged.actions, &own.actions);
     merge_items(&mut merged.decks, &own.decks);
     merge_items(&mut merged.battlefields, &own.battlefields);
+    merged.unit = own.unit.clone().or(merged.unit);
+    merge_names(&mut merged.weapon_abilities, &own.weapon_abilities);
+    merge_names(&mut merged.flags, &own.flags);
+    merge_names(&mut merged.terrain_kinds, &own.terrain_kinds);
+    merge_names(&mut merged.terrain_rules, &own.terrain_rules);
+    merge_names(&mut merged.frequencies, &own.frequencies);
+    merge_items(&mut merged.army_choices, &own.army_choices);
+    merge_items(&mut merged.abilities, &own.abilities);
+    merge_items(&mut merged.constants, &own.constants);
     merged
 }

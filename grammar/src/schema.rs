@@ -37,6 +37,18 @@ pub enum FieldType {
     TextPairs,
     /// A list of names and `name: number` pairs: `[cleave, knockback: 1]`.
     Tags,
+    /// A length with its unit: `3in`, `0.5in`, `12cm`.
+    Length,
+    /// A point on a table, two lengths `[x, y]` from its corner: `[22in, 15in]`.
+    Point,
+    /// A list of points: `[[0in, 0in], [44in, 0in], [44in, 10in]]`.
+    Points,
+    /// A list of `name: number` or `name: length` pairs: `[move: 5in, health: 2]`.
+    Values,
+    /// A list of names and `name: name` pairs: `[crit_mortal, anti: hero]`.
+    Abilities,
+    /// A whole number or a dice roll written as a string: `2`, `"D3"`, `"2D6+1"`.
+    Amount,
     /// A board legend: pairs of a one-character key (a name or a string) and a hex type or a
     /// list of hex types: `[S: starting, "#": blocked, x: [starting, cover]]`.
     Legend,
@@ -59,6 +71,12 @@ impl FieldType {
             FieldType::TextPairs => "a list of `name: name` or `name: \"string\"` pairs",
             FieldType::Tags => "a list of names and `name: number` pairs",
             FieldType::Legend => "a list of `character: hex type` pairs",
+            FieldType::Length => "a length such as `3in`",
+            FieldType::Point => "a point `[x, y]` of two lengths",
+            FieldType::Points => "a list of points `[[x, y], ...]`",
+            FieldType::Values => "a list of `name: number` or `name: length` pairs",
+            FieldType::Abilities => "a list of names and `name: name` pairs",
+            FieldType::Amount => "a whole number or a dice roll such as `\"D3\"`",
         }
     }
 }
@@ -242,6 +260,55 @@ const RULESET_FIELDS: &[FieldSchema] = &[
         "zones = [power_hand: owner, power_discard: public]",
     ),
     field(
+        "unit",
+        T::Name,
+        false,
+        "for a measured game, the unit its lengths are shown in: `in`, `cm` or `mm`",
+        "unit = in",
+    ),
+    field(
+        "weapon_abilities",
+        T::Names,
+        false,
+        "the weapon abilities weapons of a measured game may have",
+        "weapon_abilities = [anti, charge, companion, crit_mortal]",
+    ),
+    field(
+        "flags",
+        T::Names,
+        false,
+        "states a unit takes during a turn that rules test (an `anti:` weapon ability may name one)",
+        "flags = [charged, ran, retreated]",
+    ),
+    field(
+        "terrain_kinds",
+        T::Names,
+        false,
+        "the kinds of terrain feature tables may hold",
+        "terrain_kinds = [large, small]",
+    ),
+    field(
+        "terrain_rules",
+        T::Names,
+        false,
+        "the rules terrain features may have",
+        "terrain_rules = [cover, obscuring, unstable]",
+    ),
+    field(
+        "frequencies",
+        T::Names,
+        false,
+        "how often an ability may be used",
+        "frequencies = [once_per_turn, once_per_battle]",
+    ),
+    field(
+        "army_choices",
+        T::NumberPairs,
+        false,
+        "the groups of army abilities a player picks from before the battle, with how many each picks",
+        "army_choices = [regiment_ability: 1, enhancement: 1]",
+    ),
+    field(
         "remove",
         T::TextPairs,
         false,
@@ -292,6 +359,20 @@ const CHARACTERISTIC_FIELDS: &[FieldSchema] = &[
         false,
         "the die it counts, when its value is a number of dice: fighters' values are checked against what one roll may have",
         "dice = defence",
+    ),
+    field(
+        "length",
+        T::Bool,
+        false,
+        "whether its values are lengths (`move: 5in`) rather than whole numbers",
+        "length = true",
+    ),
+    field(
+        "required",
+        T::Bool,
+        false,
+        "whether every warscroll must give it",
+        "required = true",
     ),
     field(
         "ours",
@@ -755,6 +836,34 @@ const ABILITY_FIELDS: &[FieldSchema] = &[
         "what it does",
         "effect = { heal(target, 2); }",
     ),
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "the ability's keywords, declared by the ruleset",
+        "keywords = [core, move]",
+    ),
+    field(
+        "frequency",
+        T::Name,
+        false,
+        "how often it may be used, declared by the ruleset's `frequencies`",
+        "frequency = once_per_turn",
+    ),
+    field(
+        "choice",
+        T::Name,
+        false,
+        "for an army's ability, the group of the ruleset's `army_choices` it is picked from",
+        "choice = enhancement",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where it came from",
+        "source = \"seed 004 L51-60\"",
+    ),
 ];
 
 const CARD_FIELDS: &[FieldSchema] = &[
@@ -836,6 +945,13 @@ const CARD_FIELDS: &[FieldSchema] = &[
         "score = end_phase",
     ),
     field(
+        "command",
+        T::String,
+        false,
+        "the ruleset ability the card may be spent on instead (a battle tactic card's command)",
+        "command = \"All-out Attack\"",
+    ),
+    field(
         "persist",
         T::Bool,
         false,
@@ -879,6 +995,366 @@ const CARD_FIELDS: &[FieldSchema] = &[
     ),
 ];
 
+const CONSTANT_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "what the value is",
+        "about = \"how far combat range reaches\"",
+    ),
+    field(
+        "length",
+        T::Length,
+        false,
+        "the value, when a length (one of `length` and `number`)",
+        "length = 3in",
+    ),
+    field(
+        "number",
+        T::Int,
+        false,
+        "the value, when a whole number (one of `length` and `number`)",
+        "number = 4",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the value came from",
+        "source = \"not in the seed: AoS 4 core rules\"",
+    ),
+    field(
+        "confidence",
+        T::Name,
+        false,
+        "how sure the source is, when it is not the rules source: `high`, `medium` or `low`",
+        "confidence = high",
+    ),
+];
+
+const ARMY_FIELDS: &[FieldSchema] = &[
+    field(
+        "ruleset",
+        T::String,
+        true,
+        "the ruleset the army is for",
+        "ruleset = \"spearhead\"",
+    ),
+    field(
+        "alliance",
+        T::Name,
+        false,
+        "its grand alliance, declared by the ruleset",
+        "alliance = order",
+    ),
+    field(
+        "faction",
+        T::String,
+        false,
+        "its faction",
+        "faction = \"...\"",
+    ),
+    field(
+        "general",
+        T::String,
+        false,
+        "the warscroll of its general",
+        "general = \"Warden-Captain\"",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"ours\"",
+    ),
+];
+
+const WARSCROLL_FIELDS: &[FieldSchema] = &[
+    field(
+        "units",
+        T::Int,
+        false,
+        "how many units of this warscroll the army fields (1 when absent)",
+        "units = 2",
+    ),
+    field(
+        "models",
+        T::Int,
+        true,
+        "how many models a unit has",
+        "models = 10",
+    ),
+    field(
+        "base",
+        T::Length,
+        true,
+        "the diameter of a model's round base",
+        "base = 32mm",
+    ),
+    field(
+        "stats",
+        T::Values,
+        true,
+        "the unit's characteristics, as the ruleset declares them",
+        "stats = [move: 5in, health: 1, save: 4, control: 1]",
+    ),
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "the unit's keywords",
+        "keywords = [infantry, reinforcements]",
+    ),
+    field(
+        "text",
+        T::String,
+        false,
+        "a description, in our words",
+        "text = \"...\"",
+    ),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "characteristics whose values are not confirmed",
+        "uncertain = [save]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"ours\"",
+    ),
+];
+
+const TABLE_WEAPON_FIELDS: &[FieldSchema] = &[
+    field(
+        "range",
+        T::Length,
+        false,
+        "the range of a ranged weapon; a melee weapon has none",
+        "range = 12in",
+    ),
+    field(
+        "attacks",
+        T::Amount,
+        true,
+        "attacks per model: a number, or a roll of the ruleset's dice",
+        "attacks = \"D6\"",
+    ),
+    field(
+        "hit",
+        T::Int,
+        true,
+        "the hit roll needed (4 for 4+)",
+        "hit = 4",
+    ),
+    field(
+        "wound",
+        T::Int,
+        true,
+        "the wound roll needed (4 for 4+)",
+        "wound = 4",
+    ),
+    field(
+        "rend",
+        T::Int,
+        false,
+        "how much it worsens the target's save (0 when absent)",
+        "rend = 1",
+    ),
+    field(
+        "damage",
+        T::Amount,
+        true,
+        "the damage of each attack that is not saved: a number, or a roll of the ruleset's dice",
+        "damage = \"D3\"",
+    ),
+    field(
+        "abilities",
+        T::Abilities,
+        false,
+        "weapon abilities, declared by the ruleset's `weapon_abilities`; `anti` names a keyword or a flag",
+        "abilities = [crit_mortal, anti: charged]",
+    ),
+    field(
+        "text",
+        T::String,
+        false,
+        "notes, in our words",
+        "text = \"...\"",
+    ),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "fields whose values are not confirmed",
+        "uncertain = [rend]",
+    ),
+];
+
+const TABLE_FIELDS: &[FieldSchema] = &[
+    field(
+        "ruleset",
+        T::String,
+        true,
+        "the ruleset the table is for",
+        "ruleset = \"spearhead\"",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "width",
+        T::Length,
+        true,
+        "the size along x, from the corner at [0in, 0in]",
+        "width = 44in",
+    ),
+    field("depth", T::Length, true, "the size along y", "depth = 30in"),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"...\"",
+    ),
+];
+
+const MAP_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"ours\"",
+    ),
+];
+
+const TERRITORY_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "outline",
+        T::Points,
+        false,
+        "the area as a polygon, corners in order (one of `outline` and `rect`)",
+        "outline = [[0in, 0in], [20in, 0in], [0in, 14in]]",
+    ),
+    field(
+        "rect",
+        T::Points,
+        false,
+        "the area as a rectangle: two opposite corners (one of `outline` and `rect`)",
+        "rect = [[0in, 0in], [44in, 10in]]",
+    ),
+];
+
+const OBJECTIVE_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "at",
+        T::Point,
+        true,
+        "where its centre is",
+        "at = [22in, 15in]",
+    ),
+];
+
+const TERRAIN_FIELDS: &[FieldSchema] = &[
+    field(
+        "kind",
+        T::Name,
+        true,
+        "its kind, declared by the ruleset's `terrain_kinds`",
+        "kind = large",
+    ),
+    field(
+        "rules",
+        T::Names,
+        false,
+        "its rules, declared by the ruleset's `terrain_rules`",
+        "rules = [cover, obscuring, unstable]",
+    ),
+    field(
+        "outline",
+        T::Points,
+        true,
+        "its footprint, a polygon around its own origin (it is placed when the table is set up)",
+        "outline = [[0in, 0in], [6in, 0in], [6in, 4in], [0in, 4in]]",
+    ),
+    field(
+        "height",
+        T::Length,
+        true,
+        "the height of its footprint (0 for flat ground)",
+        "height = 1in",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"ours\"",
+    ),
+];
+
+const PART_FIELDS: &[FieldSchema] = &[
+    field(
+        "outline",
+        T::Points,
+        true,
+        "the part's footprint, inside the feature's, around the same origin",
+        "outline = [[1in, 1in], [3in, 1in], [3in, 3in], [1in, 3in]]",
+    ),
+    field(
+        "height",
+        T::Length,
+        true,
+        "how tall the part is",
+        "height = 4in",
+    ),
+];
+
 const SCHEMAS: &[ItemSchema] = &[
     ItemSchema {
         kind: "ruleset",
@@ -893,6 +1369,8 @@ const SCHEMAS: &[ItemSchema] = &[
             "action",
             "deck",
             "battlefield",
+            "ability",
+            "constant",
         ],
         parent: None,
     },
@@ -926,6 +1404,22 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "the cards a warband takes into its ruleset's decks",
         fields: DECKLIST_FIELDS,
         children: &["deck"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "army",
+        named: true,
+        about: "an army of a measured game: its warscrolls and its army abilities",
+        fields: ARMY_FIELDS,
+        children: &["warscroll", "ability"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "table",
+        named: true,
+        about: "a measured battlefield: its size, deployment maps and terrain features",
+        fields: TABLE_FIELDS,
+        children: &["map", "terrain"],
         parent: None,
     },
     ItemSchema {
@@ -1016,10 +1510,76 @@ const SCHEMAS: &[ItemSchema] = &[
         children: &[],
         parent: None,
     },
+    ItemSchema {
+        kind: "constant",
+        named: true,
+        about: "a named value of a ruleset (a length or a number) the rules use",
+        fields: CONSTANT_FIELDS,
+        children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "warscroll",
+        named: true,
+        about: "a unit's profile: characteristics, models, base, keywords, weapons, abilities",
+        fields: WARSCROLL_FIELDS,
+        children: &["weapon", "ability"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "weapon",
+        named: true,
+        about: "a weapon on a warscroll",
+        fields: TABLE_WEAPON_FIELDS,
+        children: &[],
+        parent: Some("warscroll"),
+    },
+    ItemSchema {
+        kind: "map",
+        named: true,
+        about: "a deployment map: territories and objectives",
+        fields: MAP_FIELDS,
+        children: &["territory", "objective"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "territory",
+        named: true,
+        about: "a territory of a deployment map, a polygon or a rectangle",
+        fields: TERRITORY_FIELDS,
+        children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "objective",
+        named: true,
+        about: "an objective marker of a deployment map",
+        fields: OBJECTIVE_FIELDS,
+        children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "terrain",
+        named: true,
+        about: "a terrain feature of a table, with its kind, rules, footprint and height",
+        fields: TERRAIN_FIELDS,
+        children: &["part"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "part",
+        named: true,
+        about: "a raised part of a terrain feature, with its own height",
+        fields: PART_FIELDS,
+        children: &[],
+        parent: None,
+    },
 ];
 
 /// The item kinds allowed at the top level of a file.
-pub const TOP_LEVEL: &[&str] = &["ruleset", "board", "warband", "card", "decklist"];
+pub const TOP_LEVEL: &[&str] = &[
+    "ruleset", "board", "warband", "card", "decklist", "army", "table",
+];
 
 /// Every item kind the format knows, top-level kinds first. A kind written in more than
 /// one kind of item with different fields (`deck`) has one entry per parent, told apart by
@@ -1307,12 +1867,35 @@ impl Checker<'_> {
             T::Name => matches!(value, Value::Ident(_)),
             T::NameOrString => matches!(value, Value::Ident(_) | Value::String(_)),
             T::Script => matches!(value, Value::Script(_)),
+            T::Length => matches!(value, Value::Length(_)),
+            T::Amount => matches!(value, Value::Int(_) | Value::String(_)),
+            T::Point => {
+                self.point(value, field_schema);
+                true
+            }
+            T::Points => {
+                if let Value::List(list) = value {
+                    for element in &list.elements {
+                        match element {
+                            Element::Value(point) => self.point(point, field_schema),
+                            Element::Pair(pair) => {
+                                self.wrong(field_schema, &pair.value, "a point `[x, y]`")
+                            }
+                        }
+                    }
+                    true
+                } else {
+                    false
+                }
+            }
             T::Names
             | T::Strings
             | T::NumberPairs
             | T::NamePairs
             | T::TextPairs
             | T::Tags
+            | T::Values
+            | T::Abilities
             | T::Legend => {
                 if let Value::List(list) = value {
                     let mut seen: Vec<&str> = Vec::new();
@@ -1330,7 +1913,12 @@ impl Checker<'_> {
                         // of strings, names are wrong already (and repeats may be allowed); a
                         // ruleset's `zones` are checked when built, which says whether the two
                         // visibilities differ.
-                        if !matches!(ty, T::TextPairs | T::Strings) && field_schema.name != "zones"
+                        // An ability with a value (`anti: hero`) may be written again with
+                        // another value: several `anti` abilities add up.
+                        let repeatable = ty == T::Abilities && matches!(element, Element::Pair(_));
+                        if !matches!(ty, T::TextPairs | T::Strings)
+                            && field_schema.name != "zones"
+                            && !repeatable
                         {
                             if seen.contains(&key) {
                                 self.out.push(GrammarDiagnostic::BadValue {
@@ -1356,17 +1944,60 @@ impl Checker<'_> {
         };
         if !ok {
             self.wrong(field_schema, value, ty.describe());
-        } else if ty == T::Int {
+        } else if matches!(ty, T::Int | T::Length | T::Amount) {
             self.not_negative(field_schema.name, None, value);
+        }
+    }
+
+    /// A point: `[x, y]`, two lengths (a coordinate may be negative: a terrain feature's
+    /// outline is drawn around its own origin).
+    fn point(&mut self, value: &Value, field_schema: &FieldSchema) {
+        if matches!(value, Value::Invalid(_)) {
+            return;
+        }
+        let Value::List(list) = value else {
+            self.wrong(field_schema, value, "a point `[x, y]` of two lengths");
+            return;
+        };
+        if list.elements.len() != 2 {
+            self.out.push(GrammarDiagnostic::BadValue {
+                message: format!(
+                    "a point in `{}` has {} {}; it needs 2",
+                    field_schema.name,
+                    list.elements.len(),
+                    if list.elements.len() == 1 {
+                        "coordinate"
+                    } else {
+                        "coordinates"
+                    }
+                ),
+                src: self.file.src(),
+                span: self.file.span(list.span),
+                label: "not `[x, y]`".to_string(),
+                help: "write a point as two lengths, `[x, y]`: `[22in, 15in]`".to_string(),
+            });
+        }
+        for element in &list.elements {
+            match element {
+                Element::Value(Value::Length(_) | Value::Invalid(_)) => {}
+                Element::Value(other) => {
+                    self.wrong(field_schema, other, "a length such as `3in`");
+                }
+                Element::Pair(pair) => {
+                    self.wrong(field_schema, &pair.value, "a length such as `3in`");
+                }
+            }
         }
     }
 
     /// Rules numbers are counts and distances: only a characteristic's `floor` may be negative.
     fn not_negative(&mut self, field: &str, key: Option<&str>, value: &Value) {
-        if let Value::Int(number) = value
-            && number.value < 0
-            && field != "floor"
-        {
+        let (negative, span) = match value {
+            Value::Int(number) => (number.value < 0, number.span),
+            Value::Length(length) => (length.value.length < gloam_core::Length::ZERO, length.span),
+            _ => (false, value.span()),
+        };
+        if negative && field != "floor" {
             let what = match key {
                 Some(key) => format!("`{key}` in `{field}`"),
                 None => format!("`{field}`"),
@@ -1374,7 +2005,7 @@ impl Checker<'_> {
             self.out.push(GrammarDiagnostic::BadValue {
                 message: format!("{what} cannot be negative"),
                 src: self.file.src(),
-                span: self.file.span(number.span),
+                span: self.file.span(span),
                 label: "negative".to_string(),
                 help: "write 0 or more".to_string(),
             });
@@ -1390,6 +2021,8 @@ impl Checker<'_> {
             T::NamePairs => "`name: name` pairs",
             T::TextPairs => "`name: name` or `name: \"string\"` pairs",
             T::Tags => "names or `name: number` pairs",
+            T::Values => "`name: number` or `name: length` pairs",
+            T::Abilities => "names or `name: name` pairs",
             _ => "`character: hex type` pairs",
         };
         let expected = format!("a list of {element_type}");
@@ -1398,7 +2031,8 @@ impl Checker<'_> {
             Element::Value(value) => {
                 let ok = matches!(
                     (ty, value),
-                    (T::Names | T::Tags, Value::Ident(_)) | (T::Strings, Value::String(_))
+                    (T::Names | T::Tags | T::Abilities, Value::Ident(_))
+                        | (T::Strings, Value::String(_))
                 );
                 if !ok {
                     self.wrong(field_schema, value, &expected);
@@ -1428,7 +2062,9 @@ impl Checker<'_> {
                 let value = &pair.value;
                 let ok = match (ty, value) {
                     (_, Value::Invalid(_)) => true,
-                    (T::NumberPairs | T::Tags, Value::Int(_)) => true,
+                    (T::NumberPairs | T::Tags | T::Values, Value::Int(_)) => true,
+                    (T::Values, Value::Length(_)) => true,
+                    (T::Abilities, Value::Ident(_)) => true,
                     (T::NamePairs, Value::Ident(_)) => true,
                     (T::TextPairs, Value::Ident(_) | Value::String(_)) => true,
                     (T::Legend, Value::Ident(_)) => true,

@@ -9,7 +9,11 @@ use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
 
 use crate::SourceFile;
-use crate::ast::{Document, Element, Entry, Field, Item, List, Pair, Script, Span, Spanned, Value};
+use gloam_core::{Length, LengthUnit, TableError};
+
+use crate::ast::{
+    Document, Element, Entry, Field, Item, List, Measure, Pair, Script, Span, Spanned, Value,
+};
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::scan::{self, MAX_DEPTH, Scan};
 
@@ -211,6 +215,7 @@ impl Builder {
                 span,
             })),
             Rule::number => Some(self.number(pair.as_str(), span)),
+            Rule::length => Some(self.length(pair.as_str(), span)),
             Rule::script => {
                 let text = pair
                     .into_inner()
@@ -352,6 +357,78 @@ impl Builder {
         });
     }
 
+    /// A length token: digits, an optional fraction, and a unit (`in`, `cm` or `mm`) with no
+    /// space. Anything else after the digits is reported with the form to write.
+    fn length(&mut self, text: &str, span: Span) -> Value {
+        let digits: String = text.chars().filter(|c| *c != '_').collect();
+        let split = digits
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .unwrap_or(digits.len());
+        let (number, unit) = digits.split_at(split);
+        let mut fail = |message: String, label: &str, help: String| {
+            self.diagnostics.push(GrammarDiagnostic::BadLength {
+                message,
+                src: self.file.src(),
+                span: self.file.span(span),
+                label: label.to_string(),
+                help,
+            });
+            Value::Invalid(Spanned {
+                value: text.to_string(),
+                span,
+            })
+        };
+        let unit = match unit {
+            "in" => LengthUnit::Inch,
+            "cm" => LengthUnit::Cm,
+            "mm" => LengthUnit::Mm,
+            "\"" => {
+                return fail(
+                    format!("`{text}`: write inches as `{number}in`"),
+                    "`\"` opens a string",
+                    format!("a length is a number and its unit, `in`, `cm` or `mm`: `{number}in`"),
+                );
+            }
+            other => {
+                let help = match unit_meant(other) {
+                    Some(best) => format!("did you mean `{number}{best}`? lengths are in `in`, `cm` or `mm`"),
+                    None if other.starts_with('d') => "dice are not lengths; a length is a number and its unit, `in`, `cm` or `mm` (`3in`)".to_string(),
+                    None => "a length is a number and its unit, `in`, `cm` or `mm` (`3in`)".to_string(),
+                };
+                return fail(
+                    format!("unknown length unit `{other}` in `{text}`"),
+                    "not a unit",
+                    help,
+                );
+            }
+        };
+        match Length::parse(number, unit) {
+            Ok(length) => Value::Length(Spanned {
+                value: Measure::new(length, unit),
+                span,
+            }),
+            Err(TableError::TooPrecise { .. }) => fail(
+                format!("`{text}` is not a whole number of tenths of a millimetre"),
+                "too precise",
+                format!(
+                    "lengths are exact to a tenth of a millimetre; one {} is {} tenths: write fewer decimals (`0.5in` is exact, `0.1in` is not)",
+                    unit.suffix(),
+                    unit.tenths()
+                ),
+            ),
+            Err(TableError::LengthOutOfRange { .. }) => fail(
+                format!("length `{text}` is out of range"),
+                "too long",
+                "a table is at most 100 m across: write a shorter length".to_string(),
+            ),
+            Err(_) => fail(
+                format!("`{text}` is not a length"),
+                "not a length",
+                "write digits, optionally `.` and digits, then `in`, `cm` or `mm`: `3in`, `0.5in`, `12cm`".to_string(),
+            ),
+        }
+    }
+
     fn number(&mut self, text: &str, span: Span) -> Value {
         let digits: String = text.chars().filter(|c| *c != '_').collect();
         if let Some((whole, fraction)) = digits.split_once('.') {
@@ -477,6 +554,19 @@ impl Builder {
     }
 }
 
+/// The unit `in`, `cm` or `mm` that a misspelt or spelt-out unit means (`inch`, `inches`,
+/// `cms`, `millimetres`, `nm`), if one is close.
+pub(crate) fn unit_meant(written: &str) -> Option<&'static str> {
+    ["in", "cm", "mm"]
+        .into_iter()
+        .find(|unit| {
+            written.starts_with(unit)
+                || (written.starts_with("centi") && *unit == "cm")
+                || (written.starts_with("milli") && *unit == "mm")
+        })
+        .or_else(|| crate::suggest::closest(written, ["in", "cm", "mm"]))
+}
+
 /// "rules are integer: write 1 or 2" for `1.5`.
 fn decimal_help(whole: &str, fraction: &str) -> String {
     let negative = whole.starts_with('-');
@@ -527,6 +617,7 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
         Rule::ident => "a name",
         Rule::string => "a string",
         Rule::number => "a number",
+        Rule::length => "a length",
         Rule::boolean => "`true` or `false`",
         Rule::list => "a list",
         Rule::script => "a script",
@@ -545,10 +636,11 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
 }
 
 /// The rules a value can start with; reported together as "a value".
-const VALUE_RULES: [Rule; 8] = [
+const VALUE_RULES: [Rule; 9] = [
     Rule::script,
     Rule::list,
     Rule::string,
+    Rule::length,
     Rule::number,
     Rule::boolean,
     Rule::ident,

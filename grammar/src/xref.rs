@@ -228,9 +228,15 @@ impl Checker<'_> {
             &resolved.card_kinds,
             &resolved.score_timings,
             &resolved.alliances,
+            &resolved.weapon_abilities,
+            &resolved.flags,
+            &resolved.terrain_kinds,
+            &resolved.terrain_rules,
+            &resolved.frequencies,
         ] {
             ours_known.extend(strs(list));
         }
+        ours_known.push("unit");
         for written in list_names(item, "ours") {
             self.unknown(
                 "setting or vocabulary name",
@@ -244,10 +250,13 @@ impl Checker<'_> {
                 self.unknown(
                     "characteristic field",
                     &written,
-                    &["about", "floor"],
+                    &["about", "floor", "dice", "length", "required"],
                     String::new(),
                 );
             }
+        }
+        for ability in children(item, "ability") {
+            self.ability(ability, resolved);
         }
         let kinds = strs(&resolved.card_kinds);
         let mut countable = kinds.clone();
@@ -328,7 +337,6 @@ impl Checker<'_> {
             .collect();
         let dice: Vec<&str> = ruleset.dice.iter().map(|die| die.name.as_str()).collect();
         let all_faces = ruleset.faces();
-        let windows: Vec<&str> = ruleset.windows.iter().map(|w| w.name.as_str()).collect();
         for fighter in children(item, "fighter") {
             for written in list_names(fighter, "keywords") {
                 self.declared("keyword", &written, &keywords, ruleset, "`keywords`");
@@ -420,15 +428,300 @@ impl Checker<'_> {
                 self.uncertain(weapon);
             }
             for ability in children(fighter, "ability") {
-                if let Some(window) = name_field(ability, "window") {
+                self.ability(ability, ruleset);
+            }
+        }
+    }
+
+    /// An `ability` item's names: its window, keywords, frequency and choice.
+    fn ability(&mut self, ability: &Item, ruleset: &RulesetDef) {
+        if let Some(window) = name_field(ability, "window") {
+            let windows: Vec<&str> = ruleset.windows.iter().map(|w| w.name.as_str()).collect();
+            self.declared(
+                "timing window",
+                &window,
+                &windows,
+                ruleset,
+                "`window` items",
+            );
+        }
+        let keywords = strs(&ruleset.keywords);
+        for written in list_names(ability, "keywords") {
+            self.declared("keyword", &written, &keywords, ruleset, "`keywords`");
+        }
+        if let Some(frequency) = name_field(ability, "frequency") {
+            self.declared(
+                "frequency",
+                &frequency,
+                &strs(&ruleset.frequencies),
+                ruleset,
+                "`frequencies`",
+            );
+        }
+        if let Some(choice) = name_field(ability, "choice") {
+            let choices: Vec<&str> = ruleset
+                .army_choices
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
+            self.declared("army choice", &choice, &choices, ruleset, "`army_choices`");
+        }
+    }
+
+    /// An army: its alliance, general, warscrolls (characteristics, keywords, weapons) and
+    /// army abilities, and enough abilities of each `army_choices` group to pick from.
+    pub(crate) fn army(&mut self, item: &Item, ruleset: &RulesetDef) {
+        if let Some(written) = name_field(item, "alliance") {
+            self.declared(
+                "alliance",
+                &written,
+                &strs(&ruleset.alliances),
+                ruleset,
+                "`alliances`",
+            );
+        }
+        let warscrolls: Vec<&str> = children(item, "warscroll")
+            .filter_map(|w| w.name.as_ref().map(|name| name.value.as_str()))
+            .collect();
+        if let Some(general) = name_field(item, "general") {
+            self.unknown(
+                "warscroll",
+                &general,
+                &warscrolls,
+                "the general is one of the army's own warscrolls".to_string(),
+            );
+        }
+        let keywords = strs(&ruleset.keywords);
+        let characteristics: Vec<&str> = ruleset
+            .characteristics
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        let mut anti_targets = keywords.clone();
+        anti_targets.extend(strs(&ruleset.flags));
+        for warscroll in children(item, "warscroll") {
+            for written in list_names(warscroll, "keywords") {
+                self.declared("keyword", &written, &keywords, ruleset, "`keywords`");
+            }
+            for key in ["stats", "uncertain"] {
+                for written in list_names(warscroll, key) {
                     self.declared(
-                        "timing window",
-                        &window,
-                        &windows,
+                        "characteristic",
+                        &written,
+                        &characteristics,
                         ruleset,
-                        "`window` items",
+                        "`characteristic` items",
                     );
                 }
+            }
+            self.stat_kinds(warscroll, ruleset);
+            for weapon in children(warscroll, "weapon") {
+                for element in elements(weapon, "abilities") {
+                    let (written, target) = match element {
+                        Element::Value(Value::Ident(name)) => (
+                            Written {
+                                name: &name.value,
+                                span: name.span,
+                            },
+                            None,
+                        ),
+                        Element::Pair(pair) => (
+                            Written {
+                                name: &pair.key.value,
+                                span: pair.key.span,
+                            },
+                            match &pair.value {
+                                Value::Ident(target) => Some(Written {
+                                    name: &target.value,
+                                    span: target.span,
+                                }),
+                                _ => None,
+                            },
+                        ),
+                        Element::Value(_) => continue,
+                    };
+                    self.declared(
+                        "weapon ability",
+                        &written,
+                        &strs(&ruleset.weapon_abilities),
+                        ruleset,
+                        "`weapon_abilities`",
+                    );
+                    if let Some(target) = target {
+                        self.declared(
+                            "keyword or flag",
+                            &target,
+                            &anti_targets,
+                            ruleset,
+                            "`keywords` or `flags`",
+                        );
+                    }
+                }
+                for key in ["attacks", "damage"] {
+                    if let Some(Value::String(text)) = weapon.field(key).map(|f| &f.value)
+                        && let Some(crate::defs::Amount::Roll { die, .. }) =
+                            crate::defs::Amount::parse_roll(&text.value)
+                        && ruleset.die(&die).is_none()
+                    {
+                        let dice: Vec<&str> =
+                            ruleset.dice.iter().map(|d| d.name.as_str()).collect();
+                        self.out.push(GrammarDiagnostic::UnknownName {
+                            what: "die".to_string(),
+                            name: die.clone(),
+                            src: self.file.src(),
+                            span: self.file.span(text.span),
+                            help: suggest::help(
+                                &die,
+                                dice.iter().copied(),
+                                &format!("declare it in ruleset `{}`'s `die` items", ruleset.name),
+                            ),
+                        });
+                    }
+                }
+                for written in list_names(weapon, "uncertain") {
+                    self.unknown(
+                        "weapon field",
+                        &written,
+                        &[
+                            "range",
+                            "attacks",
+                            "hit",
+                            "wound",
+                            "rend",
+                            "damage",
+                            "abilities",
+                        ],
+                        String::new(),
+                    );
+                }
+            }
+            for ability in children(warscroll, "ability") {
+                self.ability(ability, ruleset);
+            }
+        }
+        for ability in children(item, "ability") {
+            self.ability(ability, ruleset);
+        }
+        for choice in &ruleset.army_choices {
+            let offered = children(item, "ability")
+                .filter(|ability| {
+                    name_field(ability, "choice").is_some_and(|written| written.name == choice.name)
+                })
+                .count();
+            let offered = i64::try_from(offered).unwrap_or(i64::MAX);
+            if offered < choice.max {
+                let span = item.name.as_ref().map_or(item.kind.span, |name| name.span);
+                self.out.push(GrammarDiagnostic::BadValue {
+                    message: format!(
+                        "the army offers {offered} `{}` abilities; a player picks {}",
+                        choice.name, choice.max
+                    ),
+                    src: self.file.src(),
+                    span: self.file.span(span),
+                    label: "too few to pick from".to_string(),
+                    help: format!(
+                        "add `ability` items with `choice = {}` until there are at least {}",
+                        choice.name, choice.max
+                    ),
+                });
+            }
+        }
+    }
+
+    /// A warscroll's `stats`: lengths for length characteristics, whole numbers for the
+    /// others, and every `required` characteristic given.
+    fn stat_kinds(&mut self, warscroll: &Item, ruleset: &RulesetDef) {
+        for element in elements(warscroll, "stats") {
+            let Element::Pair(pair) = element else {
+                continue;
+            };
+            let Some(characteristic) = ruleset
+                .characteristics
+                .iter()
+                .find(|c| c.name == pair.key.value)
+            else {
+                continue;
+            };
+            let (wrong, help) = match (&pair.value, characteristic.length) {
+                (Value::Int(number), true) => (
+                    true,
+                    format!(
+                        "`{}` is a length: write it with its unit, like `{}: {}in`",
+                        pair.key.value, pair.key.value, number.value
+                    ),
+                ),
+                (Value::Length(_), false) => (
+                    true,
+                    format!(
+                        "`{}` is a whole number, not a length: write it without a unit",
+                        pair.key.value
+                    ),
+                ),
+                _ => (false, String::new()),
+            };
+            if wrong {
+                self.out.push(GrammarDiagnostic::WrongType {
+                    field: "stats".to_string(),
+                    expected: if characteristic.length {
+                        "a length".to_string()
+                    } else {
+                        "a whole number".to_string()
+                    },
+                    found: pair.value.type_name().to_string(),
+                    src: self.file.src(),
+                    span: self.file.span(pair.value.span()),
+                    help,
+                });
+            }
+        }
+        if warscroll.field("stats").is_none() {
+            return;
+        }
+        let given = list_names(warscroll, "stats");
+        let missing: Vec<String> = ruleset
+            .characteristics
+            .iter()
+            .filter(|c| c.required && !given.iter().any(|written| written.name == c.name))
+            .map(|c| format!("`{}`", c.name))
+            .collect();
+        if !missing.is_empty() {
+            let span = warscroll
+                .field("stats")
+                .map_or(warscroll.header_span(), |f| f.value.span());
+            self.out.push(GrammarDiagnostic::BadValue {
+                message: format!("the warscroll's `stats` lack {}", missing.join(", ")),
+                src: self.file.src(),
+                span: self.file.span(span),
+                label: "characteristics missing".to_string(),
+                help: format!(
+                    "ruleset `{}` wants every warscroll to give {}",
+                    ruleset.name,
+                    missing.join(", ")
+                ),
+            });
+        }
+    }
+
+    /// A table: its terrain kinds and rules.
+    pub(crate) fn table(&mut self, item: &Item, ruleset: &RulesetDef) {
+        for terrain in children(item, "terrain") {
+            if let Some(kind) = name_field(terrain, "kind") {
+                self.declared(
+                    "terrain kind",
+                    &kind,
+                    &strs(&ruleset.terrain_kinds),
+                    ruleset,
+                    "`terrain_kinds`",
+                );
+            }
+            for written in list_names(terrain, "rules") {
+                self.declared(
+                    "terrain rule",
+                    &written,
+                    &strs(&ruleset.terrain_rules),
+                    ruleset,
+                    "`terrain_rules`",
+                );
             }
         }
     }
@@ -533,6 +826,10 @@ impl Checker<'_> {
                 ruleset,
                 "`score_timings`",
             );
+        }
+        if let Some(command) = name_field(item, "command") {
+            let abilities: Vec<&str> = ruleset.abilities.iter().map(|a| a.name.as_str()).collect();
+            self.declared("ability", &command, &abilities, ruleset, "`ability` items");
         }
         let faces = ruleset.faces();
         for written in list_names(item, "casting_value") {

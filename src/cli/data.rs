@@ -134,3 +134,23 @@ pub(crate) fn data_flags(paths: &[PathBuf]) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The message for a match that could not be set up: when the ruleset is loaded but has no
+/// flow (no `step` items: `underworlds`, `spearhead`), that it is declared and not played;
+/// otherwise `error` as it is. Loads the data again, on this failure path only.
+pub(crate) fn unplayable(paths: &[PathBuf], ruleset: &str, error: String) -> String {
+    let (sources, problems) = gloam::load::read_paths(paths);
+    if !problems.is_empty() {
+        return error;
+    }
+    let (loaded, problems) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+    if !problems.is_empty() {
+        return error;
+    }
+    match loaded.library.ruleset(ruleset) {
+        Some(resolved) if resolved.steps.is_empty() => format!(
+            "ruleset `{ruleset}` has no flow yet (no `step` items): its data is declared and checked (`gloam check`), but it cannot be played"
+        ),
+        _ => error,
+    }
+}

@@ -196,6 +196,7 @@ fn quote(path: &str) -> String {
 pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
     let paths = args.data.paths()?;
     let rules = gloam::sim::prepare_match(&paths, &args.ruleset, 2, &args.choice.choice())
+        .map_err(|error| super::data::unplayable(&paths, &args.ruleset, error))
         .map_err(CliError::input)?;
     let seats = rules.spec().seats.len();
     if usize::from(args.seat) >= seats {

@@ -110,7 +110,9 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let report = report.map_err(CliError::input)?;
+    let report = report
+        .map_err(|error| super::data::unplayable(&paths, &args.ruleset, error))
+        .map_err(CliError::input)?;
     if args.json {
         let text =
             serde_json::to_string_pretty(&report).map_err(|e| CliError::input(e.to_string()))?;

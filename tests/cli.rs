@@ -723,7 +723,7 @@ fn check_json_keeps_where_a_duplicate_was_first_defined() {
         first["file"], "tests/fail/base/testbed.gloam",
         "{duplicate}"
     );
-    assert_eq!(first["line"], 117);
+    assert_eq!(first["line"], 118);
     assert_eq!(first["label"], "first defined here");
     // In the same file: the second label.
     let (_, out, _) = gloam(

@@ -612,7 +612,10 @@ impl DieDef {
             if face.name.is_empty() {
                 return Err(DiceError::EmptyFaceName { die: name });
             }
-            if let Some(value) = face.value.filter(|v| v.abs() > DieDef::MAX_FACE_VALUE) {
+            if let Some(value) = face
+                .value
+                .filter(|v| v.unsigned_abs() > DieDef::MAX_FACE_VALUE as u64)
+            {
                 return Err(DiceError::FaceValueOutOfRange {
                     die: name,
                     face: face.name.clone(),
@@ -2507,6 +2510,11 @@ mod tests {
         ));
         assert!(matches!(
             DieDef::new("x", vec![DieFace::new("a", 1).with_value(i64::MAX)]),
+            Err(DiceError::FaceValueOutOfRange { .. })
+        ));
+        // The most negative value has no absolute value in i64: refused, not wrapped.
+        assert!(matches!(
+            DieDef::new("x", vec![DieFace::new("a", 1).with_value(i64::MIN)]),
             Err(DiceError::FaceValueOutOfRange { .. })
         ));
         assert!(matches!(

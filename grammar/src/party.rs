@@ -1210,7 +1210,7 @@ impl PartyChecker<'_> {
                 if !alignment.is_empty() && !allowed.iter().any(|a| a == alignment) {
                     self.rule(
                         span,
-                        format!("{who} may not join a `{alignment}` party"),
+                        format!("{who} may not join a party of alignment `{alignment}`"),
                         "alignment not allowed",
                         format!(
                             "{who} may join {}: pick another race or change the party's alignment",
@@ -1259,7 +1259,10 @@ impl PartyChecker<'_> {
                 {
                     self.rule(
                         span,
-                        format!("{} may not be {}", sub.name, profession.name),
+                        format!(
+                            "{} may not take the profession {}",
+                            sub.name, profession.name
+                        ),
                         "barred by the sub-race",
                         format!(
                             "{} bars {}: pick another profession",
@@ -1274,7 +1277,10 @@ impl PartyChecker<'_> {
                 {
                     self.rule(
                         span,
-                        format!("{} is not open to a `{alignment}` party", profession.name),
+                        format!(
+                            "{} is not open to a party of alignment `{alignment}`",
+                            profession.name
+                        ),
                         "alignment not allowed",
                         format!(
                             "only {} parties may take it",
@@ -1293,6 +1299,7 @@ impl PartyChecker<'_> {
             }
             // Equipment: known, allowed, and at least one weapon.
             let mut weapons = 0;
+            let mut unknown_gear = false;
             for (name, span) in written_list(hero, "equipment") {
                 self.unknown(
                     "equipment",
@@ -1301,7 +1308,10 @@ impl PartyChecker<'_> {
                     &gear,
                     "add an `equipment` item to the roster",
                 );
-                let Some(e) = roster.item(name) else { continue };
+                let Some(e) = roster.item(name) else {
+                    unknown_gear = true;
+                    continue;
+                };
                 carried.entry(e.name.as_str()).or_default().push(span);
                 if roster.weapon_kinds.contains(&e.kind) {
                     weapons += 1;
@@ -1376,7 +1386,7 @@ impl PartyChecker<'_> {
                     }
                 }
             }
-            if weapons == 0 && !roster.weapon_kinds.is_empty() {
+            if weapons == 0 && !unknown_gear && !roster.weapon_kinds.is_empty() {
                 self.rule(
                     item_span(hero),
                     format!("hero `{hero_name}` carries no weapon"),
@@ -1391,7 +1401,8 @@ impl PartyChecker<'_> {
             self.rule(
                 item_span(item),
                 format!(
-                    "the party has {count} heroes; it needs {} to {}",
+                    "the party fields {count} {}; it needs {} to {}",
+                    if count == 1 { "hero" } else { "heroes" },
                     c("party_min_heroes"),
                     c("party_max_heroes")
                 ),
@@ -1425,7 +1436,15 @@ impl PartyChecker<'_> {
             {
                 self.rule(
                     *span,
-                    format!("a party fields at most {} caster(s)", c("mages_max")),
+                    format!(
+                        "a party fields at most {} {}",
+                        c("mages_max"),
+                        if c("mages_max") == 1 {
+                            "caster"
+                        } else {
+                            "casters"
+                        }
+                    ),
                     "one caster too many",
                     "pick a profession that is not a caster".to_string(),
                 );

@@ -333,6 +333,8 @@ impl fmt::Display for Library {
             self.decklists.iter(),
             self.armies.iter(),
             self.tables.iter(),
+            self.rosters.iter(),
+            self.parties.iter(),
         ))
     }
 }

@@ -325,7 +325,7 @@ fn ability_scripts<'a>(
 /// Prints every definition (rulesets as written) as one canonical `.gloam` text.
 impl fmt::Display for Library {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&print::print_all(
+        let text = print::print_all(
             self.rulesets.iter(),
             self.boards.iter(),
             self.warbands.iter(),
@@ -333,6 +333,9 @@ impl fmt::Display for Library {
             self.decklists.iter(),
             self.armies.iter(),
             self.tables.iter(),
+        );
+        f.write_str(&print::print_rosters(
+            text,
             self.rosters.iter(),
             self.parties.iter(),
         ))

@@ -855,8 +855,6 @@ pub(crate) fn print_all<'a>(
     decklists: impl Iterator<Item = &'a DecklistDef>,
     armies: impl Iterator<Item = &'a ArmyDef>,
     tables: impl Iterator<Item = &'a TableDef>,
-    rosters: impl Iterator<Item = &'a RosterDef>,
-    parties: impl Iterator<Item = &'a PartyDef>,
 ) -> String {
     let mut out = Out::new();
     for def in rulesets {
@@ -880,6 +878,19 @@ pub(crate) fn print_all<'a>(
     for def in tables {
         table(&mut out, def);
     }
+    out.text
+}
+
+/// Prints rosters and parties after `text` (what [`print_all`] printed), separated as it
+/// separates items.
+pub(crate) fn print_rosters<'a>(
+    text: String,
+    rosters: impl Iterator<Item = &'a RosterDef>,
+    parties: impl Iterator<Item = &'a PartyDef>,
+) -> String {
+    let mut out = Out::new();
+    out.block_has_lines = !text.is_empty();
+    out.text = text;
     for def in rosters {
         roster(&mut out, def);
     }

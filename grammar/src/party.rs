@@ -26,6 +26,10 @@ pub struct RosterDef {
     pub equipment_kinds: Vec<String>,
     /// The kinds of equipment that are weapons.
     pub weapon_kinds: Vec<String>,
+    /// The kinds of equipment that shoot or are thrown (limited to a share of the party).
+    pub ranged_kinds: Vec<String>,
+    /// The kinds of additional equipment (limited per hero).
+    pub item_kinds: Vec<String>,
     /// A description.
     pub about: Option<String>,
     /// Where it came from.
@@ -240,6 +244,8 @@ pub struct EquipmentDef {
     pub range: Option<Measure>,
     /// Characteristics the carrier needs.
     pub min_stats: Vec<(String, i64)>,
+    /// Weapon rules of other equipment the carrier may not have with it.
+    pub excludes: Vec<String>,
     /// Races or sub-races that may carry it.
     pub races: Vec<String>,
     /// Professions that may carry it.
@@ -585,6 +591,7 @@ impl Builder<'_> {
                     damage: int(e, "damage"),
                     range: length(e, "range"),
                     min_stats: number_pairs(e, "min_stats"),
+                    excludes: names(e, "excludes"),
                     races: strings(e, "races"),
                     professions: strings(e, "professions"),
                     guilds: strings(e, "guilds"),
@@ -657,6 +664,8 @@ impl Builder<'_> {
             ruleset: string(item, "ruleset")?,
             equipment_kinds: names(item, "equipment_kinds"),
             weapon_kinds: names(item, "weapon_kinds"),
+            ranged_kinds: names(item, "ranged_kinds"),
+            item_kinds: names(item, "item_kinds"),
             about: string(item, "about"),
             source: string(item, "source"),
             races,
@@ -904,7 +913,10 @@ impl PartyChecker<'_> {
         let professions: Vec<&str> = roster.professions.iter().map(|p| p.name.as_str()).collect();
         let guilds: Vec<&str> = roster.guilds.iter().map(|g| g.name.as_str()).collect();
         let declare = format!("declare it in ruleset `{}`", ruleset.name);
-        for (name, span) in written_list(item, "weapon_kinds") {
+        let mut kind_lists = written_list(item, "weapon_kinds");
+        kind_lists.extend(written_list(item, "ranged_kinds"));
+        kind_lists.extend(written_list(item, "item_kinds"));
+        for (name, span) in kind_lists {
             self.unknown(
                 "equipment kind",
                 name,
@@ -1007,7 +1019,9 @@ impl PartyChecker<'_> {
                     "list it in the roster's `equipment_kinds`",
                 );
             }
-            for (name, span) in written_list(e, "rules") {
+            let mut rule_lists = written_list(e, "rules");
+            rule_lists.extend(written_list(e, "excludes"));
+            for (name, span) in rule_lists {
                 self.unknown(
                     "weapon rule",
                     name,
@@ -1148,6 +1162,7 @@ impl PartyChecker<'_> {
             .collect();
         let gear: Vec<&str> = roster.equipment.iter().map(|e| e.name.as_str()).collect();
         let heroes: Vec<&Item> = children(item, "hero").collect();
+        let mut shooters: Vec<Span> = Vec::new();
         let mut leaders = Vec::new();
         let mut mages = Vec::new();
         let mut by_profession: BTreeMap<&str, Vec<Span>> = BTreeMap::new();
@@ -1386,6 +1401,64 @@ impl PartyChecker<'_> {
                     }
                 }
             }
+            // Equipment that rules out other equipment's rules (a shield and a two-handed
+            // weapon), and the additional items a hero may buy.
+            let gear_of: Vec<(&EquipmentDef, Span)> = written_list(hero, "equipment")
+                .into_iter()
+                .filter_map(|(name, span)| roster.item(name).map(|e| (e, span)))
+                .collect();
+            for (e, span) in &gear_of {
+                for other in gear_of.iter().map(|(o, _)| *o) {
+                    if let Some(rule) = e
+                        .excludes
+                        .iter()
+                        .find(|x| other.rules.iter().any(|r| &r.name == *x))
+                    {
+                        self.rule(
+                            *span,
+                            format!("{} cannot go with {} ({rule})", e.name, other.name),
+                            "excluded",
+                            format!(
+                                "drop one of the two; {} excludes {}",
+                                e.name,
+                                e.excludes.join(", ")
+                            ),
+                        );
+                    }
+                }
+            }
+            if !roster.item_kinds.is_empty() {
+                let limit = constant(ruleset, "items_per_hero");
+                let items: Vec<Span> = gear_of
+                    .iter()
+                    .filter(|(e, _)| roster.item_kinds.contains(&e.kind))
+                    .map(|(_, span)| *span)
+                    .collect();
+                match limit {
+                    None => self.rule(
+                        item_span(item),
+                        format!("ruleset `{}` lacks `items_per_hero`", ruleset.name),
+                        "cannot be checked",
+                        "add `constant \"items_per_hero\" { number = 1 }` to the ruleset, or drop the roster's `item_kinds`".to_string(),
+                    ),
+                    Some(limit) => {
+                        for span in items.iter().skip(usize::try_from(limit).unwrap_or(0)) {
+                            self.rule(
+                                *span,
+                                format!("a hero buys at most {limit} additional item{}", if limit == 1 { "" } else { "s" }),
+                                "one item too many",
+                                "give the item to another hero".to_string(),
+                            );
+                        }
+                    }
+                }
+            }
+            if gear_of
+                .iter()
+                .any(|(e, _)| roster.ranged_kinds.contains(&e.kind))
+            {
+                shooters.push(item_span(hero));
+            }
             if weapons == 0 && !unknown_gear && !roster.weapon_kinds.is_empty() {
                 self.rule(
                     item_span(hero),
@@ -1397,6 +1470,27 @@ impl PartyChecker<'_> {
         }
         // Party-wide rules.
         let count = i64::try_from(heroes.len()).unwrap_or(i64::MAX);
+        if !roster.ranged_kinds.is_empty() {
+            match constant(ruleset, "ranged_divisor").filter(|d| *d > 0) {
+                None => self.rule(
+                    item_span(item),
+                    format!("ruleset `{}` lacks `ranged_divisor`", ruleset.name),
+                    "cannot be checked",
+                    "add `constant \"ranged_divisor\" { number = 2 }` to the ruleset, or drop the roster's `ranged_kinds`".to_string(),
+                ),
+                Some(divisor) => {
+                    let limit = count / divisor;
+                    for span in shooters.iter().skip(usize::try_from(limit).unwrap_or(0)) {
+                        self.rule(
+                            *span,
+                            format!("at most {limit} of the party's {count} heroes may carry ranged weapons"),
+                            "one shooter too many",
+                            format!("ranged weapons go to 1 hero in {divisor}, rounded down; arm this hero for close combat"),
+                        );
+                    }
+                }
+            }
+        }
         if count < c("party_min_heroes") || count > c("party_max_heroes") {
             self.rule(
                 item_span(item),

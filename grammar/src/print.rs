@@ -642,6 +642,8 @@ fn roster(out: &mut Out, def: &RosterDef) {
     out.string("ruleset", &def.ruleset);
     out.names("equipment_kinds", &def.equipment_kinds);
     out.names("weapon_kinds", &def.weapon_kinds);
+    out.names("ranged_kinds", &def.ranged_kinds);
+    out.names("item_kinds", &def.item_kinds);
     out.opt_string("about", def.about.as_ref());
     out.opt_string("source", def.source.as_ref());
     for race in &def.races {
@@ -746,6 +748,7 @@ fn roster(out: &mut Out, def: &RosterDef) {
             out.raw("range", &range.to_string());
         }
         out.list("min_stats", &pairs(&e.min_stats));
+        out.names("excludes", &e.excludes);
         out.list("races", &quoted(&e.races));
         out.list("professions", &quoted(&e.professions));
         out.list("guilds", &quoted(&e.guilds));

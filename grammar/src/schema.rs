@@ -1381,6 +1381,20 @@ const ROSTER_FIELDS: &[FieldSchema] = &[
         "weapon_kinds = [one_handed, two_handed]",
     ),
     field(
+        "ranged_kinds",
+        T::Names,
+        false,
+        "the equipment kinds that shoot or are thrown: the ruleset's `ranged_divisor` limits how many heroes carry them",
+        "ranged_kinds = [ranged, firearm]",
+    ),
+    field(
+        "item_kinds",
+        T::Names,
+        false,
+        "the kinds of additional equipment: the ruleset's `items_per_hero` limits them",
+        "item_kinds = [item]",
+    ),
+    field(
         "about",
         T::String,
         false,
@@ -1679,6 +1693,13 @@ const EQUIPMENT_FIELDS: &[FieldSchema] = &[
         false,
         "characteristics the carrier needs at least",
         "min_stats = [s: 7, sp: 7]",
+    ),
+    field(
+        "excludes",
+        T::Names,
+        false,
+        "weapon rules of other equipment the carrier may not have with it",
+        "excludes = [two_handed, light]",
     ),
     field(
         "races",

@@ -323,3 +323,41 @@ fn the_example_parties_are_legal_and_priced_by_the_rules() {
     assert_eq!(total, 694);
     assert!(total <= court.points);
 }
+
+/// The shipped parties, changed: the shipped ruleset's constants and roster refuse them.
+fn problems_with(find: &str, replace: &str) -> Vec<String> {
+    let dir = cards().join("umbra_turris");
+    let (mut sources, problems) = read_paths(&[dir]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let parties = sources
+        .iter_mut()
+        .find(|s| s.name.ends_with("parties.gloam"))
+        .expect("parties.gloam");
+    assert!(parties.text.contains(find), "{find}");
+    parties.text = parties.text.replacen(find, replace, 1).into();
+    let (_, problems) = load(&sources, &gloam_dsl::Host::new());
+    problems.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn changed_example_parties_are_refused_by_the_shipped_rules() {
+    // 954 DC is over a small game's 750 (003 L1627).
+    let over = problems_with("points = 1000", "points = 750");
+    assert_eq!(
+        over,
+        ["the party costs 954 points, over its limit of 750"],
+        "{over:#?}"
+    );
+    // A Paladin in an Evil party (003 L1296).
+    let paladin = problems_with("profession = \"Berserker\"", "profession = \"Paladin\"");
+    assert!(
+        paladin.contains(&"Paladin is not open to a party of alignment `evil`".to_string()),
+        "{paladin:#?}"
+    );
+    // A second Mage (003 L1645): the Lantern Wardens already field a Cleric.
+    let mages = problems_with("profession = \"Scout\"", "profession = \"Wizard\"");
+    assert!(
+        mages.contains(&"a party fields at most 1 caster".to_string()),
+        "{mages:#?}"
+    );
+}

@@ -30,6 +30,8 @@ pub struct RosterDef {
     pub ranged_kinds: Vec<String>,
     /// The kinds of additional equipment (limited per hero).
     pub item_kinds: Vec<String>,
+    /// Where armour protects.
+    pub locations: Vec<String>,
     /// A description.
     pub about: Option<String>,
     /// Where it came from.
@@ -666,6 +668,7 @@ impl Builder<'_> {
             weapon_kinds: names(item, "weapon_kinds"),
             ranged_kinds: names(item, "ranged_kinds"),
             item_kinds: names(item, "item_kinds"),
+            locations: names(item, "locations"),
             about: string(item, "about"),
             source: string(item, "source"),
             races,
@@ -905,6 +908,7 @@ impl PartyChecker<'_> {
             .map(String::as_str)
             .collect();
         let kinds: Vec<&str> = roster.equipment_kinds.iter().map(String::as_str).collect();
+        let locations: Vec<&str> = roster.locations.iter().map(String::as_str).collect();
         let mut peoples: Vec<&str> = Vec::new();
         for race in &roster.races {
             peoples.push(&race.name);
@@ -932,6 +936,11 @@ impl PartyChecker<'_> {
             keyword_fields.extend(written_list(race, "keywords"));
             for (name, span) in written_list(race, "stats") {
                 self.unknown("characteristic", name, span, &characteristics, &declare);
+            }
+            let mut race_fields = characteristics.clone();
+            race_fields.extend(["cost", "alignments", "keywords"]);
+            for (name, span) in written_list(race, "uncertain") {
+                self.unknown("race field", name, span, &race_fields, "");
             }
             for sub in children(race, "subrace") {
                 alignment_fields.extend(written_list(sub, "alignments"));
@@ -1053,6 +1062,43 @@ impl PartyChecker<'_> {
             }
             for (name, span) in written_list(e, "guilds") {
                 self.unknown("guild", name, span, &guilds, "add a `guild` item");
+            }
+            if let Some((name, span)) = written(e, "location") {
+                self.unknown(
+                    "location",
+                    name,
+                    span,
+                    &locations,
+                    "list it in the roster's `locations`",
+                );
+            }
+        }
+        // `uncertain` names fields of the item it is in.
+        let field_names = |kind: &str| -> Vec<&'static str> {
+            crate::schema::item_schema(kind)
+                .map(|schema| schema.fields.iter().map(|f| f.name).collect())
+                .unwrap_or_default()
+        };
+        let mut marked: Vec<(&str, Vec<(&str, Span)>)> = Vec::new();
+        for race in children(item, "race") {
+            for sub in children(race, "subrace") {
+                marked.push(("subrace", written_list(sub, "uncertain")));
+            }
+        }
+        for (kind, key) in [("profession", "profession"), ("equipment", "equipment")] {
+            for child in children(item, key) {
+                marked.push((kind, written_list(child, "uncertain")));
+            }
+        }
+        for d in children(item, "domain") {
+            for spell in children(d, "spell") {
+                marked.push(("spell", written_list(spell, "uncertain")));
+            }
+        }
+        for (kind, names) in marked {
+            let known = field_names(kind);
+            for (name, span) in names {
+                self.unknown(&format!("{kind} field"), name, span, &known, "");
             }
         }
         for (name, span) in alignment_fields {

@@ -644,6 +644,7 @@ fn roster(out: &mut Out, def: &RosterDef) {
     out.names("weapon_kinds", &def.weapon_kinds);
     out.names("ranged_kinds", &def.ranged_kinds);
     out.names("item_kinds", &def.item_kinds);
+    out.names("locations", &def.locations);
     out.opt_string("about", def.about.as_ref());
     out.opt_string("source", def.source.as_ref());
     for race in &def.races {

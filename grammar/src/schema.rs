@@ -1395,6 +1395,13 @@ const ROSTER_FIELDS: &[FieldSchema] = &[
         "item_kinds = [item]",
     ),
     field(
+        "locations",
+        T::Names,
+        false,
+        "where armour protects: the names equipment's `location` uses",
+        "locations = [head, body, legs]",
+    ),
+    field(
         "about",
         T::String,
         false,

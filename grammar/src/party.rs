@@ -204,6 +204,8 @@ pub struct GuildDef {
     pub members: Vec<String>,
     /// How many members it needs besides the leader.
     pub members_needed: i64,
+    /// Whether the party must field a caster.
+    pub mage_needed: bool,
     /// Its benefits.
     pub abilities: Vec<AbilityDef>,
     /// A description.
@@ -565,6 +567,7 @@ impl Builder<'_> {
                     leader: strings(g, "leader"),
                     members: strings(g, "members"),
                     members_needed: int(g, "members_needed").unwrap_or(0),
+                    mage_needed: flag(g, "mage_needed"),
                     abilities: self.abilities(g),
                     text: string(g, "text"),
                     source: string(g, "source"),
@@ -1209,6 +1212,8 @@ impl PartyChecker<'_> {
         let gear: Vec<&str> = roster.equipment.iter().map(|e| e.name.as_str()).collect();
         let heroes: Vec<&Item> = children(item, "hero").collect();
         let mut shooters: Vec<Span> = Vec::new();
+        // Each hero's profession, whether it leads, and where the profession is written.
+        let mut members: Vec<(&ProfessionDef, bool, Span)> = Vec::new();
         let mut leaders = Vec::new();
         let mut mages = Vec::new();
         let mut by_profession: BTreeMap<&str, Vec<Span>> = BTreeMap::new();
@@ -1294,6 +1299,7 @@ impl PartyChecker<'_> {
                     .map(|p| (p, span))
             });
             if let Some((profession, span)) = profession {
+                members.push((profession, flag(hero, "leader"), span));
                 by_profession
                     .entry(profession.name.as_str())
                     .or_default()
@@ -1514,6 +1520,12 @@ impl PartyChecker<'_> {
                 );
             }
         }
+        // The guild's entry conditions (003 L1478-1538).
+        if let Some((guild_name, guild_span)) = guild
+            && let Some(g) = roster.guilds.iter().find(|g| g.name == guild_name)
+        {
+            self.guild(g, guild_span, &members, ruleset);
+        }
         // Party-wide rules.
         let count = i64::try_from(heroes.len()).unwrap_or(i64::MAX);
         if !roster.ranged_kinds.is_empty() {
@@ -1653,6 +1665,81 @@ impl PartyChecker<'_> {
                     "over the limit",
                     format!("drop {} points: {}", total - built.points, each.join(", ")),
                 );
+            }
+        }
+    }
+
+    /// A guild's entry conditions: the leader's profession, enough members of its
+    /// professions, a caster when it needs one, and no dear profession but a caster's.
+    fn guild(
+        &mut self,
+        g: &GuildDef,
+        span: Span,
+        members: &[(&ProfessionDef, bool, Span)],
+        ruleset: &RulesetDef,
+    ) {
+        let leader = members.iter().find(|(_, leads, _)| *leads);
+        if !g.leader.is_empty()
+            && let Some((p, _, at)) = leader
+            && !g.leader.contains(&p.name)
+        {
+            self.rule(
+                *at,
+                format!(
+                    "the {} Guild's Leader is a {}, not a {}",
+                    g.name,
+                    g.leader.join(" or "),
+                    p.name
+                ),
+                "not a guild leader",
+                "change the Leader's profession, or drop the party's `guild`".to_string(),
+            );
+        }
+        let found = members
+            .iter()
+            .filter(|(p, leads, _)| !leads && g.members.contains(&p.name))
+            .count();
+        let found = i64::try_from(found).unwrap_or(i64::MAX);
+        if found < g.members_needed {
+            self.rule(
+                span,
+                format!(
+                    "the {} Guild needs {} heroes besides the Leader among {}; the party has {found}",
+                    g.name,
+                    g.members_needed,
+                    g.members.join(", ")
+                ),
+                "too few members",
+                "give more heroes one of those professions, or drop the party's `guild`".to_string(),
+            );
+        }
+        if g.mage_needed && !members.iter().any(|(p, _, _)| p.mage) {
+            self.rule(
+                span,
+                format!("the {} Guild needs a caster in the party", g.name),
+                "no caster",
+                "give a hero a caster's profession, or drop the party's `guild`".to_string(),
+            );
+        }
+        match constant(ruleset, "guild_profession_max") {
+            None => self.rule(
+                span,
+                format!("ruleset `{}` lacks `guild_profession_max`", ruleset.name),
+                "cannot be checked",
+                "add `constant \"guild_profession_max\" { number = 40 }` to the ruleset"
+                    .to_string(),
+            ),
+            Some(max) => {
+                for (p, _, at) in members {
+                    if !p.mage && p.cost > max {
+                        self.rule(
+                            *at,
+                            format!("a guild party's heroes, casters aside, cost at most {max} DC: {} costs {}", p.name, p.cost),
+                            "too dear for a guild",
+                            "pick a cheaper profession, or drop the party's `guild`".to_string(),
+                        );
+                    }
+                }
             }
         }
     }

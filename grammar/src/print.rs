@@ -721,6 +721,7 @@ fn roster(out: &mut Out, def: &RosterDef) {
         if g.members_needed != 0 {
             out.raw("members_needed", &g.members_needed.to_string());
         }
+        flag(out, "mage_needed", g.mage_needed);
         out.opt_string("text", g.text.as_ref());
         out.opt_string("source", g.source.as_ref());
         for def in &g.abilities {

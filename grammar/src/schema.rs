@@ -1629,6 +1629,13 @@ const GUILD_FIELDS: &[FieldSchema] = &[
         "how many heroes besides the leader must have one of `members`",
         "members_needed = 2",
     ),
+    field(
+        "mage_needed",
+        T::Bool,
+        false,
+        "whether the party must field a caster",
+        "mage_needed = true",
+    ),
     field("text", T::String, false, "a description", "text = \"...\""),
     field(
         "source",

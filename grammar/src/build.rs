@@ -771,7 +771,7 @@ impl Builder<'_> {
     }
 
     /// An `ability` item, wherever it is (a fighter, a warscroll, an army, a ruleset).
-    fn ability(&mut self, ability: &Item) -> Option<AbilityDef> {
+    pub(crate) fn ability(&mut self, ability: &Item) -> Option<AbilityDef> {
         let side = self.side(ability);
         Some(AbilityDef {
             name: name(ability)?,

@@ -375,6 +375,26 @@ pub enum GrammarDiagnostic {
         help: String,
     },
 
+    /// A party that breaks one of its ruleset's building rules (points, leader, duplicate
+    /// professions, race, alignment, profession and equipment restrictions).
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::party_rule))]
+    PartyRule {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// Where the party breaks the rule.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// How to fix it.
+        #[help]
+        help: String,
+    },
+
     /// A length that cannot be read: an unknown unit, `"` for inches, a value finer than a
     /// tenth of a millimetre, or out of range.
     #[error("{message}")]
@@ -620,6 +640,10 @@ const CODES: &[(&str, &str)] = &[
         "a value of the right type that is still not acceptable (out of range, contradictory)",
     ),
     (
+        "gloam::grammar::party_rule",
+        "a party breaks a building rule of its ruleset: points, leader, duplicate professions, race, alignment or equipment restrictions",
+    ),
+    (
         "gloam::grammar::bad_length",
         "a length that cannot be read: an unknown unit, `\"` for inches, finer than a tenth of a millimetre, or out of range",
     ),
@@ -695,6 +719,7 @@ impl GrammarDiagnostic {
             GrammarDiagnostic::UnexpectedName { .. } => "gloam::grammar::unexpected_name",
             GrammarDiagnostic::BadLayout { .. } => "gloam::grammar::bad_layout",
             GrammarDiagnostic::BadValue { .. } => "gloam::grammar::bad_value",
+            GrammarDiagnostic::PartyRule { .. } => "gloam::grammar::party_rule",
             GrammarDiagnostic::BadLength { .. } => "gloam::grammar::bad_length",
             GrammarDiagnostic::DeckTooSmall { .. } => "gloam::grammar::deck_too_small",
             GrammarDiagnostic::DeckTooLarge { .. } => "gloam::grammar::deck_too_large",
@@ -727,6 +752,7 @@ impl GrammarDiagnostic {
             | GrammarDiagnostic::UnexpectedName { src, span, .. }
             | GrammarDiagnostic::BadLayout { src, span, .. }
             | GrammarDiagnostic::BadValue { src, span, .. }
+            | GrammarDiagnostic::PartyRule { src, span, .. }
             | GrammarDiagnostic::BadLength { src, span, .. }
             | GrammarDiagnostic::DeckTooSmall { src, span, .. }
             | GrammarDiagnostic::DeckTooLarge { src, span, .. }

@@ -180,6 +180,7 @@ mod defs;
 mod diagnostic;
 mod layout;
 mod library;
+mod party;
 mod print;
 mod resolve;
 mod scan;
@@ -204,6 +205,11 @@ pub use defs::{
 pub use diagnostic::{FirstDefinition, GrammarDiagnostic, list_codes};
 pub use library::{
     Library, MAX_FILE_BYTES, MAX_LINE_CHARS, RollRoom, ScriptUse, SourceFile, load, load_with,
+};
+pub use party::{
+    AlignmentDef, BattlegroundDef, ChartDef, DomainDef, EquipmentDef, GuildDef, HeroCost, HeroDef,
+    PARTY_CONSTANTS, PartyDef, ProfessionDef, RaceDef, ResultDef, RosterDef, SpellDef, SubraceDef,
+    party_costs,
 };
 pub use schema::{FieldSchema, FieldType, ItemSchema, TOP_LEVEL, schema};
 pub use suggest::closest;

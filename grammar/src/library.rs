@@ -12,6 +12,7 @@ use crate::defs::{
     WarbandDef,
 };
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
+use crate::party::{PartyChecker, PartyDef, RosterDef};
 use crate::resolve::{self, Declared};
 use crate::{print, schema, syntax, xref};
 
@@ -57,6 +58,8 @@ pub struct Library {
     decklists: Vec<DecklistDef>,
     armies: Vec<ArmyDef>,
     tables: Vec<TableDef>,
+    rosters: Vec<RosterDef>,
+    parties: Vec<PartyDef>,
 }
 
 /// Where a script is used, for the script host to compile each one in its context.
@@ -168,6 +171,26 @@ impl Library {
     /// The table named `name`.
     pub fn table(&self, name: &str) -> Option<&TableDef> {
         self.tables.iter().find(|table| table.name == name)
+    }
+
+    /// The rosters (content heroes are built from).
+    pub fn rosters(&self) -> &[RosterDef] {
+        &self.rosters
+    }
+
+    /// The roster named `name`.
+    pub fn roster(&self, name: &str) -> Option<&RosterDef> {
+        self.rosters.iter().find(|roster| roster.name == name)
+    }
+
+    /// The parties.
+    pub fn parties(&self) -> &[PartyDef] {
+        &self.parties
+    }
+
+    /// The party named `name`.
+    pub fn party(&self, name: &str) -> Option<&PartyDef> {
+        self.parties.iter().find(|party| party.name == name)
     }
 
     /// Every script of every definition (rulesets as written), in library order.
@@ -302,7 +325,7 @@ fn ability_scripts<'a>(
 /// Prints every definition (rulesets as written) as one canonical `.gloam` text.
 impl fmt::Display for Library {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&print::print_all(
+        let text = print::print_all(
             self.rulesets.iter(),
             self.boards.iter(),
             self.warbands.iter(),
@@ -310,6 +333,11 @@ impl fmt::Display for Library {
             self.decklists.iter(),
             self.armies.iter(),
             self.tables.iter(),
+        );
+        f.write_str(&print::print_rosters(
+            text,
+            self.rosters.iter(),
+            self.parties.iter(),
         ))
     }
 }
@@ -531,6 +559,8 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
     let mut decklists = Vec::new();
     let mut armies = Vec::new();
     let mut tables = Vec::new();
+    let mut rosters = Vec::new();
+    let mut parties = Vec::new();
     for (file, document) in &documents {
         let mut builder = Builder {
             file,
@@ -573,6 +603,16 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
                         tables.push(Placed { def, file, item });
                     }
                 }
+                "roster" => {
+                    if let Some(def) = builder.roster(item) {
+                        rosters.push(Placed { def, file, item });
+                    }
+                }
+                "party" => {
+                    if let Some(def) = builder.party(item) {
+                        parties.push(Placed { def, file, item });
+                    }
+                }
                 _ => {}
             }
         }
@@ -584,6 +624,9 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
     let decklists = dedupe(decklists, "decklist", |def| &def.name, &mut out);
     let armies = dedupe(armies, "army", |def| &def.name, &mut out);
     let tables = dedupe(tables, "table", |def| &def.name, &mut out);
+    let rosters = dedupe(rosters, "roster", |def| &def.name, &mut out);
+    let parties = dedupe(parties, "party", |def| &def.name, &mut out);
+    let roster_defs: Vec<RosterDef> = rosters.iter().map(|placed| placed.def.clone()).collect();
 
     let declared: Vec<Declared<'_>> = rulesets
         .iter()
@@ -619,7 +662,7 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
             let kind = item.kind.value.as_str();
             if !matches!(
                 kind,
-                "board" | "warband" | "card" | "decklist" | "army" | "table"
+                "board" | "warband" | "card" | "decklist" | "army" | "table" | "roster" | "party"
             ) {
                 continue;
             }
@@ -637,6 +680,20 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
                 continue;
             };
             match kind {
+                "roster" | "party" => {
+                    let mut party_checker = PartyChecker {
+                        file,
+                        out: checker.out,
+                    };
+                    if kind == "party" {
+                        party_checker.party(item, &roster_defs, ruleset);
+                    } else if let Some(roster) = rosters
+                        .iter()
+                        .find(|placed| std::ptr::eq(placed.item, item))
+                    {
+                        party_checker.roster(item, &roster.def, ruleset);
+                    }
+                }
                 "board" => checker.board(item, ruleset),
                 "warband" => checker.warband(item, ruleset),
                 "card" => checker.card(item, ruleset, &warband_defs),
@@ -667,6 +724,8 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
         decklists: decklists.into_iter().map(|placed| placed.def).collect(),
         armies: armies.into_iter().map(|placed| placed.def).collect(),
         tables: tables.into_iter().map(|placed| placed.def).collect(),
+        rosters: roster_defs,
+        parties: parties.into_iter().map(|placed| placed.def).collect(),
     };
     (library, out)
 }

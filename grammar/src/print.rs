@@ -13,6 +13,7 @@ use crate::defs::{
     Owner, PointDef, Quantity, Restriction, RulesetDef, ScriptDef, StatDef, TableDef, WarbandDef,
     WeaponDef,
 };
+use crate::party::{PartyDef, RosterDef};
 
 const WIDTH: usize = 96;
 const INDENT: &str = "    ";
@@ -619,6 +620,214 @@ fn decklist(out: &mut Out, def: &DecklistDef) {
     out.close();
 }
 
+fn quoted(names: &[String]) -> Vec<String> {
+    names.iter().map(|name| quote(name)).collect()
+}
+
+fn pairs(items: &[(String, i64)]) -> Vec<String> {
+    items
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}"))
+        .collect()
+}
+
+fn flag(out: &mut Out, key: &str, value: bool) {
+    if value {
+        out.raw(key, "true");
+    }
+}
+
+fn roster(out: &mut Out, def: &RosterDef) {
+    out.open("roster", &def.name);
+    out.string("ruleset", &def.ruleset);
+    out.names("equipment_kinds", &def.equipment_kinds);
+    out.names("weapon_kinds", &def.weapon_kinds);
+    out.names("ranged_kinds", &def.ranged_kinds);
+    out.names("item_kinds", &def.item_kinds);
+    out.names("locations", &def.locations);
+    out.opt_string("about", def.about.as_ref());
+    out.opt_string("source", def.source.as_ref());
+    for race in &def.races {
+        out.open("race", &race.name);
+        let stats: Vec<String> = race
+            .stats
+            .iter()
+            .map(|stat| format!("{}: {}", stat.name, stat.value))
+            .collect();
+        if stats.is_empty() {
+            out.raw("stats", "[]");
+        } else {
+            out.list("stats", &stats);
+        }
+        out.raw("cost", &race.cost.to_string());
+        if race.alignments.is_empty() {
+            out.raw("alignments", "[]");
+        } else {
+            out.names("alignments", &race.alignments);
+        }
+        out.names("keywords", &race.keywords);
+        out.opt_string("text", race.text.as_ref());
+        out.names("uncertain", &race.uncertain);
+        out.opt_string("source", race.source.as_ref());
+        for sub in &race.subraces {
+            out.open("subrace", &sub.name);
+            out.names("alignments", &sub.alignments);
+            out.list("bans", &quoted(&sub.bans));
+            out.names("keywords", &sub.keywords);
+            out.opt_string("text", sub.text.as_ref());
+            out.names("uncertain", &sub.uncertain);
+            out.opt_string("source", sub.source.as_ref());
+            for def in &sub.abilities {
+                ability(out, def);
+            }
+            out.close();
+        }
+        for def in &race.abilities {
+            ability(out, def);
+        }
+        out.close();
+    }
+    for p in &def.professions {
+        out.open("profession", &p.name);
+        out.raw("cost", &p.cost.to_string());
+        flag(out, "leader", p.leader);
+        flag(out, "mage", p.mage);
+        if p.domains != 0 {
+            out.raw("domains", &p.domains.to_string());
+        }
+        out.list("races", &quoted(&p.races));
+        out.names("alignments", &p.alignments);
+        flag(out, "not_leader", p.not_leader);
+        out.opt_int("per_party", p.per_party);
+        flag(out, "plain_extra_weapon", p.plain_extra_weapon);
+        out.names("keywords", &p.keywords);
+        out.opt_string("text", p.text.as_ref());
+        out.names("uncertain", &p.uncertain);
+        out.opt_string("source", p.source.as_ref());
+        for (race, cost) in &p.prices {
+            out.open("price", race);
+            out.raw("cost", &cost.to_string());
+            out.close();
+        }
+        for def in &p.abilities {
+            ability(out, def);
+        }
+        out.close();
+    }
+    for g in &def.guilds {
+        out.open("guild", &g.name);
+        out.list("leader", &quoted(&g.leader));
+        out.list("members", &quoted(&g.members));
+        if g.members_needed != 0 {
+            out.raw("members_needed", &g.members_needed.to_string());
+        }
+        flag(out, "mage_needed", g.mage_needed);
+        out.opt_string("text", g.text.as_ref());
+        out.opt_string("source", g.source.as_ref());
+        for def in &g.abilities {
+            ability(out, def);
+        }
+        out.close();
+    }
+    for a in &def.alignments {
+        out.open("alignment", &a.name);
+        out.opt_string("resource", a.resource.as_ref());
+        out.opt_string("text", a.text.as_ref());
+        out.opt_string("source", a.source.as_ref());
+        for def in &a.abilities {
+            ability(out, def);
+        }
+        out.close();
+    }
+    for e in &def.equipment {
+        out.open("equipment", &e.name);
+        out.raw("kind", &e.kind);
+        out.raw("cost", &e.cost.to_string());
+        out.list("strikes", &pairs(&e.strikes));
+        out.tags("rules", &e.rules);
+        out.opt_int("damage", e.damage);
+        if let Some(range) = e.range {
+            out.raw("range", &range.to_string());
+        }
+        out.list("min_stats", &pairs(&e.min_stats));
+        out.names("excludes", &e.excludes);
+        out.list("races", &quoted(&e.races));
+        out.list("professions", &quoted(&e.professions));
+        out.list("guilds", &quoted(&e.guilds));
+        flag(out, "heavy", e.heavy);
+        out.opt_name("location", e.location.as_ref());
+        out.opt_int("save", e.save);
+        flag(out, "one_use", e.one_use);
+        out.opt_int("per_party", e.per_party);
+        out.opt_string("text", e.text.as_ref());
+        out.names("uncertain", &e.uncertain);
+        out.opt_string("source", e.source.as_ref());
+        out.close();
+    }
+    for d in &def.domains {
+        out.open("domain", &d.name);
+        out.opt_name("alignment", d.alignment.as_ref());
+        out.opt_string("text", d.text.as_ref());
+        out.opt_string("source", d.source.as_ref());
+        for spell in &d.spells {
+            out.open("spell", &spell.name);
+            out.opt_int("chance", spell.chance);
+            if let Some(range) = spell.range {
+                out.raw("range", &range.to_string());
+            }
+            out.opt_name("reach", spell.reach.as_ref());
+            out.opt_int("wounds", spell.wounds);
+            out.string("text", &spell.text);
+            out.names("uncertain", &spell.uncertain);
+            out.opt_string("source", spell.source.as_ref());
+            out.close();
+        }
+        out.close();
+    }
+    for c in &def.charts {
+        out.open("chart", &c.name);
+        out.raw("dice", &c.dice.to_string());
+        out.opt_string("text", c.text.as_ref());
+        out.opt_string("source", c.source.as_ref());
+        for r in &c.results {
+            out.open("result", &r.name);
+            out.raw("roll", &r.roll.to_string());
+            out.string("text", &r.text);
+            out.opt_string("source", r.source.as_ref());
+            out.close();
+        }
+        out.close();
+    }
+    for b in &def.battlegrounds {
+        out.open("battleground", &b.name);
+        out.opt_string("text", b.text.as_ref());
+        out.opt_string("source", b.source.as_ref());
+        out.close();
+    }
+    out.close();
+}
+
+fn party(out: &mut Out, def: &PartyDef) {
+    out.open("party", &def.name);
+    out.string("ruleset", &def.ruleset);
+    out.string("roster", &def.roster);
+    out.raw("alignment", &def.alignment);
+    out.raw("points", &def.points.to_string());
+    out.opt_string("guild", def.guild.as_ref());
+    out.opt_string("about", def.about.as_ref());
+    out.opt_string("source", def.source.as_ref());
+    for hero in &def.heroes {
+        out.open("hero", &hero.name);
+        out.string("race", &hero.race);
+        out.opt_string("subrace", hero.subrace.as_ref());
+        out.string("profession", &hero.profession);
+        flag(out, "leader", hero.leader);
+        out.list("equipment", &quoted(&hero.equipment));
+        out.close();
+    }
+    out.close();
+}
+
 macro_rules! display {
     ($type:ty, $printer:ident) => {
         /// Prints the canonical `.gloam` text of the definition.
@@ -639,6 +848,8 @@ display!(CardDef, card);
 display!(DecklistDef, decklist);
 display!(ArmyDef, army);
 display!(TableDef, table);
+display!(RosterDef, roster);
+display!(PartyDef, party);
 
 /// Prints definitions one after another, separated by blank lines.
 pub(crate) fn print_all<'a>(
@@ -671,6 +882,25 @@ pub(crate) fn print_all<'a>(
     }
     for def in tables {
         table(&mut out, def);
+    }
+    out.text
+}
+
+/// Prints rosters and parties after `text` (what [`print_all`] printed), separated as it
+/// separates items.
+pub(crate) fn print_rosters<'a>(
+    text: String,
+    rosters: impl Iterator<Item = &'a RosterDef>,
+    parties: impl Iterator<Item = &'a PartyDef>,
+) -> String {
+    let mut out = Out::new();
+    out.block_has_lines = !text.is_empty();
+    out.text = text;
+    for def in rosters {
+        roster(&mut out, def);
+    }
+    for def in parties {
+        party(&mut out, def);
     }
     out.text
 }

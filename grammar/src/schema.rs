@@ -1355,6 +1355,646 @@ const PART_FIELDS: &[FieldSchema] = &[
     ),
 ];
 
+// Role-playing skirmish content (`roster`) and party building (`party`): see
+// `crate::party` for the checks.
+
+const ROSTER_FIELDS: &[FieldSchema] = &[
+    field(
+        "ruleset",
+        T::String,
+        true,
+        "the ruleset the content is for",
+        "ruleset = \"umbra_turris\"",
+    ),
+    field(
+        "equipment_kinds",
+        T::Names,
+        true,
+        "the kinds of equipment the roster's `equipment` items use",
+        "equipment_kinds = [one_handed, armour, item]",
+    ),
+    field(
+        "weapon_kinds",
+        T::Names,
+        false,
+        "the equipment kinds that are weapons (every hero carries one; extra ones cost more)",
+        "weapon_kinds = [one_handed, two_handed]",
+    ),
+    field(
+        "ranged_kinds",
+        T::Names,
+        false,
+        "the equipment kinds that shoot or are thrown: the ruleset's `ranged_divisor` limits how many heroes carry them",
+        "ranged_kinds = [ranged, firearm]",
+    ),
+    field(
+        "item_kinds",
+        T::Names,
+        false,
+        "the kinds of additional equipment: the ruleset's `items_per_hero` limits them",
+        "item_kinds = [item]",
+    ),
+    field(
+        "locations",
+        T::Names,
+        false,
+        "where armour protects: the names equipment's `location` uses",
+        "locations = [head, body, legs]",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the content came from",
+        "source = \"003\"",
+    ),
+];
+
+const RACE_FIELDS: &[FieldSchema] = &[
+    field(
+        "stats",
+        T::Values,
+        true,
+        "the race's characteristics, as the ruleset declares them",
+        "stats = [ld: 7, m: 15cm, ws: 7]",
+    ),
+    field(
+        "cost",
+        T::Int,
+        true,
+        "what a hero of the race costs before profession and equipment",
+        "cost = 55",
+    ),
+    field(
+        "alignments",
+        T::Names,
+        true,
+        "the alignments (the ruleset's `alliances`) the race may join",
+        "alignments = [good, lawful]",
+    ),
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "the race's keywords",
+        "keywords = [stubborn]",
+    ),
+    field("text", T::String, false, "a description", "text = \"...\""),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "characteristics (or `cost`) read from a damaged source",
+        "uncertain = [bs, t]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L891\"",
+    ),
+];
+
+const SUBRACE_FIELDS: &[FieldSchema] = &[
+    field(
+        "alignments",
+        T::Names,
+        false,
+        "the alignments the sub-race may join (narrowing its race's)",
+        "alignments = [good, evil]",
+    ),
+    field(
+        "bans",
+        T::Strings,
+        false,
+        "professions the sub-race may not take",
+        "bans = [\"Paladin\"]",
+    ),
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "the sub-race's keywords",
+        "keywords = [stubborn]",
+    ),
+    field("text", T::String, false, "a description", "text = \"...\""),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "fields read from a damaged source",
+        "uncertain = [alignments]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L910-914\"",
+    ),
+];
+
+const PROFESSION_FIELDS: &[FieldSchema] = &[
+    field(
+        "cost",
+        T::Int,
+        true,
+        "what the profession adds to a hero's cost",
+        "cost = 14",
+    ),
+    field(
+        "leader",
+        T::Bool,
+        false,
+        "whether this is the leader add-on, bought on top of a main profession",
+        "leader = true",
+    ),
+    field(
+        "mage",
+        T::Bool,
+        false,
+        "whether the profession is a caster (the ruleset's `mages_max` limits them)",
+        "mage = true",
+    ),
+    field(
+        "domains",
+        T::Int,
+        false,
+        "how many domains of magic the caster picks",
+        "domains = 2",
+    ),
+    field(
+        "races",
+        T::Strings,
+        false,
+        "the races or sub-races that may take it (any when absent)",
+        "races = [\"Humans\", \"Darklings\"]",
+    ),
+    field(
+        "alignments",
+        T::Names,
+        false,
+        "the party alignments that may take it (any when absent)",
+        "alignments = [evil]",
+    ),
+    field(
+        "not_leader",
+        T::Bool,
+        false,
+        "whether a leader may not take it",
+        "not_leader = true",
+    ),
+    field(
+        "per_party",
+        T::Int,
+        false,
+        "how many heroes of a party may take it",
+        "per_party = 1",
+    ),
+    field(
+        "plain_extra_weapon",
+        T::Bool,
+        false,
+        "whether its extra weapons cost their plain price",
+        "plain_extra_weapon = true",
+    ),
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "keywords it gives",
+        "keywords = [fanatic, fervor]",
+    ),
+    field("text", T::String, false, "a description", "text = \"...\""),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "fields read from a damaged source",
+        "uncertain = [cost]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L1135-1139\"",
+    ),
+];
+
+const PRICE_FIELDS: &[FieldSchema] = &[
+    field(
+        "cost",
+        T::Int,
+        true,
+        "the profession's cost for heroes of the race named",
+        "cost = 41",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the value came from",
+        "source = \"003 L1190\"",
+    ),
+];
+
+const GUILD_FIELDS: &[FieldSchema] = &[
+    field(
+        "leader",
+        T::Strings,
+        false,
+        "the professions the leader may have",
+        "leader = [\"Assassin\"]",
+    ),
+    field(
+        "members",
+        T::Strings,
+        false,
+        "the professions the other members come from",
+        "members = [\"Assassin\", \"Cutthroat\"]",
+    ),
+    field(
+        "members_needed",
+        T::Int,
+        false,
+        "how many heroes besides the leader must have one of `members`",
+        "members_needed = 2",
+    ),
+    field(
+        "mage_needed",
+        T::Bool,
+        false,
+        "whether the party must field a caster",
+        "mage_needed = true",
+    ),
+    field("text", T::String, false, "a description", "text = \"...\""),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L1480\"",
+    ),
+];
+
+const ALIGNMENT_FIELDS: &[FieldSchema] = &[
+    field(
+        "resource",
+        T::String,
+        false,
+        "the bonus dice the alignment's parties gain and spend",
+        "resource = \"Blessing Dice\"",
+    ),
+    field("text", T::String, false, "a description", "text = \"...\""),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L1546\"",
+    ),
+];
+
+const EQUIPMENT_FIELDS: &[FieldSchema] = &[
+    field(
+        "kind",
+        T::Name,
+        true,
+        "its kind, one of the roster's `equipment_kinds`",
+        "kind = one_handed",
+    ),
+    field("cost", T::Int, true, "its price", "cost = 11"),
+    field(
+        "strikes",
+        T::NumberPairs,
+        false,
+        "modifiers to the strike types when attacking with it",
+        "strikes = [normal: 1, power: -2]",
+    ),
+    field(
+        "rules",
+        T::Tags,
+        false,
+        "its special rules, from the ruleset's `weapon_abilities`",
+        "rules = [counter_attack, max_damage: 2]",
+    ),
+    field(
+        "damage",
+        T::Int,
+        false,
+        "the damage of a shot or throw",
+        "damage = 1",
+    ),
+    field(
+        "range",
+        T::Length,
+        false,
+        "the longest range of a shot or throw",
+        "range = 60cm",
+    ),
+    field(
+        "min_stats",
+        T::NumberPairs,
+        false,
+        "characteristics the carrier needs at least",
+        "min_stats = [s: 7, sp: 7]",
+    ),
+    field(
+        "excludes",
+        T::Names,
+        false,
+        "weapon rules of other equipment the carrier may not have with it",
+        "excludes = [two_handed, light]",
+    ),
+    field(
+        "races",
+        T::Strings,
+        false,
+        "the races or sub-races that may carry it (any when absent)",
+        "races = [\"Tigerians\"]",
+    ),
+    field(
+        "professions",
+        T::Strings,
+        false,
+        "the professions that may carry it (any when absent)",
+        "professions = [\"Marksman\"]",
+    ),
+    field(
+        "guilds",
+        T::Strings,
+        false,
+        "the guilds whose parties may carry it (any when absent)",
+        "guilds = [\"Tracker\"]",
+    ),
+    field(
+        "heavy",
+        T::Bool,
+        false,
+        "heavy armour or shield: only for professions above the ruleset's `heavy_armour_above`",
+        "heavy = true",
+    ),
+    field(
+        "location",
+        T::Name,
+        false,
+        "where armour protects",
+        "location = head",
+    ),
+    field(
+        "save",
+        T::Int,
+        false,
+        "the armour test's target",
+        "save = 6",
+    ),
+    field(
+        "one_use",
+        T::Bool,
+        false,
+        "whether it is spent when used",
+        "one_use = true",
+    ),
+    field(
+        "per_party",
+        T::Int,
+        false,
+        "how many a party may carry (the ruleset's `item_copies` for items when absent)",
+        "per_party = 1",
+    ),
+    field("text", T::String, false, "a description", "text = \"...\""),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "fields read from a damaged source",
+        "uncertain = [cost]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L1665\"",
+    ),
+];
+
+const DOMAIN_FIELDS: &[FieldSchema] = &[
+    field(
+        "alignment",
+        T::Name,
+        false,
+        "the only alignment whose casters may pick it",
+        "alignment = evil",
+    ),
+    field("text", T::String, false, "a description", "text = \"...\""),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L630\"",
+    ),
+];
+
+const SPELL_FIELDS: &[FieldSchema] = &[
+    field(
+        "chance",
+        T::Int,
+        false,
+        "the magic test's target, 3 for 3+ (absent when it varies)",
+        "chance = 3",
+    ),
+    field(
+        "range",
+        T::Length,
+        false,
+        "how far it reaches (one of `range` and `reach`)",
+        "range = 20cm",
+    ),
+    field(
+        "reach",
+        T::Name,
+        false,
+        "a reach that is not a length: `self`, `unlimited` or `varies`",
+        "reach = self",
+    ),
+    field(
+        "wounds",
+        T::Int,
+        false,
+        "the Wounds paid to cast it (the ruleset's `casting_wounds` when absent)",
+        "wounds = 2",
+    ),
+    field("text", T::String, true, "what it does", "text = \"...\""),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "fields read from a damaged source",
+        "uncertain = [range]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L634\"",
+    ),
+];
+
+const CHART_FIELDS: &[FieldSchema] = &[
+    field(
+        "dice",
+        T::Int,
+        true,
+        "how many dice are rolled on it",
+        "dice = 1",
+    ),
+    field(
+        "text",
+        T::String,
+        false,
+        "when it is rolled",
+        "text = \"...\"",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L2056\"",
+    ),
+];
+
+const RESULT_FIELDS: &[FieldSchema] = &[
+    field(
+        "roll",
+        T::Int,
+        true,
+        "the total that gives this result",
+        "roll = 1",
+    ),
+    field("text", T::String, true, "what happens", "text = \"...\""),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L2058\"",
+    ),
+];
+
+const BATTLEGROUND_FIELDS: &[FieldSchema] = &[
+    field("text", T::String, false, "a description", "text = \"...\""),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L2084\"",
+    ),
+];
+
+const PARTY_FIELDS: &[FieldSchema] = &[
+    field(
+        "ruleset",
+        T::String,
+        true,
+        "the ruleset the party is for",
+        "ruleset = \"umbra_turris\"",
+    ),
+    field(
+        "roster",
+        T::String,
+        true,
+        "the roster its heroes are built from",
+        "roster = \"Umbra Turris\"",
+    ),
+    field(
+        "alignment",
+        T::Name,
+        true,
+        "the party's alignment, one of the ruleset's `alliances`",
+        "alignment = good",
+    ),
+    field(
+        "points",
+        T::Int,
+        true,
+        "the points limit the party is built to",
+        "points = 1000",
+    ),
+    field(
+        "guild",
+        T::String,
+        false,
+        "the guild the party forms",
+        "guild = \"Assassins\"",
+    ),
+    field(
+        "about",
+        T::String,
+        false,
+        "a description",
+        "about = \"...\"",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the party came from",
+        "source = \"ours\"",
+    ),
+];
+
+const HERO_FIELDS: &[FieldSchema] = &[
+    field(
+        "race",
+        T::String,
+        true,
+        "the hero's race",
+        "race = \"Humans\"",
+    ),
+    field(
+        "subrace",
+        T::String,
+        false,
+        "the hero's sub-race, one of its race's",
+        "subrace = \"Borians\"",
+    ),
+    field(
+        "profession",
+        T::String,
+        true,
+        "the hero's profession",
+        "profession = \"Paladin\"",
+    ),
+    field(
+        "leader",
+        T::Bool,
+        false,
+        "whether the hero is the party's leader (buys the leader add-on)",
+        "leader = true",
+    ),
+    field(
+        "equipment",
+        T::Strings,
+        false,
+        "what the hero carries, weapons first",
+        "equipment = [\"Sword, short sword\", \"Light helmet\"]",
+    ),
+];
+
 const SCHEMAS: &[ItemSchema] = &[
     ItemSchema {
         kind: "ruleset",
@@ -1420,6 +2060,31 @@ const SCHEMAS: &[ItemSchema] = &[
         about: "a measured battlefield: its size, deployment maps and terrain features",
         fields: TABLE_FIELDS,
         children: &["map", "terrain"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "roster",
+        named: true,
+        about: "the content heroes are built from: races, professions, guilds, alignments, equipment, magic, tables",
+        fields: ROSTER_FIELDS,
+        children: &[
+            "race",
+            "profession",
+            "guild",
+            "alignment",
+            "equipment",
+            "domain",
+            "chart",
+            "battleground",
+        ],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "party",
+        named: true,
+        about: "a party of heroes built from a roster, checked against the building rules",
+        fields: PARTY_FIELDS,
+        children: &["hero"],
         parent: None,
     },
     ItemSchema {
@@ -1574,11 +2239,115 @@ const SCHEMAS: &[ItemSchema] = &[
         children: &[],
         parent: None,
     },
+    ItemSchema {
+        kind: "race",
+        named: true,
+        about: "a race: characteristics, cost, alignments, sub-races",
+        fields: RACE_FIELDS,
+        children: &["subrace", "ability"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "subrace",
+        named: true,
+        about: "a sub-race of a race, with its ability",
+        fields: SUBRACE_FIELDS,
+        children: &["ability"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "profession",
+        named: true,
+        about: "a profession heroes take: cost, restrictions, keywords, ability",
+        fields: PROFESSION_FIELDS,
+        children: &["price", "ability"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "price",
+        named: true,
+        about: "a profession's cost for one race or sub-race",
+        fields: PRICE_FIELDS,
+        children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "guild",
+        named: true,
+        about: "a guild a party may form, its entry conditions and benefits",
+        fields: GUILD_FIELDS,
+        children: &["ability"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "alignment",
+        named: true,
+        about: "a party alignment and its bonus dice",
+        fields: ALIGNMENT_FIELDS,
+        children: &["ability"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "equipment",
+        named: true,
+        about: "a weapon, armour piece, shield or item heroes buy",
+        fields: EQUIPMENT_FIELDS,
+        children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "domain",
+        named: true,
+        about: "a domain of magic and its spells",
+        fields: DOMAIN_FIELDS,
+        children: &["spell"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "spell",
+        named: true,
+        about: "a spell: magic test, range, cost in Wounds, effect",
+        fields: SPELL_FIELDS,
+        children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "chart",
+        named: true,
+        about: "a table rolled on (loot, spirits, potions)",
+        fields: CHART_FIELDS,
+        children: &["result"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "result",
+        named: true,
+        about: "one result of a chart",
+        fields: RESULT_FIELDS,
+        children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "battleground",
+        named: true,
+        about: "a named battlefield of a roster",
+        fields: BATTLEGROUND_FIELDS,
+        children: &[],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "hero",
+        named: true,
+        about: "a hero of a party",
+        fields: HERO_FIELDS,
+        children: &[],
+        parent: None,
+    },
 ];
 
 /// The item kinds allowed at the top level of a file.
 pub const TOP_LEVEL: &[&str] = &[
-    "ruleset", "board", "warband", "card", "decklist", "army", "table",
+    "ruleset", "board", "warband", "card", "decklist", "army", "table", "roster", "party",
 ];
 
 /// Every item kind the format knows, top-level kinds first. A kind written in more than
@@ -1990,14 +2759,15 @@ impl Checker<'_> {
         }
     }
 
-    /// Rules numbers are counts and distances: only a characteristic's `floor` may be negative.
+    /// Rules numbers are counts and distances: only a characteristic's `floor` and an
+    /// equipment's `strikes` (modifiers, `precision: -2`) may be negative.
     fn not_negative(&mut self, field: &str, key: Option<&str>, value: &Value) {
         let (negative, span) = match value {
             Value::Int(number) => (number.value < 0, number.span),
             Value::Length(length) => (length.value.length < gloam_core::Length::ZERO, length.span),
             _ => (false, value.span()),
         };
-        if negative && field != "floor" {
+        if negative && field != "floor" && field != "strikes" {
             let what = match key {
                 Some(key) => format!("`{key}` in `{field}`"),
                 None => format!("`{field}`"),

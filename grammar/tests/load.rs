@@ -336,7 +336,7 @@ fn parse_keeps_spans_of_items_fields_and_scripts() {
 #[test]
 fn codes_are_unique_and_namespaced() {
     let codes = list_codes();
-    assert_eq!(codes.len(), 27);
+    assert_eq!(codes.len(), 28);
     for (index, (code, meaning)) in codes.iter().enumerate() {
         assert!(code.starts_with("gloam::grammar::"), "{code}");
         assert!(!meaning.is_empty() && !meaning.ends_with('.'), "{code}");
@@ -351,9 +351,9 @@ fn codes_are_unique_and_namespaced() {
 fn schema_lists_top_level_kinds_first() {
     let kinds: Vec<&str> = schema().iter().map(|item| item.kind).collect();
     assert_eq!(
-        &kinds[..7],
+        &kinds[..9],
         [
-            "ruleset", "board", "warband", "card", "decklist", "army", "table"
+            "ruleset", "board", "warband", "card", "decklist", "army", "table", "roster", "party"
         ]
     );
 }

@@ -1,0 +1,363 @@
+//! The shipped Umbra Turris data (`cards/umbra_turris/`, issue 14): it loads with no problem,
+//! holds every race, sub-race, profession, domain and spell name the rulebook prints (seed
+//! 003, counted by the digest's part A), cites its seed lines, and its two example parties
+//! are legal and priced as the building rules say (003 L1607-1651). The ruleset has no flow
+//! yet: nothing here plays.
+
+use std::path::PathBuf;
+
+use gloam::load::{load, read_paths};
+use gloam_grammar::{Library, Quantity, party_costs};
+
+fn cards() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
+}
+
+fn load_dir(dir: PathBuf) -> Library {
+    let (sources, problems) = read_paths(&[dir]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let (loaded, problems) = load(&sources, &gloam_dsl::Host::new());
+    let messages: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert!(messages.is_empty(), "{messages:#?}");
+    loaded.library
+}
+
+fn umbra() -> Library {
+    load_dir(cards().join("umbra_turris"))
+}
+
+#[test]
+fn shipped_umbra_turris_data_loads_alone_and_with_the_other_games() {
+    let all = load_dir(cards());
+    assert!(all.ruleset("spearhead").is_some());
+    assert!(all.roster("Umbra Turris").is_some());
+    let library = umbra();
+    assert_eq!(library.rosters().len(), 1);
+    assert_eq!(library.parties().len(), 2);
+}
+
+#[test]
+fn umbra_turris_declares_no_flow_yet() {
+    let library = umbra();
+    let ruleset = library.ruleset("umbra_turris").expect("the ruleset");
+    assert!(ruleset.steps.is_empty());
+    assert!(ruleset.actions.is_empty());
+}
+
+/// The names the seed prints, with their lines: races [003 L891-903].
+const RACES: &[&str] = &[
+    "Humans",
+    "Elves",
+    "Dwarfs",
+    "Orcs",
+    "Black Orcs",
+    "Half-giants",
+    "Dark Fauns",
+    "Goblins",
+    "Halflings",
+    "Tigerians",
+    "Vorak",
+    "Hobgoblins",
+    "Gnomes",
+];
+
+/// Sub-races with their race [003 L908-1101].
+const SUBRACES: &[(&str, &str)] = &[
+    ("Humans", "Mortenians"),           // L910
+    ("Humans", "Borians"),              // L916
+    ("Humans", "Vartevians"),           // L924
+    ("Humans", "Estanians"),            // L933
+    ("Humans", "Undorhans"),            // L937
+    ("Elves", "Wood elves"),            // L949
+    ("Elves", "Dark Elves"),            // L957
+    ("Dwarfs", "Dwarfs of Thargomind"), // L965
+    ("Dwarfs", "Northern Dwarfs"),      // L969
+    ("Orcs", "City Orcs"),              // L981
+    ("Orcs", "Orcs of Ugruk-hor"),      // L989
+    ("Black Orcs", "Black Orcs"),       // L995
+    ("Goblins", "City Goblins"),        // L1005
+    ("Goblins", "Wild Goblins"),        // L1019
+    ("Halflings", "Shortlings"),        // L1027
+    ("Halflings", "Darklings"),         // L1035
+    ("Half-giants", "Half-giants"),     // L1047
+    ("Dark Fauns", "Dark Fauns"),       // L1053
+    ("Tigerians", "Tigerians"),         // L1063
+    ("Vorak", "Vorak"),                 // L1073
+    ("Hobgoblins", "Hobgoblins"),       // L1085
+    ("Gnomes", "Gnomes"),               // L1095
+];
+
+/// The 54 professions, the Leader among them [003 L1125-1470].
+const PROFESSIONS: &[&str] = &[
+    "Leader",
+    "Acolyte",
+    "Alchemist",
+    "Outlaw",
+    "Barbarian",
+    "Bard",
+    "Berserker",
+    "Black Knight",
+    "Wizard",
+    "Royal Champion",
+    "Druid",
+    "False Prophet",
+    "Squire",
+    "Gladiator",
+    "Guardsman",
+    "Grave Robber",
+    "Priest",
+    "Cleric",
+    "Corsair",
+    "Witch Hunter",
+    "Scoundrel",
+    "Headhunter",
+    "Bounty Hunter",
+    "Bow Master",
+    "Sword Master",
+    "Monk",
+    "Cutthroat",
+    "Paladin",
+    "Crafty Merchant",
+    "Tracker",
+    "Brigand",
+    "Gunsmith",
+    "Knight of the Order",
+    "Guard Sergeant",
+    "Skald",
+    "Executioner",
+    "Ranger",
+    "Marksman",
+    "Shaman",
+    "Duelist",
+    "Charlatan",
+    "Fencer",
+    "Axeman",
+    "Street Judge",
+    "Wizard Apprentice",
+    "Master Gamekeeper",
+    "Clan Warrior",
+    "Fortune teller",
+    "Assassin",
+    "Soldier",
+    "Herbalist",
+    "Thief",
+    "Swashbuckler",
+    "Scout",
+];
+
+/// The 11 domains and their 33 spells [003 L630-764].
+const SPELLS: &[(&str, [&str; 3])] = &[
+    ("Shadow", ["Invisibility", "Shade", "Daze"]), // L632-642
+    ("Air", ["Wind swipe", "Thunderbolt", "Levitate"]), // L644-650
+    ("Earth", ["Quake", "Stoneskin", "Tremor"]),   // L652-660
+    ("Fire", ["Kula", "Fire wave", "Fire strike"]), // L662-666
+    ("Death", ["Raise dead", "Black death", "Breath of death"]), // L668-680
+    (
+        "Spirit",
+        ["Fighting spirit", "Will of life", "Lack of resolve"],
+    ), // L686-694
+    ("Water", ["Rain", "Freeze", "Scalding vapors"]), // L696-704
+    ("Light", ["Heal", "Aura of life", "Summon Cherub"]), // L706-716
+    ("Mind", ["War eagle", "Control", "Sharpen senses"]), // L720-728
+    (
+        "Nature",
+        ["Shapeshift", "Ferocious attack", "Ally of the nature"],
+    ), // L730-750
+    (
+        "Change",
+        ["Summon spawn", "Turn into spawn", "Transmute magic"],
+    ), // L752-764
+];
+
+#[test]
+fn every_race_subrace_profession_domain_and_spell_of_the_seed_is_in_the_data() {
+    let library = umbra();
+    let roster = library.roster("Umbra Turris").expect("the roster");
+    let mut missing = Vec::new();
+    for race in RACES {
+        if roster.race(race).is_none() {
+            missing.push(format!("race {race}"));
+        }
+    }
+    for (race, sub) in SUBRACES {
+        if roster.race(race).and_then(|r| r.subrace(sub)).is_none() {
+            missing.push(format!("sub-race {sub} of {race}"));
+        }
+    }
+    for profession in PROFESSIONS {
+        if roster.profession(profession).is_none() {
+            missing.push(format!("profession {profession}"));
+        }
+    }
+    for (domain, spells) in SPELLS {
+        match roster.domains.iter().find(|d| d.name == *domain) {
+            None => missing.push(format!("domain {domain}")),
+            Some(found) => {
+                for spell in spells {
+                    if !found.spells.iter().any(|s| s.name == *spell) {
+                        missing.push(format!("spell {spell} of {domain}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "missing: {missing:#?}");
+    // The digest's counts (A1): nothing more than the seed either.
+    assert_eq!(roster.races.len(), 13);
+    assert_eq!(
+        roster.races.iter().map(|r| r.subraces.len()).sum::<usize>(),
+        22
+    );
+    assert_eq!(roster.professions.len(), 54);
+    assert_eq!(roster.domains.len(), 11);
+    assert_eq!(roster.spells().count(), 33);
+    assert_eq!(roster.guilds.len(), 5);
+    assert_eq!(roster.alignments.len(), 5);
+    assert_eq!(roster.battlegrounds.len(), 4);
+}
+
+#[test]
+fn every_subrace_and_profession_has_its_ability_and_every_item_a_seed_line() {
+    let library = umbra();
+    let roster = library.roster("Umbra Turris").expect("the roster");
+    let cites = |source: &Option<String>| source.as_deref().is_some_and(|s| s.starts_with("003 L"));
+    for race in &roster.races {
+        assert!(cites(&race.source), "{}", race.name);
+        for sub in &race.subraces {
+            assert_eq!(sub.abilities.len(), 1, "{}", sub.name);
+            assert!(cites(&sub.source), "{}", sub.name);
+        }
+    }
+    for profession in &roster.professions {
+        assert_eq!(profession.abilities.len(), 1, "{}", profession.name);
+        assert!(cites(&profession.source), "{}", profession.name);
+    }
+    for item in &roster.equipment {
+        assert!(cites(&item.source), "{}", item.name);
+    }
+    for (_, spell) in roster.spells() {
+        assert!(cites(&spell.source), "{}", spell.name);
+    }
+}
+
+#[test]
+fn equipment_lists_match_the_seed() {
+    // 20 melee and 16 ranged entries, 8 armour pieces and shields (003 L1665-1895), and the
+    // 15 additional items of which the arrowheads are three (003 L1917-1977): 61 entries.
+    let library = umbra();
+    let roster = library.roster("Umbra Turris").expect("the roster");
+    let count = |kinds: &[&str]| {
+        roster
+            .equipment
+            .iter()
+            .filter(|e| kinds.contains(&e.kind.as_str()))
+            .count()
+    };
+    assert_eq!(count(&["one_handed", "two_handed", "light"]), 20);
+    assert_eq!(count(&["ranged", "firearm", "thrown"]), 16);
+    assert_eq!(count(&["armour", "shield"]), 8);
+    assert_eq!(count(&["item"]), 17);
+    // Spot checks against the seed: the Long Bow needs S 7 and Sp 7 and reaches 70 cm
+    // (003 L1775), the Steel shield is heavy, 5+, 12 DC (003 L1894).
+    let long_bow = roster.item("Long Bow").expect("Long Bow");
+    assert_eq!(long_bow.cost, 19);
+    assert_eq!(
+        long_bow.min_stats,
+        [("s".to_string(), 7), ("sp".to_string(), 7)]
+    );
+    assert_eq!(
+        long_bow.range.map(|r| r.to_string()),
+        Some("70cm".to_string())
+    );
+    let shield = roster.item("Steel shield").expect("Steel shield");
+    assert!(shield.heavy && shield.save == Some(5) && shield.cost == 12);
+}
+
+#[test]
+fn the_hobgoblin_row_the_ocr_lost_is_marked_uncertain() {
+    // 003 L902 prints no BS, T or C for Hobgoblins: best readings, marked.
+    let library = umbra();
+    let roster = library.roster("Umbra Turris").expect("the roster");
+    let hobgoblins = roster.race("Hobgoblins").expect("Hobgoblins");
+    assert_eq!(hobgoblins.uncertain, ["bs", "t", "cost"]);
+    let humans = roster.race("Humans").expect("Humans");
+    assert!(humans.uncertain.is_empty());
+    assert_eq!(humans.stat("ld"), Some(7));
+    assert!(
+        humans
+            .stats
+            .iter()
+            .any(|v| v.name == "m" && matches!(v.value, Quantity::Length(_)))
+    );
+}
+
+#[test]
+fn the_example_parties_are_legal_and_priced_by_the_rules() {
+    let library = umbra();
+    let roster = library.roster("Umbra Turris").expect("the roster");
+    let ruleset = library.ruleset("umbra_turris").expect("the ruleset");
+    let wardens = library.party("The Lantern Wardens").expect("party");
+    let costs = party_costs(wardens, roster, ruleset).expect("constants");
+    let of = |name: &str| {
+        costs
+            .iter()
+            .find(|c| c.hero == name)
+            .map(gloam_grammar::HeroCost::total)
+    };
+    // Leader on a 45 DC Paladin costs 5 (003 L1129): 55 + 45 + 5 + 11 + 12 + 9.
+    assert_eq!(of("Sir Aldwin"), Some(137));
+    // The second Soldier costs 10 more (003 L1127, L1639): 55 + 31 + 10 + 22.
+    assert_eq!(of("Hedda"), Some(118));
+    // A Marksman's extra weapon is not tripled (003 L1362): 50 + 19 + 12 + 7.
+    assert_eq!(of("Tobble"), Some(88));
+    // Anyone else's is (003 L460): 57 + 24 + 12 + 3 x 2.
+    assert_eq!(of("Ilvane"), Some(99));
+    // A Halfling Cleric costs 40 (003 L1238): 46 + 40 + 6.
+    assert_eq!(of("Pip Thistlewood"), Some(92));
+    let total: i64 = costs.iter().map(gloam_grammar::HeroCost::total).sum();
+    assert_eq!(total, 954);
+    assert!(total <= wardens.points);
+    let court = library.party("The Ashen Court").expect("party");
+    let costs = party_costs(court, roster, ruleset).expect("constants");
+    let total: i64 = costs.iter().map(gloam_grammar::HeroCost::total).sum();
+    assert_eq!(total, 694);
+    assert!(total <= court.points);
+}
+
+/// The shipped parties, changed: the shipped ruleset's constants and roster refuse them.
+fn problems_with(find: &str, replace: &str) -> Vec<String> {
+    let dir = cards().join("umbra_turris");
+    let (mut sources, problems) = read_paths(&[dir]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let parties = sources
+        .iter_mut()
+        .find(|s| s.name.ends_with("parties.gloam"))
+        .expect("parties.gloam");
+    assert!(parties.text.contains(find), "{find}");
+    parties.text = parties.text.replacen(find, replace, 1).into();
+    let (_, problems) = load(&sources, &gloam_dsl::Host::new());
+    problems.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn changed_example_parties_are_refused_by_the_shipped_rules() {
+    // 954 DC is over a small game's 750 (003 L1627).
+    let over = problems_with("points = 1000", "points = 750");
+    assert_eq!(
+        over,
+        ["the party costs 954 points, over its limit of 750"],
+        "{over:#?}"
+    );
+    // A Paladin in an Evil party (003 L1296).
+    let paladin = problems_with("profession = \"Berserker\"", "profession = \"Paladin\"");
+    assert!(
+        paladin.contains(&"Paladin is not open to a party of alignment `evil`".to_string()),
+        "{paladin:#?}"
+    );
+    // A second Mage (003 L1645): the Lantern Wardens already field a Cleric.
+    let mages = problems_with("profession = \"Scout\"", "profession = \"Wizard\"");
+    assert!(
+        mages.contains(&"a party fields at most 1 caster".to_string()),
+        "{mages:#?}"
+    );
+}

@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::agent::{Agent, GreedyAgent, RandomAgent};
 use crate::engine::{MatchSpec, RulesetGame};
 use crate::load::{Loaded, load, read_paths};
+pub use gloam_dsl::ScriptEngine;
 
 /// The most decisions one game may take before it is stopped as runaway.
 pub const MAX_DECISIONS: usize = 20_000;
@@ -48,6 +49,8 @@ pub struct SimReport {
     pub warbands: Vec<String>,
     /// The agents, by seat (`random`, `greedy`).
     pub agents: Vec<String>,
+    /// The engine that ran the scripts (`rhai`, `compiled`).
+    pub engine: String,
     /// The games played.
     pub games: usize,
     /// The first game's seed.
@@ -537,7 +540,19 @@ pub fn prepare_match(
     players: usize,
     choice: &MatchChoice,
 ) -> Result<RulesetGame, String> {
+    prepare_match_on(paths, ruleset, players, choice, ScriptEngine::default())
+}
+
+/// [`prepare_match`] with the scripts run by `engine`.
+pub fn prepare_match_on(
+    paths: &[PathBuf],
+    ruleset: &str,
+    players: usize,
+    choice: &MatchChoice,
+    engine: ScriptEngine,
+) -> Result<RulesetGame, String> {
     let host = Rc::new(gloam_dsl::Host::new());
+    host.set_script_engine(engine);
     let (sources, problems) = read_paths(paths);
     if let Some(first) = problems.first() {
         // A path that is not there: say which, and how to name another.
@@ -591,6 +606,7 @@ pub fn simulate_for(
         seed,
         jobs,
         choice: MatchChoice::default(),
+        engine: ScriptEngine::default(),
     };
     run(paths, &config, progress)
 }
@@ -619,6 +635,8 @@ pub struct SimConfig {
     pub jobs: usize,
     /// Warbands, boards and decklists instead of the ruleset's defaults.
     pub choice: MatchChoice,
+    /// Which engine runs the scripts (the games are the same on both: `log_digest`).
+    pub engine: ScriptEngine,
 }
 
 /// One worker's running totals: games are counted as they finish, never stored, so a run's
@@ -741,7 +759,7 @@ pub fn run(
             .map(|worker| {
                 let finished = &finished;
                 scope.spawn(move || -> Result<(Vec<String>, Tally), String> {
-                    let rules = prepare_match(paths, ruleset, players, choice)?;
+                    let rules = prepare_match_on(paths, ruleset, players, choice, config.engine)?;
                     let warbands: Vec<String> = rules
                         .spec()
                         .seats
@@ -794,6 +812,7 @@ pub fn run(
         ruleset: ruleset.to_owned(),
         warbands,
         agents,
+        engine: config.engine.name().to_owned(),
         games,
         seed,
         played: tally.played,

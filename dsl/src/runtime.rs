@@ -479,6 +479,20 @@ pub(crate) fn with_run_raw<T>(body: impl FnOnce(&mut RunState) -> T) -> Option<T
     RUN.with(|cell| cell.try_borrow_mut().ok()?.as_mut().map(body))
 }
 
+/// Puts the run in progress back as it was before its script began (no effect, no event,
+/// no answer taken, nothing queued, no stop), for the interpreter to run the script again
+/// after the compiled evaluator gave up on it.
+pub(crate) fn restart() {
+    with_run_raw(|run| {
+        run.working = None;
+        run.events.clear();
+        run.next_answer = 0;
+        run.flow.clear();
+        run.stop = None;
+        run.list_depth = 0;
+    });
+}
+
 /// Records `stop` as the run's stop at the call's position, and the error that ends the
 /// script.
 pub(crate) fn stop_run(ctx: &NativeCallContext, stop: Stop) -> Box<EvalAltResult> {

@@ -369,7 +369,7 @@ impl Host {
             library,
             carried: RefCell::new(None),
             natives,
-            script_engine: Cell::new(ScriptEngine::default()),
+            script_engine: Cell::new(ScriptEngine::from_env()),
             bails: RefCell::new(BTreeMap::new()),
         }
     }

@@ -473,14 +473,19 @@ impl Machine<'_> {
                     self.block(otherwise)
                 }
             }
-            Stmt::While { cond, body, pos } => loop {
+            Stmt::While {
+                cond,
+                body,
+                body_pos,
+                ..
+            } => loop {
                 if let Some(cond) = cond {
                     let value = self.expr(cond)?;
                     if !as_bool(self.env.engine, &value, cond.position())? {
                         break Ok(Dynamic::UNIT);
                     }
                 } else if body.is_empty() {
-                    self.env.track(*pos)?;
+                    self.env.track(*body_pos)?;
                 }
                 if let Some(value) = self.body(body)? {
                     break Ok(value);
@@ -524,7 +529,7 @@ impl Machine<'_> {
                     }
                     self.slots[for_loop.var as usize] = item;
                     if for_loop.body.is_empty() {
-                        self.env.track(for_loop.pos)?;
+                        self.env.track(for_loop.body_pos)?;
                         continue;
                     }
                     if let Some(value) = self.body(&for_loop.body)? {
@@ -782,7 +787,14 @@ impl Machine<'_> {
             )));
         };
         // The call of the list function itself.
-        self.env.track(list_loop.pos)?;
+        self.env.track(list_loop.call_pos)?;
+        if list_loop.race {
+            return Err(error(EvalAltResult::ErrorDataRace(
+                format!("argument #1 of function '{}'", list_loop.kind.name()),
+                // Rhai's check gives no position, and nothing fills one in.
+                Position::NONE,
+            )));
+        }
         if list_loop.live + 1 + usize::from(list_loop.index.is_some()) > self.env.max_variables {
             return Err(error(EvalAltResult::ErrorTooManyVariables(list_loop.pos)));
         }

@@ -60,6 +60,8 @@ pub(crate) enum Stmt {
     While {
         cond: Option<Expr>,
         body: Vec<Stmt>,
+        /// Where an empty body's turns are counted (Rhai counts them at the body).
+        body_pos: Position,
         pos: Position,
     },
     /// `do { } while cond` (`is_while`) or `do { } until cond`.
@@ -116,6 +118,8 @@ pub(crate) struct ForLoop {
     pub(crate) body: Vec<Stmt>,
     pub(crate) live: usize,
     pub(crate) var_pos: Position,
+    /// Where an empty body's turns are counted.
+    pub(crate) body_pos: Position,
     pub(crate) pos: Position,
 }
 
@@ -259,5 +263,10 @@ pub(crate) struct ListLoop {
     pub(crate) closure_pos: Position,
     /// How many variables are in scope in the closure's body before its parameters.
     pub(crate) live: usize,
+    /// The list is a local the closure captures: Rhai refuses the call (a data race).
+    pub(crate) race: bool,
+    /// Where the list function is called (a method call's name).
+    pub(crate) call_pos: Position,
+    /// The expression's position (the `.` of a method call).
     pub(crate) pos: Position,
 }

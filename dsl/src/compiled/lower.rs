@@ -125,6 +125,7 @@ impl Lowerer<'_> {
                     cond => Some(self.expr(cond)?),
                 },
                 body: self.block(flow.body.statements())?,
+                body_pos: flow.body.position(),
                 pos: *pos,
             },
             RStmt::Do(flow, flags, pos) => Stmt::Do {
@@ -157,6 +158,7 @@ impl Lowerer<'_> {
                     body: body?,
                     live,
                     var_pos: var.pos,
+                    body_pos: flow.body.position(),
                     pos: *pos,
                 }))
             }
@@ -281,7 +283,7 @@ impl Lowerer<'_> {
                     }
                     other => Root::Value(self.expr(other)?),
                 };
-                return self.list_loop(kind, list, closure, pos);
+                return self.list_loop(kind, list, closure, pos, pos);
             }
         }
         let args = self.exprs(&call.args)?;
@@ -417,6 +419,7 @@ impl Lowerer<'_> {
         kind: ListKind,
         list: Root,
         closure: Closure<'_>,
+        call_pos: Position,
         pos: Position,
     ) -> Lowering<Expr> {
         if closure.params.is_empty() || closure.params.len() > 2 {
@@ -427,6 +430,8 @@ impl Lowerer<'_> {
             ));
         }
         let arity = closure.params.len() + closure.captured.len();
+        let race = matches!(list, Root::Local(slot, _)
+            if closure.captured.iter().any(|(_, captured)| *captured == slot));
         // The closure sees its captured variables and its parameters, nothing else.
         let outer = std::mem::replace(&mut self.scope, closure.captured);
         let live = self.scope.len();
@@ -450,6 +455,8 @@ impl Lowerer<'_> {
             body: body?,
             closure_pos: closure.pos,
             live,
+            race,
+            call_pos,
             pos,
         })))
     }
@@ -560,7 +567,7 @@ impl Lowerer<'_> {
                                 };
                                 chain = Chain {
                                     root: Root::Value(
-                                        self.list_loop(kind, list, closure, *call_pos)?,
+                                        self.list_loop(kind, list, closure, *call_pos, pos)?,
                                     ),
                                     links: Vec::new(),
                                     pos,
@@ -593,7 +600,7 @@ impl Lowerer<'_> {
                 }
             } else {
                 let index = self.expr(link)?;
-                let index_pos = link.position();
+                let index_pos = link.start_position();
                 chain.links.push(Link::Index(index, index_pos));
             }
         }

@@ -32,6 +32,16 @@ pub enum ScriptEngine {
 }
 
 impl ScriptEngine {
+    /// The engine a new [`crate::Host`] starts with: the one the environment variable
+    /// `GLOAM_SCRIPT_ENGINE` names (`rhai` or `compiled`), else Rhai. It lets a whole test
+    /// suite or a host run on the compiled engine without a change of code.
+    pub fn from_env() -> ScriptEngine {
+        std::env::var("GLOAM_SCRIPT_ENGINE")
+            .ok()
+            .and_then(|name| name.parse().ok())
+            .unwrap_or_default()
+    }
+
     /// The name used on the command line (`rhai`, `compiled`).
     pub fn name(self) -> &'static str {
         match self {

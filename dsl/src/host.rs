@@ -223,6 +223,28 @@ pub(crate) fn eval_nested(
     script: &Script,
     values: &[(&str, Dynamic)],
 ) -> Result<Dynamic, Box<EvalAltResult>> {
+    let bound = |name: &String| {
+        values
+            .iter()
+            .find(|(bound, _)| bound == name)
+            .map_or(Dynamic::UNIT, |(_, value)| value.clone())
+    };
+    if let Lowered::Program(program) = &script.lowered {
+        if let Some(compiled) = crate::runtime::compiled() {
+            let variables = script.variables.iter().map(bound).collect();
+            match crate::compiled::run(
+                program,
+                engine,
+                &compiled.natives,
+                &compiled.limits,
+                variables,
+            ) {
+                Finish::Done(result) => return result,
+                // A condition changes nothing: Rhai evaluates it again below.
+                Finish::Bail(_) => {}
+            }
+        }
+    }
     let mut scope = Scope::new();
     for name in &script.variables {
         let value = values
@@ -315,7 +337,7 @@ pub struct Host {
     /// from it.
     carried: RefCell<Option<Carried>>,
     /// Every registered function, for the compiled form's calls.
-    natives: Natives,
+    natives: Rc<Natives>,
     /// Which engine runs scripts.
     script_engine: Cell<ScriptEngine>,
     /// The runs the compiled evaluator gave back to Rhai, by reason.
@@ -368,7 +390,7 @@ impl Host {
             limits,
             library,
             carried: RefCell::new(None),
-            natives,
+            natives: Rc::new(natives),
             script_engine: Cell::new(ScriptEngine::from_env()),
             bails: RefCell::new(BTreeMap::new()),
         }
@@ -668,6 +690,12 @@ impl Host {
             depth: 0,
             memo: Memo::default(),
             list_depth: 0,
+            compiled: (self.script_engine.get() == ScriptEngine::Compiled).then(|| {
+                Rc::new(crate::runtime::Compiled {
+                    natives: self.natives.clone(),
+                    limits: self.limits.clone(),
+                })
+            }),
         }
     }
 

@@ -106,6 +106,20 @@ pub(crate) struct RunState {
     pub(crate) memo: Memo,
     /// How many memoized list functions are running (only the outermost is memoized).
     pub(crate) list_depth: u32,
+    /// What the compiled engine needs to evaluate a card's condition inside this run, when
+    /// the run is on the compiled engine.
+    pub(crate) compiled: Option<Rc<Compiled>>,
+}
+
+/// The compiled engine's table and limits, lent to a run.
+pub(crate) struct Compiled {
+    pub(crate) natives: Rc<crate::compiled::Natives>,
+    pub(crate) limits: crate::Limits,
+}
+
+/// The compiled engine of the run in progress, if it runs on it.
+pub(crate) fn compiled() -> Option<Rc<Compiled>> {
+    with_run_raw(|run| run.compiled.clone()).flatten()
 }
 
 /// Results of the list functions that take a closure, by what they depend on: the script

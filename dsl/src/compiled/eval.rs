@@ -17,6 +17,7 @@ use super::ir::{
 };
 use super::natives::Natives;
 use crate::Limits;
+use smallvec::SmallVec;
 
 /// How evaluation left a statement other than by finishing it.
 pub(crate) enum Flow {
@@ -37,6 +38,12 @@ impl From<Box<EvalAltResult>> for Flow {
 }
 
 type Eval<T> = Result<T, Flow>;
+
+/// A call's arguments, by reference, as natives take them.
+type Refs<'a> = SmallVec<[&'a mut Dynamic; 6]>;
+
+/// A call's argument values.
+type Args = SmallVec<[Dynamic; 4]>;
 
 /// How a compiled run ended.
 pub(crate) enum Finish {
@@ -220,15 +227,24 @@ impl Env<'_> {
             }
         });
         let Some(index) = chosen else {
+            let only = match (&receiver, args.len()) {
+                (Some(first), 0) => Some(&**first),
+                (None, 1) => args.first(),
+                _ => None,
+            };
+            if let Some(size) = only.and_then(|value| Env::size_of(&call.name, value)) {
+                self.track(pos)?;
+                return Ok(size);
+            }
             return match receiver {
                 Some(first) => {
-                    let mut refs: Vec<&mut Dynamic> = Vec::with_capacity(args.len() + 1);
+                    let mut refs: Refs<'_> = SmallVec::new();
                     refs.push(first);
                     refs.extend(args.iter_mut());
                     self.call_rhai(&call.name, true, &mut refs, pos)
                 }
                 None => {
-                    let mut refs: Vec<&mut Dynamic> = args.iter_mut().collect();
+                    let mut refs: Refs<'_> = args.iter_mut().collect();
                     self.call_rhai(&call.name, false, &mut refs, pos)
                 }
             };
@@ -245,7 +261,7 @@ impl Env<'_> {
             NativeCallContext::from((self.engine, call.name.as_str(), None, &self.global, pos));
         let result = match receiver {
             Some(first) if native.func.is_method() => {
-                let mut refs: Vec<&mut Dynamic> = Vec::with_capacity(args.len() + 1);
+                let mut refs: Refs<'_> = SmallVec::new();
                 refs.push(first);
                 refs.extend(args.iter_mut());
                 func(Some(context), &mut refs)
@@ -254,19 +270,38 @@ impl Env<'_> {
                 // A function that takes its first argument by value must not consume the
                 // variable it was called on.
                 let mut copy = first.clone();
-                let mut refs: Vec<&mut Dynamic> = Vec::with_capacity(args.len() + 1);
+                let mut refs: Refs<'_> = SmallVec::new();
                 refs.push(&mut copy);
                 refs.extend(args.iter_mut());
                 func(Some(context), &mut refs)
             }
             None => {
-                let mut refs: Vec<&mut Dynamic> = args.iter_mut().collect();
+                let mut refs: Refs<'_> = args.iter_mut().collect();
                 func(Some(context), &mut refs)
             }
         }
         .map_err(|e| Flow::Error(fill(e, pos)))?;
         self.check_size(&result, pos)?;
         Ok(result)
+    }
+
+    /// `len` and `is_empty` of a list, a map or a string, as Rhai's standard library gives
+    /// them (a string's length in characters); `None` for anything else.
+    fn size_of(name: &str, value: &Dynamic) -> Option<Dynamic> {
+        let len = if let Ok(list) = value.as_array_ref() {
+            list.len()
+        } else if let Ok(map) = value.as_map_ref() {
+            map.len()
+        } else if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
+            text.chars().count()
+        } else {
+            return None;
+        };
+        match name {
+            "len" => Some(Dynamic::from_int(i64::try_from(len).unwrap_or(i64::MAX))),
+            "is_empty" => Some(Dynamic::from_bool(len == 0)),
+            _ => None,
+        }
     }
 
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
@@ -410,7 +445,7 @@ impl Env<'_> {
 enum Ready {
     Prop,
     Index(Dynamic),
-    Method(Vec<Dynamic>),
+    Method(Args),
 }
 
 impl Machine<'_> {
@@ -565,7 +600,7 @@ impl Machine<'_> {
         }
     }
 
-    fn exprs(&mut self, exprs: &[Expr]) -> Eval<Vec<Dynamic>> {
+    fn exprs(&mut self, exprs: &[Expr]) -> Eval<Args> {
         exprs.iter().map(|e| self.expr(e)).collect()
     }
 
@@ -666,7 +701,7 @@ impl Machine<'_> {
                     if let Some(value) = Env::fast_operator(&call.name, &args) {
                         return Ok(value);
                     }
-                    let mut refs: Vec<&mut Dynamic> = args.iter_mut().collect();
+                    let mut refs: Refs<'_> = args.iter_mut().collect();
                     return self.env.call_rhai(&call.name, false, &mut refs, call.pos);
                 }
                 self.env.call_with(call, None, &mut args)
@@ -679,13 +714,13 @@ impl Machine<'_> {
 
     /// Calls the script's own function `index`, as Rhai does: one level deeper, in a frame
     /// of its own, an error inside it wrapped as having happened in it.
-    fn call_script(&mut self, index: usize, args: Vec<Dynamic>, pos: Position) -> Eval<Dynamic> {
+    fn call_script(&mut self, index: usize, args: Args, pos: Position) -> Eval<Dynamic> {
         let function = &self.functions[index];
         self.env.track(pos)?;
         if self.env.depth + 1 > self.env.max_depth {
             return Err(error(EvalAltResult::ErrorStackOverflow(pos)));
         }
-        let mut frame = args;
+        let mut frame = args.into_vec();
         frame.resize(function.slots.max(function.params), Dynamic::UNIT);
         let outer = std::mem::replace(&mut self.slots, frame);
         self.env.depth += 1;

@@ -29,6 +29,8 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
         Just("m.missing".to_owned()),
         Just("fighters().len()".to_owned()),
         Just("twice(a)".to_owned()),
+        Just("fighters().contains(target)".to_owned()),
+        Just("[\"x\", 1].contains(\"x\")".to_owned()),
     ];
     leaf.prop_recursive(depth, 48, 3, |inner| {
         let op = prop_oneof![

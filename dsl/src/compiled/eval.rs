@@ -236,6 +236,17 @@ impl Env<'_> {
                 self.track(pos)?;
                 return Ok(size);
             }
+            let pair = match (&receiver, &*args) {
+                (Some(first), [value]) => Some((&**first, &*value)),
+                (None, [first, value]) => Some((&*first, &*value)),
+                _ => None,
+            };
+            if let Some(found) =
+                pair.and_then(|(list, value)| Env::contains(&call.name, list, value))
+            {
+                self.track(pos)?;
+                return Ok(found.into());
+            }
             return match receiver {
                 Some(first) => {
                     let mut refs: Refs<'_> = SmallVec::new();
@@ -302,6 +313,47 @@ impl Env<'_> {
             "is_empty" => Some(Dynamic::from_bool(len == 0)),
             _ => None,
         }
+    }
+
+    /// `list.contains(value)` where every item is of the value's type and that type's
+    /// `==` is plain equality (numbers, booleans, strings, fighters, hexes, players,
+    /// cards): what Rhai's `contains` finds by calling `==` on each item; `None` for
+    /// anything else, which Rhai's own `contains` answers.
+    fn contains(name: &str, list: &Dynamic, value: &Dynamic) -> Option<bool> {
+        fn all_equal<T: Clone + PartialEq + 'static>(list: &[Dynamic], value: &T) -> Option<bool> {
+            let mut found = false;
+            for item in list {
+                let item = item.read_lock::<T>()?;
+                found |= *item == *value;
+            }
+            Some(found)
+        }
+        if name != "contains" {
+            return None;
+        }
+        let list = list.as_array_ref().ok()?;
+        if let Ok(n) = value.as_int() {
+            return all_equal(&list, &n);
+        }
+        if let Ok(b) = value.as_bool() {
+            return all_equal(&list, &b);
+        }
+        if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
+            return all_equal(&list, &*text);
+        }
+        if let Some(piece) = value.read_lock::<gloam_core::PieceId>() {
+            return all_equal(&list, &*piece);
+        }
+        if let Some(hex) = value.read_lock::<gloam_core::Hex>() {
+            return all_equal(&list, &*hex);
+        }
+        if let Some(player) = value.read_lock::<gloam_core::PlayerId>() {
+            return all_equal(&list, &*player);
+        }
+        if let Some(card) = value.read_lock::<gloam_core::CardId>() {
+            return all_equal(&list, &*card);
+        }
+        None
     }
 
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.

@@ -237,8 +237,8 @@ impl Env<'_> {
                 return Ok(size);
             }
             let pair = match (&receiver, &*args) {
-                (Some(first), [value]) => Some((&**first, &*value)),
-                (None, [first, value]) => Some((&*first, &*value)),
+                (Some(first), [value]) => Some((&**first, value)),
+                (None, [first, value]) => Some((first, value)),
                 _ => None,
             };
             if let Some(found) =

@@ -7,6 +7,7 @@
 //! cargo bench --bench soak                          # 100,000 games a ruleset, from seed 1
 //! GLOAM_SOAK_GAMES=2000 cargo bench --bench soak    # a shorter run
 //! GLOAM_SOAK_RULESETS=harrowdeep,embergard GLOAM_SOAK_JOBS=2 cargo bench --bench soak
+//! GLOAM_SCRIPT_ENGINE=compiled cargo bench --bench soak  # the compiled engine
 //! ```
 //!
 //! The games are played in chunks of `GLOAM_SOAK_CHUNK` (5,000) with consecutive seeds, so a
@@ -60,13 +61,16 @@ fn main() {
     let chunk = setting("GLOAM_SOAK_CHUNK", 5_000).max(1) as usize;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = setting("GLOAM_SOAK_JOBS", cores as u64) as usize;
+    // The script engine: `GLOAM_SCRIPT_ENGINE` (`rhai`, the default, or `compiled`).
+    let engine = gloam_dsl::ScriptEngine::from_env();
     let rulesets: Vec<String> = match std::env::var("GLOAM_SOAK_RULESETS") {
         Ok(list) => list.split(',').map(|name| name.trim().to_owned()).collect(),
         Err(_) => playable(&cards),
     };
     eprintln!(
-        "soak: {games} games of each of {} from seed {seed}, {jobs} jobs, chunks of {chunk}",
-        rulesets.join(", ")
+        "soak: {games} games of each of {} from seed {seed}, {jobs} jobs, chunks of {chunk}, {} engine",
+        rulesets.join(", "),
+        engine.name()
     );
     let mut failed_any = false;
     let mut summaries = Vec::new();
@@ -76,6 +80,8 @@ fn main() {
         let started = Instant::now();
         let (mut played, mut failed, mut decisions) = (0usize, 0usize, 0f64);
         let mut errors = Vec::new();
+        // Each chunk's digest of its games' event logs, in order: two soaks compare exactly.
+        let mut digests = Vec::new();
         let mut done = 0;
         while done < games {
             let count = chunk.min(games - done);
@@ -87,9 +93,11 @@ fn main() {
                 seed: seed + done as u64,
                 jobs,
                 choice: MatchChoice::default(),
+                engine,
             };
             let report = gloam::sim::run(std::slice::from_ref(&cards), &config, &|_| {})
                 .unwrap_or_else(|error| panic!("{ruleset}: {error}"));
+            digests.push(report.log_digest.clone());
             played += report.played;
             failed += report.failed;
             decisions += report.average_decisions * count as f64;
@@ -112,6 +120,8 @@ fn main() {
             "played": played,
             "failed": failed,
             "average_decisions": decisions / games.max(1) as f64,
+            "engine": engine.name(),
+            "log_digests": digests,
             "wall_seconds": started.elapsed().as_secs(),
             "errors": errors,
         }));

@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::agent::{Agent, GreedyAgent, RandomAgent};
 use crate::engine::{MatchSpec, RulesetGame};
 use crate::load::{Loaded, load, read_paths};
+pub use gloam_dsl::ScriptEngine;
 
 /// The most decisions one game may take before it is stopped as runaway.
 pub const MAX_DECISIONS: usize = 20_000;
@@ -34,6 +35,9 @@ pub struct GameSummary {
     pub events: usize,
     /// Why the game failed, if it did.
     pub error: Option<String>,
+    /// The SHA-256 of the game's event log written as JSON lines (each event's JSON and a
+    /// newline), in lowercase hex: [`log_digest`].
+    pub log_digest: String,
 }
 
 /// The results of a run.
@@ -45,6 +49,8 @@ pub struct SimReport {
     pub warbands: Vec<String>,
     /// The agents, by seat (`random`, `greedy`).
     pub agents: Vec<String>,
+    /// The engine that ran the scripts (`rhai`, `compiled`).
+    pub engine: String,
     /// The games played.
     pub games: usize,
     /// The first game's seed.
@@ -72,6 +78,89 @@ pub struct SimReport {
     pub average_events: f64,
     /// The first failed games (at most [`MAX_LISTED_ERRORS`], in game order).
     pub errors: Vec<GameSummary>,
+    /// One digest of every game's event log, in game order ([`RunDigest`]), in lowercase
+    /// hex: two runs with equal digests played the same games, whatever their job counts.
+    pub log_digest: String,
+}
+
+/// The SHA-256 of an event log written as JSON lines: each event's JSON (its serde shape,
+/// as saves and the protocol write it) followed by a newline.
+pub fn log_digest(events: &[gloam_core::Event]) -> [u8; 32] {
+    use sha2::Digest;
+    use std::io::Write;
+    let mut hasher = sha2::Sha256::new();
+    for event in events {
+        // Writing into a hasher cannot fail, and an event always serialises.
+        let _ = serde_json::to_writer(&mut hasher, event);
+        let _ = hasher.write_all(b"\n");
+    }
+    hasher.finalize().into()
+}
+
+/// The digest of a run's games, in game order, computed as games finish in any order and
+/// on any thread: each game `i` (counted from 0) adds `SHA-256(i as 8 bytes little-endian,
+/// its log digest in lowercase hex)`, read as a 256-bit little-endian number, to a sum modulo 2^256; the
+/// run's digest is `SHA-256(game count as 8 bytes little-endian, the sum)`. A game's
+/// index is part of its term, so swapping two games' logs changes the digest; the sum does
+/// not depend on the order games finish in, so a run holds 32 bytes, not one per game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunDigest {
+    sum: [u64; 4],
+    games: u64,
+}
+
+impl RunDigest {
+    /// Adds game `index` with the digest of its log ([`log_digest`], in hex).
+    pub fn add(&mut self, index: u64, game: &str) {
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        hasher.update(index.to_le_bytes());
+        hasher.update(game.as_bytes());
+        let term: [u8; 32] = hasher.finalize().into();
+        let mut carry = false;
+        for (limb, bytes) in self.sum.iter_mut().zip(term.chunks_exact(8)) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(bytes);
+            let (partial, over_a) = limb.overflowing_add(u64::from_le_bytes(word));
+            let (total, over_b) = partial.overflowing_add(u64::from(carry));
+            *limb = total;
+            carry = over_a || over_b;
+        }
+        self.games = self.games.wrapping_add(1);
+    }
+
+    /// Joins another worker's games (disjoint game indexes).
+    pub fn merge(&mut self, other: RunDigest) {
+        let mut carry = false;
+        for (limb, add) in self.sum.iter_mut().zip(other.sum) {
+            let (partial, over_a) = limb.overflowing_add(add);
+            let (total, over_b) = partial.overflowing_add(u64::from(carry));
+            *limb = total;
+            carry = over_a || over_b;
+        }
+        self.games = self.games.wrapping_add(other.games);
+    }
+
+    /// The run's digest.
+    pub fn finish(&self) -> [u8; 32] {
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        hasher.update(self.games.to_le_bytes());
+        for limb in self.sum {
+            hasher.update(limb.to_le_bytes());
+        }
+        hasher.finalize().into()
+    }
+}
+
+/// Lowercase hex of a digest.
+pub fn hex(digest: &[u8; 32]) -> String {
+    use std::fmt::Write;
+    let mut text = String::with_capacity(64);
+    for byte in digest {
+        let _ = write!(text, "{byte:02x}");
+    }
+    text
 }
 
 /// The invariants every state of a game keeps, beyond the kernel's own (every card in
@@ -160,6 +249,7 @@ pub fn play_one_with(rules: &RulesetGame, seed: u64, agents: &[AgentKind]) -> Ga
         decisions: 0,
         events: 0,
         error: None,
+        log_digest: String::new(),
     };
     let seats = rules.spec().seats.len();
     let mut players: Vec<Player> = (0..seats)
@@ -207,6 +297,7 @@ pub fn play_one_with(rules: &RulesetGame, seed: u64, agents: &[AgentKind]) -> Ga
         }
     }
     summary.events = game.events().len();
+    summary.log_digest = hex(&log_digest(game.events()));
     let state = game.state();
     summary.glory = (0..seats)
         .map(|s| state.players[s].counters.get("glory").copied().unwrap_or(0))
@@ -449,7 +540,19 @@ pub fn prepare_match(
     players: usize,
     choice: &MatchChoice,
 ) -> Result<RulesetGame, String> {
+    prepare_match_on(paths, ruleset, players, choice, ScriptEngine::default())
+}
+
+/// [`prepare_match`] with the scripts run by `engine`.
+pub fn prepare_match_on(
+    paths: &[PathBuf],
+    ruleset: &str,
+    players: usize,
+    choice: &MatchChoice,
+    engine: ScriptEngine,
+) -> Result<RulesetGame, String> {
     let host = Rc::new(gloam_dsl::Host::new());
+    host.set_script_engine(engine);
     let (sources, problems) = read_paths(paths);
     if let Some(first) = problems.first() {
         // A path that is not there: say which, and how to name another.
@@ -503,6 +606,7 @@ pub fn simulate_for(
         seed,
         jobs,
         choice: MatchChoice::default(),
+        engine: ScriptEngine::default(),
     };
     run(paths, &config, progress)
 }
@@ -531,6 +635,8 @@ pub struct SimConfig {
     pub jobs: usize,
     /// Warbands, boards and decklists instead of the ruleset's defaults.
     pub choice: MatchChoice,
+    /// Which engine runs the scripts (the games are the same on both: `log_digest`).
+    pub engine: ScriptEngine,
 }
 
 /// One worker's running totals: games are counted as they finish, never stored, so a run's
@@ -548,6 +654,8 @@ struct Tally {
     events: usize,
     /// The first failed games, by game index.
     errors: Vec<(usize, GameSummary)>,
+    /// Every game's log, failed or not.
+    digest: RunDigest,
 }
 
 impl Tally {
@@ -561,6 +669,7 @@ impl Tally {
     }
 
     fn add(&mut self, index: usize, summary: GameSummary) {
+        self.digest.add(index as u64, &summary.log_digest);
         if summary.error.is_some() {
             self.failed += 1;
             if self.errors.len() < MAX_LISTED_ERRORS {
@@ -605,6 +714,7 @@ impl Tally {
         self.decisions = self.decisions.saturating_add(other.decisions);
         self.events = self.events.saturating_add(other.events);
         self.errors.extend(other.errors);
+        self.digest.merge(other.digest);
     }
 }
 
@@ -649,7 +759,7 @@ pub fn run(
             .map(|worker| {
                 let finished = &finished;
                 scope.spawn(move || -> Result<(Vec<String>, Tally), String> {
-                    let rules = prepare_match(paths, ruleset, players, choice)?;
+                    let rules = prepare_match_on(paths, ruleset, players, choice, config.engine)?;
                     let warbands: Vec<String> = rules
                         .spec()
                         .seats
@@ -702,6 +812,7 @@ pub fn run(
         ruleset: ruleset.to_owned(),
         warbands,
         agents,
+        engine: config.engine.name().to_owned(),
         games,
         seed,
         played: tally.played,
@@ -714,5 +825,55 @@ pub fn run(
         average_decisions: tally.decisions as f64 / played,
         average_events: tally.events as f64 / played,
         errors: tally.errors.into_iter().map(|(_, s)| s).collect(),
+        log_digest: hex(&tally.digest.finish()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RunDigest, hex, log_digest};
+
+    fn game(n: u8) -> String {
+        hex(&[n; 32])
+    }
+
+    #[test]
+    fn run_digest_does_not_depend_on_the_order_games_finish_in() {
+        let mut in_order = RunDigest::default();
+        for i in 0..5 {
+            in_order.add(i, &game(i as u8));
+        }
+        // Two workers, games interleaved as `--jobs 2` deals them.
+        let (mut even, mut odd) = (RunDigest::default(), RunDigest::default());
+        for i in [4, 0, 2] {
+            even.add(i, &game(i as u8));
+        }
+        for i in [3, 1] {
+            odd.add(i, &game(i as u8));
+        }
+        odd.merge(even);
+        assert_eq!(in_order.finish(), odd.finish());
+    }
+
+    #[test]
+    fn run_digest_changes_when_two_games_swap_or_one_is_missing() {
+        let mut one = RunDigest::default();
+        one.add(0, &game(1));
+        one.add(1, &game(2));
+        let mut swapped = RunDigest::default();
+        swapped.add(0, &game(2));
+        swapped.add(1, &game(1));
+        assert_ne!(one.finish(), swapped.finish());
+        let mut fewer = RunDigest::default();
+        fewer.add(0, &game(1));
+        assert_ne!(one.finish(), fewer.finish());
+    }
+
+    #[test]
+    fn the_digest_of_an_empty_log_is_the_sha256_of_nothing() {
+        assert_eq!(
+            hex(&log_digest(&[])),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
 }

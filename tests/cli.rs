@@ -226,6 +226,28 @@ fn sim_is_the_same_whatever_the_job_count() {
     let report: serde_json::Value = serde_json::from_str(&one).unwrap();
     assert_eq!(report["games"], 6);
     assert_eq!(report["errors"].as_array().unwrap().len(), 0);
+    // The digest of every game's log: the same for both job counts (above), 64 hex digits,
+    // and another seed plays other games, so another digest.
+    let digest = report["log_digest"].as_str().unwrap();
+    assert_eq!(digest.len(), 64, "{digest}");
+    assert!(digest.bytes().all(|b| b.is_ascii_hexdigit()), "{digest}");
+    let (code, other, err) = gloam(
+        &[
+            "sim",
+            "harrowdeep",
+            "--games",
+            "6",
+            "--seed",
+            "5",
+            "--jobs",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let other: serde_json::Value = serde_json::from_str(&other).unwrap();
+    assert_ne!(other["log_digest"], report["log_digest"]);
 }
 
 /// A fresh empty folder under the system's temporary folder.

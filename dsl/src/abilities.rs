@@ -2,10 +2,11 @@
 //! on its current side, their windows, evaluating their conditions (and the profile's
 //! inspire condition) inside a run, and queueing an ability's effect.
 
+use crate::compiled::Registrar;
 use std::rc::Rc;
 
 use gloam_core::{PieceId, PlayerId, Value};
-use rhai::{Array, Dynamic, Engine, ImmutableString};
+use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::fighters::{inspired, profile, usable};
 use crate::functions::{Ncc, Res, effect, refused};
@@ -154,7 +155,7 @@ fn string(text: &str) -> Dynamic {
     Dynamic::from(ImmutableString::from(text))
 }
 
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn(
         "inspire_condition_holds",
         |ctx: Ncc, fighter: PieceId| -> Res<bool> {

@@ -1,8 +1,9 @@
 //! The vocabulary's cards: what the catalog says of a card, moving cards between zones,
 //! equipping them, and evaluating a card's condition inside a run.
 
+use crate::compiled::Registrar;
 use gloam_core::{CardId, PieceId, PlayerId, Visibility, ZoneId};
-use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
+use rhai::{Array, Dynamic, EvalAltResult, ImmutableString};
 
 use crate::FunctionKind;
 use crate::functions::{Ncc, Res, draw_from, effect, refused};
@@ -40,12 +41,12 @@ fn string_or_unit(value: Option<&String>) -> Dynamic {
     })
 }
 
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Registrar) {
     register_queries(engine);
     register_effects(engine);
 }
 
-fn register_queries(engine: &mut Engine) {
+fn register_queries(engine: &mut Registrar) {
     engine.register_fn(
         "card_kind",
         |ctx: Ncc, card: CardId| -> Res<ImmutableString> {
@@ -474,7 +475,7 @@ fn describe_stop(stop: Stop) -> String {
     }
 }
 
-fn register_effects(engine: &mut Engine) {
+fn register_effects(engine: &mut Registrar) {
     engine.register_fn(
         "move_card",
         |ctx: Ncc, card: CardId, zone: ImmutableString| -> Res<()> {

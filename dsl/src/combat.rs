@@ -6,8 +6,9 @@
 //! of a game (every reachable hex × weapon × enemy, each activation), so they are done
 //! here in Rust, with the same answers.
 
+use crate::compiled::Registrar;
 use gloam_core::{Hex, PieceId, Position};
-use rhai::{Array, Dynamic, Engine, ImmutableString};
+use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::fighters::{usable_weapons, weapon_value};
 use crate::functions::{Ncc, Res, characteristic};
@@ -113,7 +114,7 @@ fn charge_hexes(
         .collect())
 }
 
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn(
         "attack_targets",
         |ctx: Ncc, fighter: PieceId, weapon: ImmutableString| -> Res<Array> {

@@ -2,8 +2,9 @@
 //! their values and keywords, its defence symbol, and the hexes around it. Its abilities and
 //! inspire condition are in `abilities.rs`.
 
+use crate::compiled::Registrar;
 use gloam_core::{Hex, PieceId};
-use rhai::{Array, Dynamic, Engine, ImmutableString};
+use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::functions::{Ncc, Res, has_keyword, place};
 use crate::runtime::{RunState, Stop, with_run};
@@ -110,7 +111,7 @@ pub(crate) fn weapon_value(
     })
 }
 
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Registrar) {
     crate::abilities::register(engine);
     engine.register_fn("weapons", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
         with_run(&ctx, "weapons", |run| {

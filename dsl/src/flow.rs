@@ -1,7 +1,8 @@
 //! What a script asks to happen after it finishes: the rules' flow.
 
+use crate::compiled::Registrar;
 use gloam_core::{CardId, GameResult, Hex, PieceId, PlayerId, Value};
-use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
+use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use crate::functions::{Ncc, Res, effect};
 use crate::runtime::{RunState, Stop, with_run};
@@ -108,7 +109,7 @@ pub(crate) fn flow_vars(vars: &Map) -> Result<Vec<(String, Value)>, Stop> {
         .collect()
 }
 
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn("then", |ctx: Ncc, step: ImmutableString| -> Res<()> {
         with_run(&ctx, "then", |run| then(run, &step, Vec::new()))
     });

@@ -4,14 +4,14 @@
 //! [`RunState::state`], effects change the working copy through [`gloam_core::Ctx`], choices
 //! take the next recorded answer or stop the script with a request.
 
+use crate::compiled::Registrar;
 use gloam_core::{
     Answer, CardId, Choice, Duration, Hex, MAX_PUSH_DISTANCE, ModOp, ModTarget, ModifierSpec,
     Options, PieceId, PlayerId, Pool, Position, PushConstraint, PushDistance, Request, RuleError,
     Scope, Value, ZoneId, push_destinations,
 };
 use rhai::{
-    Array, Dynamic, Engine, EvalAltResult, FnPtr, FuncRegistration, ImmutableString,
-    NativeCallContext,
+    Array, Dynamic, EvalAltResult, FnPtr, FuncRegistration, ImmutableString, NativeCallContext,
 };
 
 use crate::FunctionKind::{Choice as ChoiceKind, Effect};
@@ -22,7 +22,7 @@ pub(crate) type Res<T> = Result<T, Box<EvalAltResult>>;
 pub(crate) type Ncc<'a> = NativeCallContext<'a>;
 
 /// Registers the game value types and every vocabulary function.
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Registrar) {
     register_types(engine);
     register_queries(engine);
     register_effects(engine);
@@ -110,11 +110,11 @@ fn memoized(
 /// own (registered here, they are found before the packages'), at about half the cost per
 /// element (see [`call_on_item`]), and memoized across the runs of a script that asks
 /// questions (see [`crate::runtime::Memo`]).
-fn register_lists(engine: &mut Engine) {
+fn register_lists(engine: &mut Registrar) {
     FuncRegistration::new("filter")
         .with_purity(true)
         .register_into_engine(
-            engine,
+            engine.engine(),
             |ctx: Ncc, list: &mut Array, function: FnPtr| -> Res<Array> {
                 let kept = memoized("filter", list, &function, |list| {
                     let mut kept = Array::new();
@@ -132,7 +132,7 @@ fn register_lists(engine: &mut Engine) {
     FuncRegistration::new("some")
         .with_purity(true)
         .register_into_engine(
-            engine,
+            engine.engine(),
             |ctx: Ncc, list: &mut Array, function: FnPtr| -> Res<bool> {
                 let hit = memoized("some", list, &function, |list| {
                     for (index, item) in list.iter_mut().enumerate() {
@@ -149,7 +149,7 @@ fn register_lists(engine: &mut Engine) {
     FuncRegistration::new("all")
         .with_purity(true)
         .register_into_engine(
-            engine,
+            engine.engine(),
             |ctx: Ncc, list: &mut Array, function: FnPtr| -> Res<bool> {
                 let all = memoized("all", list, &function, |list| {
                     for (index, item) in list.iter_mut().enumerate() {
@@ -166,7 +166,7 @@ fn register_lists(engine: &mut Engine) {
     FuncRegistration::new("map")
         .with_purity(true)
         .register_into_engine(
-            engine,
+            engine.engine(),
             |ctx: Ncc, list: &mut Array, function: FnPtr| -> Res<Array> {
                 let mapped = memoized("map", list, &function, |list| {
                     let mut mapped = Array::with_capacity(list.len());
@@ -180,7 +180,7 @@ fn register_lists(engine: &mut Engine) {
         );
 }
 
-fn register_types(engine: &mut Engine) {
+fn register_types(engine: &mut Registrar) {
     macro_rules! game_type {
         ($ty:ty, $name:literal) => {
             engine
@@ -295,7 +295,7 @@ fn zone_len(run: &RunState, player: PlayerId, zone: &str) -> i64 {
     run.state().zone_cards(&zone).len() as i64
 }
 
-fn register_queries(engine: &mut Engine) {
+fn register_queries(engine: &mut Registrar) {
     engine.register_fn("fighters", |ctx: Ncc| -> Res<Array> {
         with_run(&ctx, "fighters", |run| Ok(on_battlefield(run, |_| true)))
     });
@@ -674,7 +674,7 @@ pub(crate) fn refused(stop: Stop) -> Stop {
     }
 }
 
-fn register_effects(engine: &mut Engine) {
+fn register_effects(engine: &mut Registrar) {
     engine.register_fn(
         "deal_damage",
         |ctx: Ncc, fighter: PieceId, amount: i64| -> Res<()> {
@@ -1241,7 +1241,7 @@ pub(crate) fn ask(
     }
 }
 
-fn register_choices(engine: &mut Engine) {
+fn register_choices(engine: &mut Registrar) {
     engine.register_fn(
         "choose_fighter",
         |ctx: Ncc, fighters: Array, prompt: ImmutableString| -> Res<PieceId> {

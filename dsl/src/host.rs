@@ -1,7 +1,7 @@
 //! The host: the sandboxed engine, compiling scripts, running them.
 
-use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -16,6 +16,7 @@ use rhai::{
 };
 
 use crate::check::{Library, check_calls};
+use crate::compiled::{Finish, Lowered, Natives, Registrar, ScriptEngine};
 use crate::diagnostic::{DslDiagnostic, Site};
 use crate::runtime::{Memo, RestoreGuard, RunState, Stop, install};
 use crate::values::{from_dynamic, humanize_types, to_dynamic};
@@ -169,6 +170,7 @@ pub struct Script {
     kind: ScriptKind,
     variables: Vec<String>,
     uses: Vec<&'static str>,
+    lowered: Lowered,
 }
 
 impl Script {
@@ -198,6 +200,15 @@ impl Script {
         &self.uses
     }
 
+    /// Why the compiled engine runs this script on Rhai ([`ScriptEngine::Compiled`] falls
+    /// back per script), or `None` when the script has a compiled form.
+    pub fn fallback(&self) -> Option<&str> {
+        match &self.lowered {
+            Lowered::Program(_) => None,
+            Lowered::Refused(why) => Some(why),
+        }
+    }
+
     /// The label, shared.
     pub(crate) fn shared_label(&self) -> Arc<str> {
         self.label.clone()
@@ -212,6 +223,28 @@ pub(crate) fn eval_nested(
     script: &Script,
     values: &[(&str, Dynamic)],
 ) -> Result<Dynamic, Box<EvalAltResult>> {
+    let bound = |name: &String| {
+        values
+            .iter()
+            .find(|(bound, _)| bound == name)
+            .map_or(Dynamic::UNIT, |(_, value)| value.clone())
+    };
+    if let Lowered::Program(program) = &script.lowered {
+        if let Some(compiled) = crate::runtime::compiled() {
+            let variables = script.variables.iter().map(bound).collect();
+            match crate::compiled::run(
+                program,
+                engine,
+                &compiled.natives,
+                &compiled.limits,
+                variables,
+            ) {
+                Finish::Done(result) => return result,
+                // A condition changes nothing: Rhai evaluates it again below.
+                Finish::Bail(_) => {}
+            }
+        }
+    }
     let mut scope = Scope::new();
     for name in &script.variables {
         let value = values
@@ -303,6 +336,12 @@ pub struct Host {
     /// script in the same world against an equal state (the run after the answer) starts
     /// from it.
     carried: RefCell<Option<Carried>>,
+    /// Every registered function, for the compiled form's calls.
+    natives: Rc<Natives>,
+    /// Which engine runs scripts.
+    script_engine: Cell<ScriptEngine>,
+    /// The runs the compiled evaluator gave back to Rhai, by reason.
+    bails: RefCell<BTreeMap<String, u64>>,
 }
 
 /// A memo carried from a run that stopped at a choice to the next run.
@@ -340,7 +379,8 @@ impl Host {
         let mut engine = sandbox(&limits);
         engine.register_global_module(standard_library());
         engine.set_strict_variables(true);
-        crate::functions::register(&mut engine);
+        let mut natives = Natives::default();
+        crate::functions::register(&mut Registrar::new(&mut engine, &mut natives));
         let library = library_of(&engine);
         let mut lenient = sandbox(&limits);
         lenient.set_strict_variables(false);
@@ -350,12 +390,35 @@ impl Host {
             limits,
             library,
             carried: RefCell::new(None),
+            natives: Rc::new(natives),
+            script_engine: Cell::new(ScriptEngine::from_env()),
+            bails: RefCell::new(BTreeMap::new()),
         }
     }
 
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// Chooses the engine that runs scripts from now on: Rhai's interpreter (the default,
+    /// and the reference) or gloam's evaluator of the compiled form (`docs/compiler.md`).
+    /// Both give the same results, events and errors; a script the compiled form does not
+    /// cover runs on Rhai ([`Script::fallback`]).
+    pub fn set_script_engine(&self, engine: ScriptEngine) {
+        self.script_engine.set(engine);
+    }
+
+    /// The engine that runs scripts.
+    pub fn script_engine(&self) -> ScriptEngine {
+        self.script_engine.get()
+    }
+
+    /// The runs the compiled evaluator began and gave back to Rhai, which ran them again
+    /// from the start, counted by reason (a value the evaluator does not cover yet, such
+    /// as iterating a string); empty when it covered every run.
+    pub fn compiled_bails(&self) -> BTreeMap<String, u64> {
+        self.bails.borrow().clone()
     }
 
     /// Compiles and checks a script: syntax, every call against the vocabulary and its
@@ -446,11 +509,13 @@ impl Host {
         let ast = self
             .engine
             .optimize_ast(&scope, ast, OptimizationLevel::Simple);
+        let lowered = crate::compiled::lower(&ast, &context.variables, &self.natives);
         Ok(Script {
             ast,
             site,
             label: context.label.as_str().into(),
             kind: context.kind,
+            lowered,
             variables: context.variables.clone(),
             uses: uses.into_iter().collect(),
         })
@@ -639,10 +704,39 @@ impl Host {
             depth: 0,
             memo: Memo::default(),
             list_depth: 0,
+            compiled: (self.script_engine.get() == ScriptEngine::Compiled).then(|| {
+                Rc::new(crate::runtime::Compiled {
+                    natives: self.natives.clone(),
+                    limits: self.limits.clone(),
+                })
+            }),
         }
     }
 
     fn eval(&self, script: &Script, bindings: &Bindings) -> Result<Dynamic, Box<EvalAltResult>> {
+        if let (ScriptEngine::Compiled, Lowered::Program(program)) =
+            (self.script_engine.get(), &script.lowered)
+        {
+            let variables = script
+                .variables
+                .iter()
+                .map(|name| bindings.get(name).map_or(Dynamic::UNIT, to_dynamic))
+                .collect();
+            match crate::compiled::run(
+                program,
+                &self.engine,
+                &self.natives,
+                &self.limits,
+                variables,
+            ) {
+                Finish::Done(result) => return result,
+                Finish::Bail(why) => {
+                    // Nothing of the compiled run is kept: Rhai runs the script from the top.
+                    *self.bails.borrow_mut().entry(why).or_insert(0) += 1;
+                    crate::runtime::restart();
+                }
+            }
+        }
         let mut scope = Scope::new();
         for name in &script.variables {
             let value = bindings.get(name).map_or(Dynamic::UNIT, to_dynamic);

@@ -68,6 +68,7 @@ mod abilities;
 mod cards;
 mod check;
 mod combat;
+mod compiled;
 mod diagnostic;
 mod fighters;
 mod flow;
@@ -85,6 +86,7 @@ mod variables;
 mod vocabulary;
 mod world;
 
+pub use compiled::ScriptEngine;
 pub use diagnostic::{DslDiagnostic, list_codes};
 pub use flow::FlowRequest;
 pub use functions::SAY;

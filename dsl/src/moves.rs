@@ -1,19 +1,20 @@
 //! The vocabulary's fighters and movement: who a player has, where they can go, moving,
 //! placing and taking them off.
 
+use crate::compiled::Registrar;
 use std::collections::BTreeSet;
 
 use gloam_core::{
     Choice, Hex, Passage, PieceId, PlayerId, Position, path_is_legal, reachable, routes_to,
 };
-use rhai::{Array, Dynamic, Engine, ImmutableString};
+use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::functions::{Ncc, PushGrid, Res, ask, effect, refused};
 use crate::runtime::{RunState, Stop, with_run};
 use crate::terrain::hex_has_type;
 use crate::values::{as_hex, as_string, list_of};
 
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn("fighters_of", |ctx: Ncc, player: PlayerId| -> Res<Array> {
         with_run(&ctx, "fighters_of", |run| {
             if run.state().player(player).is_none() {

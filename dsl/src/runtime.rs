@@ -106,6 +106,20 @@ pub(crate) struct RunState {
     pub(crate) memo: Memo,
     /// How many memoized list functions are running (only the outermost is memoized).
     pub(crate) list_depth: u32,
+    /// What the compiled engine needs to evaluate a card's condition inside this run, when
+    /// the run is on the compiled engine.
+    pub(crate) compiled: Option<Rc<Compiled>>,
+}
+
+/// The compiled engine's table and limits, lent to a run.
+pub(crate) struct Compiled {
+    pub(crate) natives: Rc<crate::compiled::Natives>,
+    pub(crate) limits: crate::Limits,
+}
+
+/// The compiled engine of the run in progress, if it runs on it.
+pub(crate) fn compiled() -> Option<Rc<Compiled>> {
+    with_run_raw(|run| run.compiled.clone()).flatten()
 }
 
 /// Results of the list functions that take a closure, by what they depend on: the script
@@ -477,6 +491,20 @@ pub(crate) fn with_run<T>(
 /// whose stop must be read); `None` if no run is lent.
 pub(crate) fn with_run_raw<T>(body: impl FnOnce(&mut RunState) -> T) -> Option<T> {
     RUN.with(|cell| cell.try_borrow_mut().ok()?.as_mut().map(body))
+}
+
+/// Puts the run in progress back as it was before its script began (no effect, no event,
+/// no answer taken, nothing queued, no stop), for the interpreter to run the script again
+/// after the compiled evaluator gave up on it.
+pub(crate) fn restart() {
+    with_run_raw(|run| {
+        run.working = None;
+        run.events.clear();
+        run.next_answer = 0;
+        run.flow.clear();
+        run.stop = None;
+        run.list_depth = 0;
+    });
 }
 
 /// Records `stop` as the run's stop at the call's position, and the error that ends the

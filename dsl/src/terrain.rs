@@ -1,8 +1,9 @@
 //! The vocabulary's terrain: hex types given in play (on top of the battlefield's own), the
 //! computed edge type, and whose territory a hex is.
 
+use crate::compiled::Registrar;
 use gloam_core::{Hex, PieceId, PlayerId, Position, reachable_flying};
-use rhai::{Array, Dynamic, Engine, ImmutableString};
+use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::functions::{Ncc, Res, effect, refused};
 use crate::moves::grid_for;
@@ -41,7 +42,7 @@ pub(crate) fn hexes_of_type(run: &RunState, name: &str) -> Vec<Hex> {
     hexes
 }
 
-pub(crate) fn register(engine: &mut Engine) {
+pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn(
         "set_hex_type",
         |ctx: Ncc, hex: Hex, name: ImmutableString, present: bool| -> Res<()> {

@@ -32,6 +32,11 @@ pub(crate) struct SimArgs {
     agents: Vec<AgentKind>,
     #[command(flatten)]
     choice: ChoiceArgs,
+    /// Which engine runs the scripts: `rhai` (Rhai's interpreter, the reference) or
+    /// `compiled` (gloam's evaluator of the compiled form; docs/compiler.md). The games are
+    /// the same on both (compare `log_digest` in `--json`).
+    #[arg(long, default_value = "rhai", value_name = "ENGINE")]
+    engine: gloam::sim::ScriptEngine,
     /// Worker threads (1 to 64). The results do not depend on it.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -97,6 +102,7 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
         seed: args.seed,
         jobs: args.jobs,
         choice: args.choice.choice(),
+        engine: args.engine,
     };
     gloam::sim::check_config(&config).map_err(CliError::usage)?;
     let paths = args.data.paths()?;

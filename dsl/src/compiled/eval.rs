@@ -1,0 +1,1053 @@
+//! The evaluator of the typed form: locals in a frame of slots, calls through the native
+//! table, list closures as loops, the sandbox's limits counted here.
+//!
+//! It gives the results and errors Rhai gives (the same `EvalAltResult`s at the same
+//! positions), so the host turns both into the same diagnostics. What it meets at run time
+//! and does not cover (iterating a value that is neither a list nor a range, indexing a
+//! string) is a [`Flow::Bail`]: the host then runs the script again on Rhai from the start,
+//! with nothing of the compiled run kept.
+
+use rhai::{
+    Array, Dynamic, Engine, EvalAltResult, GlobalRuntimeState, Identifier, NativeCallContext,
+    Position,
+};
+
+use super::ir::{
+    Call, Chain, Expr, Function, Link, ListKind, ListLoop, OpAssign, Place, Program, Root, Stmt,
+};
+use super::natives::Natives;
+use crate::Limits;
+use smallvec::SmallVec;
+
+/// How evaluation left a statement other than by finishing it.
+pub(crate) enum Flow {
+    /// An error, as Rhai reports it.
+    Error(Box<EvalAltResult>),
+    /// `break` (true) or `continue` (false), with `break`'s value.
+    Break(bool, Dynamic),
+    /// `return`.
+    Return(Dynamic),
+    /// Something the evaluator does not cover yet: run the script on Rhai instead.
+    Bail(String),
+}
+
+impl From<Box<EvalAltResult>> for Flow {
+    fn from(error: Box<EvalAltResult>) -> Flow {
+        Flow::Error(error)
+    }
+}
+
+type Eval<T> = Result<T, Flow>;
+
+/// A call's arguments, by reference, as natives take them.
+type Refs<'a> = SmallVec<[&'a mut Dynamic; 6]>;
+
+/// A call's argument values.
+type Args = SmallVec<[Dynamic; 4]>;
+
+/// How a compiled run ended.
+pub(crate) enum Finish {
+    /// The script's value, or its error.
+    Done(Result<Dynamic, Box<EvalAltResult>>),
+    /// The evaluator met something it does not cover: run the script on Rhai.
+    Bail(String),
+}
+
+/// Runs `program` with its first slots bound to `variables`.
+pub(crate) fn run(
+    program: &Program,
+    engine: &Engine,
+    natives: &Natives,
+    limits: &Limits,
+    variables: Vec<Dynamic>,
+) -> Finish {
+    let mut slots = variables;
+    slots.resize(program.slots.max(slots.len()), Dynamic::UNIT);
+    let mut machine = Machine {
+        functions: &program.functions,
+        env: Env {
+            engine,
+            global: engine.new_global_runtime_state(),
+            natives,
+            max_operations: limits.operations.max(1),
+            max_variables: limits.variables.max(1),
+            max_depth: limits.call_depth.max(1),
+            depth: 0,
+            operations: 0,
+        },
+        slots,
+    };
+    match machine.block(&program.body) {
+        Ok(value) | Err(Flow::Return(value)) | Err(Flow::Break(_, value)) => {
+            Finish::Done(Ok(value))
+        }
+        Err(Flow::Error(error)) => Finish::Done(Err(error)),
+        Err(Flow::Bail(why)) => Finish::Bail(why),
+    }
+}
+
+/// Everything but the frame, so a chain can hold a slot mutably while calling functions.
+struct Env<'a> {
+    engine: &'a Engine,
+    global: GlobalRuntimeState,
+    natives: &'a Natives,
+    max_operations: u64,
+    max_variables: usize,
+    /// Rhai's call levels: a call of the script's own function is one deeper.
+    max_depth: usize,
+    depth: usize,
+    operations: u64,
+}
+
+struct Machine<'a> {
+    functions: &'a [Function],
+    env: Env<'a>,
+    slots: Vec<Dynamic>,
+}
+
+fn error(error: EvalAltResult) -> Flow {
+    Flow::Error(Box::new(error))
+}
+
+/// Sets an error's position where it has none, as Rhai does for a native function's error.
+fn fill(mut error: Box<EvalAltResult>, pos: Position) -> Box<EvalAltResult> {
+    if error.position().is_none() {
+        error.set_position(pos);
+    }
+    error
+}
+
+fn mismatch(engine: &Engine, expected: &str, actual: &str, pos: Position) -> Flow {
+    error(EvalAltResult::ErrorMismatchDataType(
+        engine.map_type_name(expected).into(),
+        actual.into(),
+        pos,
+    ))
+}
+
+fn as_bool(engine: &Engine, value: &Dynamic, pos: Position) -> Eval<bool> {
+    value
+        .as_bool()
+        .map_err(|actual| mismatch(engine, "bool", actual, pos))
+}
+
+/// Rhai's index into a list of `len`: negative counts from the end.
+fn calc_index(len: usize, index: i64) -> Option<usize> {
+    if index < 0 {
+        let back = usize::try_from(index.unsigned_abs()).ok()?;
+        len.checked_sub(back)
+    } else {
+        usize::try_from(index).ok().filter(|i| *i < len)
+    }
+}
+
+/// The sizes Rhai counts against the limits: list items, map entries, string bytes, nested.
+fn sizes(value: &Dynamic) -> (usize, usize, usize) {
+    if let Some(list) = value.read_lock::<Array>() {
+        let mut total = (0, 0, 0);
+        for item in list.iter() {
+            let inner = sizes(item);
+            total = (total.0 + 1 + inner.0, total.1 + inner.1, total.2 + inner.2);
+        }
+        total
+    } else if let Some(map) = value.read_lock::<rhai::Map>() {
+        let mut total = (0, 0, 0);
+        for item in map.values() {
+            let inner = sizes(item);
+            total = (total.0 + inner.0, total.1 + 1 + inner.1, total.2 + inner.2);
+        }
+        total
+    } else if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
+        (0, 0, text.len())
+    } else {
+        (0, 0, 0)
+    }
+}
+
+fn too_large(what: &str, pos: Position) -> Flow {
+    error(EvalAltResult::ErrorDataTooLarge(what.to_owned(), pos))
+}
+
+impl Env<'_> {
+    fn track(&mut self, pos: Position) -> Eval<()> {
+        self.operations += 1;
+        if self.operations > self.max_operations {
+            return Err(error(EvalAltResult::ErrorTooManyOperations(pos)));
+        }
+        Ok(())
+    }
+
+    /// The limits on sizes, checked on a value as Rhai checks a function's result.
+    fn check_size(&self, value: &Dynamic, pos: Position) -> Eval<()> {
+        if value.is_array() || value.is_map() || value.is_string() {
+            self.engine
+                .ensure_data_size_within_limits(value)
+                .map_err(|e| Flow::Error(fill(e, pos)))?;
+        }
+        Ok(())
+    }
+
+    /// A call resolved at run time by Rhai (the standard library, operators on values the
+    /// fast paths do not cover): the same resolution, results and errors as the interpreter.
+    fn call_rhai(
+        &mut self,
+        name: &str,
+        is_ref_mut: bool,
+        args: &mut [&mut Dynamic],
+        pos: Position,
+    ) -> Eval<Dynamic> {
+        self.track(pos)?;
+        let context = NativeCallContext::from((self.engine, name, None, &self.global, pos));
+        context
+            .call_native_fn_raw(name, is_ref_mut, args)
+            .map_err(|e| Flow::Error(fill(e, pos)))
+    }
+
+    /// Calls `call` with `args` (the receiver first for a method, `by_ref`): the first
+    /// native overload that takes them, else Rhai's own resolution.
+    fn call_with(
+        &mut self,
+        call: &Call,
+        receiver: Option<&mut Dynamic>,
+        args: &mut [Dynamic],
+    ) -> Eval<Dynamic> {
+        let pos = call.pos;
+        let chosen = call.natives.iter().copied().find(|&index| {
+            let native = &self.natives.list[index];
+            match &receiver {
+                Some(first) => {
+                    native.params.len() == args.len() + 1
+                        && native.accepts_at(0, first)
+                        && args
+                            .iter()
+                            .enumerate()
+                            .all(|(i, arg)| native.accepts_at(i + 1, arg))
+                }
+                None => native.accepts(args),
+            }
+        });
+        let Some(index) = chosen else {
+            let only = match (&receiver, args.len()) {
+                (Some(first), 0) => Some(&**first),
+                (None, 1) => args.first(),
+                _ => None,
+            };
+            if let Some(size) = only.and_then(|value| Env::size_of(&call.name, value)) {
+                self.track(pos)?;
+                return Ok(size);
+            }
+            let pair = match (&receiver, &*args) {
+                (Some(first), [value]) => Some((&**first, value)),
+                (None, [first, value]) => Some((first, value)),
+                _ => None,
+            };
+            if let Some(found) =
+                pair.and_then(|(list, value)| Env::contains(&call.name, list, value))
+            {
+                self.track(pos)?;
+                return Ok(found.into());
+            }
+            return match receiver {
+                Some(first) => {
+                    let mut refs: Refs<'_> = SmallVec::new();
+                    refs.push(first);
+                    refs.extend(args.iter_mut());
+                    self.call_rhai(&call.name, true, &mut refs, pos)
+                }
+                None => {
+                    let mut refs: Refs<'_> = args.iter_mut().collect();
+                    self.call_rhai(&call.name, false, &mut refs, pos)
+                }
+            };
+        };
+        self.track(pos)?;
+        let native = &self.natives.list[index];
+        let Some(func) = native.func.get_native_fn() else {
+            return Err(Flow::Bail(format!(
+                "`{}` is not a native function",
+                call.name
+            )));
+        };
+        let context =
+            NativeCallContext::from((self.engine, call.name.as_str(), None, &self.global, pos));
+        let result = match receiver {
+            Some(first) if native.func.is_method() => {
+                let mut refs: Refs<'_> = SmallVec::new();
+                refs.push(first);
+                refs.extend(args.iter_mut());
+                func(Some(context), &mut refs)
+            }
+            Some(first) => {
+                // A function that takes its first argument by value must not consume the
+                // variable it was called on.
+                let mut copy = first.clone();
+                let mut refs: Refs<'_> = SmallVec::new();
+                refs.push(&mut copy);
+                refs.extend(args.iter_mut());
+                func(Some(context), &mut refs)
+            }
+            None => {
+                let mut refs: Refs<'_> = args.iter_mut().collect();
+                func(Some(context), &mut refs)
+            }
+        }
+        .map_err(|e| Flow::Error(fill(e, pos)))?;
+        self.check_size(&result, pos)?;
+        Ok(result)
+    }
+
+    /// `len` and `is_empty` of a list, a map or a string, as Rhai's standard library gives
+    /// them (a string's length in characters); `None` for anything else.
+    fn size_of(name: &str, value: &Dynamic) -> Option<Dynamic> {
+        let len = if let Ok(list) = value.as_array_ref() {
+            list.len()
+        } else if let Ok(map) = value.as_map_ref() {
+            map.len()
+        } else if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
+            text.chars().count()
+        } else {
+            return None;
+        };
+        match name {
+            "len" => Some(Dynamic::from_int(i64::try_from(len).unwrap_or(i64::MAX))),
+            "is_empty" => Some(Dynamic::from_bool(len == 0)),
+            _ => None,
+        }
+    }
+
+    /// `list.contains(value)` where every item is of the value's type and that type's
+    /// `==` is plain equality (numbers, booleans, strings, fighters, hexes, players,
+    /// cards): what Rhai's `contains` finds by calling `==` on each item; `None` for
+    /// anything else, which Rhai's own `contains` answers.
+    fn contains(name: &str, list: &Dynamic, value: &Dynamic) -> Option<bool> {
+        fn all_equal<T: Clone + PartialEq + 'static>(list: &[Dynamic], value: &T) -> Option<bool> {
+            let mut found = false;
+            for item in list {
+                let item = item.read_lock::<T>()?;
+                found |= *item == *value;
+            }
+            Some(found)
+        }
+        if name != "contains" {
+            return None;
+        }
+        let list = list.as_array_ref().ok()?;
+        if let Ok(n) = value.as_int() {
+            return all_equal(&list, &n);
+        }
+        if let Ok(b) = value.as_bool() {
+            return all_equal(&list, &b);
+        }
+        if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
+            return all_equal(&list, &*text);
+        }
+        if let Some(piece) = value.read_lock::<gloam_core::PieceId>() {
+            return all_equal(&list, &*piece);
+        }
+        if let Some(hex) = value.read_lock::<gloam_core::Hex>() {
+            return all_equal(&list, &*hex);
+        }
+        if let Some(player) = value.read_lock::<gloam_core::PlayerId>() {
+            return all_equal(&list, &*player);
+        }
+        if let Some(card) = value.read_lock::<gloam_core::CardId>() {
+            return all_equal(&list, &*card);
+        }
+        None
+    }
+
+    /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
+    fn fast_operator(name: &str, args: &[Dynamic]) -> Option<Dynamic> {
+        match args {
+            [value] => match name {
+                "!" => value.as_bool().ok().map(|b| (!b).into()),
+                "-" => value
+                    .as_int()
+                    .ok()
+                    .and_then(i64::checked_neg)
+                    .map(Into::into),
+                _ => None,
+            },
+            [left, right] => {
+                if let (Ok(a), Ok(b)) = (left.as_int(), right.as_int()) {
+                    return match name {
+                        "+" => a.checked_add(b).map(Into::into),
+                        "-" => a.checked_sub(b).map(Into::into),
+                        "*" => a.checked_mul(b).map(Into::into),
+                        "/" => a.checked_div(b).map(Into::into),
+                        "%" => a.checked_rem(b).map(Into::into),
+                        "==" => Some((a == b).into()),
+                        "!=" => Some((a != b).into()),
+                        "<" => Some((a < b).into()),
+                        "<=" => Some((a <= b).into()),
+                        ">" => Some((a > b).into()),
+                        ">=" => Some((a >= b).into()),
+                        _ => None,
+                    };
+                }
+                if let (Ok(a), Ok(b)) = (left.as_bool(), right.as_bool()) {
+                    return match name {
+                        "==" => Some((a == b).into()),
+                        "!=" => Some((a != b).into()),
+                        _ => None,
+                    };
+                }
+                if let (Some(a), Some(b)) = (
+                    left.read_lock::<rhai::ImmutableString>(),
+                    right.read_lock::<rhai::ImmutableString>(),
+                ) {
+                    return match name {
+                        "==" => Some((*a == *b).into()),
+                        "!=" => Some((*a != *b).into()),
+                        _ => None,
+                    };
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// `target op= value`, as Rhai does it: the built-in, else the op-assignment function,
+    /// else `target = target op value`.
+    fn op_assign(
+        &mut self,
+        target: &mut Dynamic,
+        op: &OpAssign,
+        mut value: Dynamic,
+        pos: Position,
+    ) -> Eval<()> {
+        if let (Ok(a), Ok(b)) = (target.as_int(), value.as_int()) {
+            let done = match op.op {
+                "+" => a.checked_add(b),
+                "-" => a.checked_sub(b),
+                "*" => a.checked_mul(b),
+                "/" => a.checked_div(b),
+                "%" => a.checked_rem(b),
+                _ => None,
+            };
+            if let Some(done) = done {
+                *target = done.into();
+                return Ok(());
+            }
+        }
+        let attempt = {
+            let mut refs = [&mut *target, &mut value];
+            self.call_rhai(op.op_assign, true, &mut refs, pos)
+        };
+        match attempt {
+            Ok(_) => {}
+            Err(Flow::Error(e))
+                if matches!(&*e, EvalAltResult::ErrorFunctionNotFound(signature, _)
+                    if signature.starts_with(op.op_assign)) =>
+            {
+                let result = {
+                    let mut refs = [&mut *target, &mut value];
+                    self.call_rhai(op.op, true, &mut refs, pos)?
+                };
+                *target = result;
+            }
+            Err(other) => return Err(other),
+        }
+        self.check_size(target, pos)
+    }
+
+    /// Reads property `name` of `target`: a map's entry (an error if it has none), else the
+    /// property's getter.
+    fn property(
+        &mut self,
+        target: &mut Dynamic,
+        name: &Identifier,
+        pos: Position,
+    ) -> Eval<Dynamic> {
+        if let Some(map) = target.read_lock::<rhai::Map>() {
+            return match map.get(name.as_str()) {
+                Some(value) => Ok(value.clone()),
+                None => Err(error(EvalAltResult::ErrorPropertyNotFound(
+                    name.to_string(),
+                    pos,
+                ))),
+            };
+        }
+        let getter = format!("get${name}");
+        let natives = self
+            .natives
+            .overloads(&getter, 1)
+            .map(<[usize]>::to_vec)
+            .unwrap_or_default();
+        if natives.is_empty() {
+            return Err(Flow::Bail(format!(
+                "property `{name}` of a {}",
+                target.type_name()
+            )));
+        }
+        let call = Call {
+            name: getter.into(),
+            natives,
+            args: Vec::new(),
+            operator: false,
+            script: None,
+            pos,
+        };
+        self.call_with(&call, Some(target), &mut [])
+    }
+}
+
+/// A link's value computed before the chain's root, as Rhai computes them.
+enum Ready {
+    Prop,
+    Index(Dynamic),
+    Method(Args),
+}
+
+impl Machine<'_> {
+    fn block(&mut self, statements: &[Stmt]) -> Eval<Dynamic> {
+        let mut value = Dynamic::UNIT;
+        for statement in statements {
+            value = self.stmt(statement)?;
+        }
+        Ok(value)
+    }
+
+    /// A loop body: `continue` goes on, `break` ends the loop with its value.
+    fn body(&mut self, statements: &[Stmt]) -> Eval<Option<Dynamic>> {
+        match self.block(statements) {
+            Ok(_) | Err(Flow::Break(false, _)) => Ok(None),
+            Err(Flow::Break(true, value)) => Ok(Some(value)),
+            Err(other) => Err(other),
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Eval<Dynamic> {
+        self.env.track(stmt.position())?;
+        match stmt {
+            Stmt::Noop(_) => Ok(Dynamic::UNIT),
+            Stmt::Expr(expr) => self.expr(expr),
+            Stmt::Block(statements, _) => self.block(statements),
+            Stmt::Let {
+                slot,
+                value,
+                live,
+                pos,
+            } => {
+                if *live >= self.env.max_variables {
+                    return Err(error(EvalAltResult::ErrorTooManyVariables(*pos)));
+                }
+                let value = self.expr(value)?;
+                self.slots[*slot as usize] = value;
+                Ok(Dynamic::UNIT)
+            }
+            Stmt::Assign {
+                target,
+                op,
+                value,
+                pos,
+            } => {
+                let value = self.expr(value)?;
+                self.assign(target, op.as_ref(), value, *pos)?;
+                Ok(Dynamic::UNIT)
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => {
+                let value = self.expr(cond)?;
+                if as_bool(self.env.engine, &value, cond.position())? {
+                    self.block(then)
+                } else {
+                    self.block(otherwise)
+                }
+            }
+            Stmt::While {
+                cond,
+                body,
+                body_pos,
+                ..
+            } => loop {
+                if let Some(cond) = cond {
+                    let value = self.expr(cond)?;
+                    if !as_bool(self.env.engine, &value, cond.position())? {
+                        break Ok(Dynamic::UNIT);
+                    }
+                } else if body.is_empty() {
+                    self.env.track(*body_pos)?;
+                }
+                if let Some(value) = self.body(body)? {
+                    break Ok(value);
+                }
+            },
+            Stmt::Do {
+                body,
+                cond,
+                is_while,
+                ..
+            } => loop {
+                if let Some(value) = self.body(body)? {
+                    break Ok(value);
+                }
+                let value = self.expr(cond)?;
+                if as_bool(self.env.engine, &value, cond.position())? ^ is_while {
+                    break Ok(Dynamic::UNIT);
+                }
+            },
+            Stmt::For(for_loop) => {
+                let extra = usize::from(for_loop.counter.is_some());
+                if for_loop.live + extra >= self.env.max_variables {
+                    return Err(error(EvalAltResult::ErrorTooManyVariables(
+                        for_loop.var_pos,
+                    )));
+                }
+                let iterated = self.expr(&for_loop.iter)?;
+                let items: Box<dyn Iterator<Item = Dynamic>> = if iterated.is_array() {
+                    Box::new(iterated.into_array().unwrap_or_default().into_iter())
+                } else if let Some(range) = iterated.read_lock::<std::ops::Range<i64>>() {
+                    Box::new(range.clone().map(Dynamic::from_int))
+                } else if let Some(range) = iterated.read_lock::<std::ops::RangeInclusive<i64>>() {
+                    Box::new(range.clone().map(Dynamic::from_int))
+                } else {
+                    return Err(Flow::Bail(format!("`for` over a {}", iterated.type_name())));
+                };
+                let mut result = Dynamic::UNIT;
+                for (index, item) in items.enumerate() {
+                    if let Some(counter) = for_loop.counter {
+                        self.slots[counter as usize] = Dynamic::from_int(index as i64);
+                    }
+                    self.slots[for_loop.var as usize] = item;
+                    if for_loop.body.is_empty() {
+                        self.env.track(for_loop.body_pos)?;
+                        continue;
+                    }
+                    if let Some(value) = self.body(&for_loop.body)? {
+                        result = value;
+                        break;
+                    }
+                }
+                Ok(result)
+            }
+            Stmt::Break {
+                value, is_break, ..
+            } => {
+                let value = match value {
+                    Some(value) => self.expr(value)?,
+                    None => Dynamic::UNIT,
+                };
+                Err(Flow::Break(*is_break, value))
+            }
+            Stmt::Return { value, .. } => {
+                let value = match value {
+                    Some(value) => self.expr(value)?,
+                    None => Dynamic::UNIT,
+                };
+                Err(Flow::Return(value))
+            }
+            Stmt::Throw { value, pos } => {
+                let value = match value {
+                    Some(value) => self.expr(value)?,
+                    None => Dynamic::UNIT,
+                };
+                Err(error(EvalAltResult::ErrorRuntime(value, *pos)))
+            }
+        }
+    }
+
+    fn exprs(&mut self, exprs: &[Expr]) -> Eval<Args> {
+        exprs.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Eval<Dynamic> {
+        self.env.track(expr.position())?;
+        match expr {
+            Expr::Const(value, _) => Ok(value.clone()),
+            Expr::Local(slot, _) => Ok(self.slots[*slot as usize].clone()),
+            Expr::Interpolated(parts, _) => {
+                let mut text = String::new();
+                for part in parts {
+                    let mut value = self.expr(part)?;
+                    if let Some(s) = value.read_lock::<rhai::ImmutableString>() {
+                        text.push_str(s.as_str());
+                    } else {
+                        let shown = {
+                            let mut refs = [&mut value];
+                            let context = NativeCallContext::from((
+                                self.env.engine,
+                                "to_string",
+                                None,
+                                &self.env.global,
+                                part.position(),
+                            ));
+                            context.call_native_fn_raw("to_string", true, &mut refs)
+                        };
+                        match shown.ok().and_then(|s| s.into_immutable_string().ok()) {
+                            Some(shown) => text.push_str(shown.as_str()),
+                            None => text.push_str(&value.to_string()),
+                        }
+                    }
+                    if self.env.engine.max_string_size() > 0
+                        && text.len() > self.env.engine.max_string_size()
+                    {
+                        return Err(too_large("Length of string", part.position()));
+                    }
+                }
+                Ok(Dynamic::from(rhai::ImmutableString::from(text)))
+            }
+            Expr::Array(items, _) => {
+                let mut list = Array::with_capacity(items.len());
+                let mut total = (0, 0, 0);
+                for item in items {
+                    let value = self.expr(item)?;
+                    let inner = sizes(&value);
+                    total = (total.0 + inner.0 + 1, total.1 + inner.1, total.2 + inner.2);
+                    self.check_totals(total, item.position())?;
+                    list.push(value);
+                }
+                Ok(Dynamic::from_array(list))
+            }
+            Expr::Map(entries, template, _) => {
+                let mut map = (**template).clone();
+                let mut total = (0, 0, 0);
+                for (key, value_expr) in entries {
+                    let value = self.expr(value_expr)?;
+                    let inner = sizes(&value);
+                    total = (total.0 + inner.0, total.1 + inner.1 + 1, total.2 + inner.2);
+                    self.check_totals(total, value_expr.position())?;
+                    map.insert(key.clone(), value);
+                }
+                Ok(Dynamic::from_map(map))
+            }
+            Expr::And(items, _) => {
+                for item in items {
+                    let value = self.expr(item)?;
+                    if !as_bool(self.env.engine, &value, item.position())? {
+                        return Ok(Dynamic::FALSE);
+                    }
+                }
+                Ok(Dynamic::TRUE)
+            }
+            Expr::Or(items, _) => {
+                for item in items {
+                    let value = self.expr(item)?;
+                    if as_bool(self.env.engine, &value, item.position())? {
+                        return Ok(Dynamic::TRUE);
+                    }
+                }
+                Ok(Dynamic::FALSE)
+            }
+            Expr::Coalesce(items, _) => {
+                let mut value = Dynamic::UNIT;
+                for item in items {
+                    value = self.expr(item)?;
+                    if !value.is_unit() {
+                        break;
+                    }
+                }
+                Ok(value)
+            }
+            Expr::Call(call) => {
+                let mut args = self.exprs(&call.args)?;
+                if let Some(index) = call.script {
+                    return self.call_script(index, args, call.pos);
+                }
+                if call.operator && !args.iter().any(Dynamic::is_variant) {
+                    if let Some(value) = Env::fast_operator(&call.name, &args) {
+                        return Ok(value);
+                    }
+                    let mut refs: Refs<'_> = args.iter_mut().collect();
+                    return self.env.call_rhai(&call.name, false, &mut refs, call.pos);
+                }
+                self.env.call_with(call, None, &mut args)
+            }
+            Expr::Chain(chain) => self.chain(chain),
+            Expr::Block(statements, _) => self.block(statements),
+            Expr::ListLoop(list_loop) => self.list_loop(list_loop),
+        }
+    }
+
+    /// Calls the script's own function `index`, as Rhai does: one level deeper, in a frame
+    /// of its own, an error inside it wrapped as having happened in it.
+    fn call_script(&mut self, index: usize, args: Args, pos: Position) -> Eval<Dynamic> {
+        let function = &self.functions[index];
+        self.env.track(pos)?;
+        if self.env.depth + 1 > self.env.max_depth {
+            return Err(error(EvalAltResult::ErrorStackOverflow(pos)));
+        }
+        let mut frame = args.into_vec();
+        frame.resize(function.slots.max(function.params), Dynamic::UNIT);
+        let outer = std::mem::replace(&mut self.slots, frame);
+        self.env.depth += 1;
+        let result = self.block(&function.body);
+        self.env.depth -= 1;
+        self.slots = outer;
+        match result {
+            Ok(value) | Err(Flow::Return(value)) => Ok(value),
+            Err(Flow::Error(inner)) => Err(error(EvalAltResult::ErrorInFunctionCall(
+                function.name.to_string(),
+                String::new(),
+                inner,
+                pos,
+            ))),
+            Err(Flow::Break(..)) => Err(Flow::Bail("`break` outside a loop".into())),
+            Err(bail) => Err(bail),
+        }
+    }
+
+    fn check_totals(&self, (lists, maps, text): (usize, usize, usize), pos: Position) -> Eval<()> {
+        let engine = self.env.engine;
+        if engine.max_string_size() > 0 && text > engine.max_string_size() {
+            return Err(too_large("Length of string", pos));
+        }
+        if engine.max_array_size() > 0 && lists > engine.max_array_size() {
+            return Err(too_large("Size of array/BLOB", pos));
+        }
+        if engine.max_map_size() > 0 && maps > engine.max_map_size() {
+            return Err(too_large("Size of object map", pos));
+        }
+        Ok(())
+    }
+
+    /// The values of a chain's links, left to right, before its root (Rhai's order).
+    fn ready(&mut self, links: &[Link]) -> Eval<Vec<Ready>> {
+        let mut ready = Vec::with_capacity(links.len());
+        for link in links {
+            ready.push(match link {
+                Link::Prop(..) => Ready::Prop,
+                Link::Index(index, _) => Ready::Index(self.expr(index)?),
+                Link::Method(call) => Ready::Method(self.exprs(&call.args)?),
+            });
+        }
+        Ok(ready)
+    }
+
+    fn chain(&mut self, chain: &Chain) -> Eval<Dynamic> {
+        let mut ready = self.ready(&chain.links)?;
+        match &chain.root {
+            Root::Local(slot, pos) => {
+                self.env.track(*pos)?;
+                let target = &mut self.slots[*slot as usize];
+                apply(&mut self.env, target, &chain.links, &mut ready)
+            }
+            Root::Value(expr) => {
+                let mut value = self.expr(expr)?;
+                apply(&mut self.env, &mut value, &chain.links, &mut ready)
+            }
+        }
+    }
+
+    fn assign(
+        &mut self,
+        place: &Place,
+        op: Option<&OpAssign>,
+        value: Dynamic,
+        pos: Position,
+    ) -> Eval<()> {
+        let mut ready = self.ready(&place.links)?;
+        self.env.track(place.slot_pos)?;
+        let root = &mut self.slots[place.slot as usize];
+        assign_at(
+            &mut self.env,
+            root,
+            &place.links,
+            &mut ready,
+            op,
+            value,
+            pos,
+        )?;
+        let root = &self.slots[place.slot as usize];
+        self.env.check_size(root, pos)
+    }
+
+    fn list_loop(&mut self, list_loop: &ListLoop) -> Eval<Dynamic> {
+        let list = match &list_loop.list {
+            Root::Local(slot, pos) => {
+                self.env.track(*pos)?;
+                self.slots[*slot as usize].clone()
+            }
+            Root::Value(expr) => self.expr(expr)?,
+        };
+        // The closure, as Rhai evaluates the argument.
+        self.env.track(list_loop.closure_pos)?;
+        let Ok(list) = list.into_array() else {
+            return Err(Flow::Bail(format!(
+                "`{}` on a value that is not a list",
+                list_loop.kind.name()
+            )));
+        };
+        // The call of the list function itself.
+        self.env.track(list_loop.call_pos)?;
+        if list_loop.race {
+            return Err(error(EvalAltResult::ErrorDataRace(
+                format!("argument #1 of function '{}'", list_loop.kind.name()),
+                // Rhai's check gives no position, and nothing fills one in.
+                Position::NONE,
+            )));
+        }
+        if list_loop.live + 1 + usize::from(list_loop.index.is_some()) > self.env.max_variables {
+            return Err(error(EvalAltResult::ErrorTooManyVariables(list_loop.pos)));
+        }
+        let mut kept = Array::new();
+        for (index, item) in list.into_iter().enumerate() {
+            self.env.track(list_loop.closure_pos)?;
+            if let Some(slot) = list_loop.index {
+                self.slots[slot as usize] = Dynamic::from_int(index as i64);
+            }
+            self.slots[list_loop.item as usize] = item.clone();
+            let result = match self.block(&list_loop.body) {
+                Ok(value) | Err(Flow::Return(value)) => value,
+                Err(Flow::Break(..)) => {
+                    return Err(Flow::Bail("`break` inside a closure".into()));
+                }
+                Err(other) => return Err(other),
+            };
+            match list_loop.kind {
+                ListKind::Filter => {
+                    if result.as_bool().unwrap_or(false) {
+                        kept.push(item);
+                    }
+                }
+                ListKind::Some => {
+                    if result.as_bool().unwrap_or(false) {
+                        return Ok(Dynamic::TRUE);
+                    }
+                }
+                ListKind::All => {
+                    if !result.as_bool().unwrap_or(false) {
+                        return Ok(Dynamic::FALSE);
+                    }
+                }
+                ListKind::Map => kept.push(result),
+            }
+        }
+        Ok(match list_loop.kind {
+            ListKind::Filter | ListKind::Map => Dynamic::from_array(kept),
+            ListKind::Some => Dynamic::FALSE,
+            ListKind::All => Dynamic::TRUE,
+        })
+    }
+}
+
+/// Runs `body` on one part of `target` in place: a list's item (by index) or a map's entry
+/// (by key, added as `()` when `add` and missing). The part is taken out for the length of
+/// `body` and put back after, whatever `body` returns.
+fn with_part<R>(
+    engine: &Engine,
+    target: &mut Dynamic,
+    key: &Dynamic,
+    pos: Position,
+    add: bool,
+    body: impl FnOnce(&mut Dynamic) -> Eval<R>,
+) -> Eval<R> {
+    if target.is_array() {
+        let number = key
+            .as_int()
+            .map_err(|actual| mismatch(engine, "i64", actual, pos))?;
+        let len = target.as_array_ref().map_or(0, |list| list.len());
+        let Some(at) = calc_index(len, number) else {
+            return Err(error(EvalAltResult::ErrorArrayBounds(len, number, pos)));
+        };
+        let mut part = match target.as_array_mut() {
+            Ok(mut list) => std::mem::take(&mut list[at]),
+            Err(_) => return Err(Flow::Bail("a shared list".into())),
+        };
+        let result = body(&mut part);
+        if let Ok(mut list) = target.as_array_mut() {
+            list[at] = part;
+        }
+        return result;
+    }
+    if target.is_map() {
+        let Some(name) = key.read_lock::<rhai::ImmutableString>().map(|k| k.clone()) else {
+            return Err(mismatch(engine, "string", key.type_name(), pos));
+        };
+        let mut part = match target.as_map_mut() {
+            Ok(mut map) => match map.get_mut(name.as_str()) {
+                Some(value) => std::mem::take(value),
+                None if add => Dynamic::UNIT,
+                None => {
+                    return Err(error(EvalAltResult::ErrorPropertyNotFound(
+                        name.to_string(),
+                        pos,
+                    )));
+                }
+            },
+            Err(_) => return Err(Flow::Bail("a shared map".into())),
+        };
+        let result = body(&mut part);
+        if let Ok(mut map) = target.as_map_mut() {
+            map.insert(name.as_str().into(), part);
+        }
+        return result;
+    }
+    Err(Flow::Bail(format!("indexing a {}", target.type_name())))
+}
+
+/// Assigns `value` (or op-assigns it) to the part of `target` that `links` name.
+fn assign_at(
+    env: &mut Env<'_>,
+    target: &mut Dynamic,
+    links: &[Link],
+    ready: &mut [Ready],
+    op: Option<&OpAssign>,
+    value: Dynamic,
+    pos: Position,
+) -> Eval<()> {
+    let (Some(link), Some((first, rest))) = (links.first(), ready.split_first_mut()) else {
+        match op {
+            None => *target = value,
+            Some(op) => env.op_assign(target, op, value, pos)?,
+        }
+        return Ok(());
+    };
+    let engine = env.engine;
+    match (link, first) {
+        (Link::Prop(name, prop_pos), Ready::Prop) if target.is_map() => {
+            let key = Dynamic::from(rhai::ImmutableString::from(name.as_str()));
+            with_part(engine, target, &key, *prop_pos, true, |part| {
+                assign_at(env, part, &links[1..], rest, op, value, pos)
+            })
+        }
+        (Link::Index(_, index_pos), Ready::Index(key)) => {
+            with_part(engine, target, key, *index_pos, true, |part| {
+                assign_at(env, part, &links[1..], rest, op, value, pos)
+            })
+        }
+        _ => Err(Flow::Bail("an assignment through a property setter".into())),
+    }
+}
+
+/// Applies a chain's links to `target` and returns the value it ends in.
+fn apply(
+    env: &mut Env<'_>,
+    target: &mut Dynamic,
+    links: &[Link],
+    ready: &mut [Ready],
+) -> Eval<Dynamic> {
+    let (Some(link), Some((first, rest))) = (links.first(), ready.split_first_mut()) else {
+        return Ok(target.clone());
+    };
+    let engine = env.engine;
+    match (link, first) {
+        (Link::Prop(name, pos), Ready::Prop) => {
+            if target.is_map() {
+                let key = Dynamic::from(rhai::ImmutableString::from(name.as_str()));
+                return with_part(engine, target, &key, *pos, false, |part| {
+                    apply(env, part, &links[1..], rest)
+                });
+            }
+            env.track(*pos)?;
+            let mut value = env.property(target, name, *pos)?;
+            apply(env, &mut value, &links[1..], rest)
+        }
+        (Link::Index(_, pos), Ready::Index(key)) => {
+            env.track(Position::NONE)?;
+            with_part(engine, target, key, *pos, false, |part| {
+                apply(env, part, &links[1..], rest)
+            })
+        }
+        (Link::Method(call), Ready::Method(args)) => {
+            let mut value = env.call_with(call, Some(target), args)?;
+            apply(env, &mut value, &links[1..], rest)
+        }
+        _ => Err(Flow::Bail("a chain whose links do not match".into())),
+    }
+}

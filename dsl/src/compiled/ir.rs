@@ -1,0 +1,272 @@
+//! The typed form a script is lowered to: statements and expressions over numbered slots,
+//! calls resolved to the native table, closures given to the list functions inlined as
+//! loops. Every node keeps the Rhai position of the source it came from, so errors and
+//! limits point where the interpreter's do.
+
+use rhai::{Dynamic, Identifier, Position};
+
+/// A lowered script.
+#[derive(Debug)]
+pub(crate) struct Program {
+    /// The top-level statements.
+    pub(crate) body: Vec<Stmt>,
+    /// How many slots a run needs (the script's variables first, in binding order).
+    pub(crate) slots: usize,
+    /// The functions the script defines with `fn`, as its calls name them.
+    pub(crate) functions: Vec<Function>,
+}
+
+/// A function the script defines with `fn`: it sees its parameters only, in a frame of
+/// its own.
+#[derive(Debug, Default)]
+pub(crate) struct Function {
+    pub(crate) name: Identifier,
+    /// Its parameters take the first slots.
+    pub(crate) params: usize,
+    pub(crate) slots: usize,
+    pub(crate) body: Vec<Stmt>,
+}
+
+/// A slot: a local variable's place in the run's frame.
+pub(crate) type Slot = u32;
+
+/// A statement.
+#[derive(Debug)]
+pub(crate) enum Stmt {
+    Noop(Position),
+    Expr(Expr),
+    /// `let` / `const`: `live` is how many variables are in scope before it (Rhai's
+    /// variable limit counts them).
+    Let {
+        slot: Slot,
+        value: Expr,
+        live: usize,
+        pos: Position,
+    },
+    /// `target = value`, or `target op= value`.
+    Assign {
+        target: Place,
+        op: Option<OpAssign>,
+        value: Expr,
+        pos: Position,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+        pos: Position,
+    },
+    /// `while cond { }`; `loop { }` has no condition.
+    While {
+        cond: Option<Expr>,
+        body: Vec<Stmt>,
+        /// Where an empty body's turns are counted (Rhai counts them at the body).
+        body_pos: Position,
+        pos: Position,
+    },
+    /// `do { } while cond` (`is_while`) or `do { } until cond`.
+    Do {
+        body: Vec<Stmt>,
+        cond: Expr,
+        is_while: bool,
+        pos: Position,
+    },
+    For(Box<ForLoop>),
+    /// `break` (`is_break`) or `continue`.
+    Break {
+        value: Option<Expr>,
+        is_break: bool,
+        pos: Position,
+    },
+    Return {
+        value: Option<Expr>,
+        pos: Position,
+    },
+    Throw {
+        value: Option<Expr>,
+        pos: Position,
+    },
+    Block(Vec<Stmt>, Position),
+}
+
+impl Stmt {
+    /// The position Rhai counts an operation at for this statement.
+    pub(crate) fn position(&self) -> Position {
+        match self {
+            Stmt::Noop(pos)
+            | Stmt::Let { pos, .. }
+            | Stmt::Assign { pos, .. }
+            | Stmt::If { pos, .. }
+            | Stmt::While { pos, .. }
+            | Stmt::Do { pos, .. }
+            | Stmt::Break { pos, .. }
+            | Stmt::Return { pos, .. }
+            | Stmt::Throw { pos, .. }
+            | Stmt::Block(_, pos) => *pos,
+            Stmt::Expr(expr) => expr.position(),
+            Stmt::For(for_loop) => for_loop.pos,
+        }
+    }
+}
+
+/// `for var in iter { body }`, or `for (var, counter) in iter { body }`.
+#[derive(Debug)]
+pub(crate) struct ForLoop {
+    pub(crate) var: Slot,
+    pub(crate) counter: Option<Slot>,
+    pub(crate) iter: Expr,
+    pub(crate) body: Vec<Stmt>,
+    pub(crate) live: usize,
+    pub(crate) var_pos: Position,
+    /// Where an empty body's turns are counted.
+    pub(crate) body_pos: Position,
+    pub(crate) pos: Position,
+}
+
+/// An op-assignment: `+=` and its underlying `+`.
+#[derive(Debug)]
+pub(crate) struct OpAssign {
+    pub(crate) op_assign: &'static str,
+    pub(crate) op: &'static str,
+}
+
+/// Something assigned to: a local, or a local's part (`m.count`, `list[0]`).
+#[derive(Debug)]
+pub(crate) struct Place {
+    pub(crate) slot: Slot,
+    pub(crate) slot_pos: Position,
+    /// Properties and indexes, none a method call.
+    pub(crate) links: Vec<Link>,
+}
+
+/// An expression.
+#[derive(Debug)]
+pub(crate) enum Expr {
+    Const(Dynamic, Position),
+    Local(Slot, Position),
+    Interpolated(Vec<Expr>, Position),
+    Array(Vec<Expr>, Position),
+    /// A map literal: the template holds every key, the expressions fill them in.
+    Map(Vec<(Identifier, Expr)>, Box<rhai::Map>, Position),
+    And(Vec<Expr>, Position),
+    Or(Vec<Expr>, Position),
+    Coalesce(Vec<Expr>, Position),
+    Call(Box<Call>),
+    /// `root.link.link[index]...`
+    Chain(Box<Chain>),
+    /// A block used as a value (`{ let a = 1; a + 1 }`).
+    Block(Vec<Stmt>, Position),
+    /// `list.filter(|x| ...)` and its siblings, as a loop.
+    ListLoop(Box<ListLoop>),
+}
+
+impl Expr {
+    pub(crate) fn position(&self) -> Position {
+        match self {
+            Expr::Const(_, pos)
+            | Expr::Local(_, pos)
+            | Expr::Interpolated(_, pos)
+            | Expr::Array(_, pos)
+            | Expr::Map(_, _, pos)
+            | Expr::And(_, pos)
+            | Expr::Or(_, pos)
+            | Expr::Coalesce(_, pos)
+            | Expr::Block(_, pos) => *pos,
+            Expr::Call(call) => call.pos,
+            Expr::Chain(chain) => chain.pos,
+            Expr::ListLoop(list_loop) => list_loop.pos,
+        }
+    }
+}
+
+/// A call of a function or an operator.
+#[derive(Debug)]
+pub(crate) struct Call {
+    pub(crate) name: Identifier,
+    /// The table's overloads of this name and arity, most exact first (empty: resolved by
+    /// Rhai at run time, as the standard library's functions are).
+    pub(crate) natives: Vec<usize>,
+    pub(crate) args: Vec<Expr>,
+    /// An operator (`+`, `==`, `!`): Rhai's built-in operators come first for its own types.
+    pub(crate) operator: bool,
+    /// The script's own function of this name and arity, which Rhai calls before any native.
+    pub(crate) script: Option<usize>,
+    pub(crate) pos: Position,
+}
+
+/// A chain of properties, indexes and method calls on a root.
+#[derive(Debug)]
+pub(crate) struct Chain {
+    pub(crate) root: Root,
+    pub(crate) links: Vec<Link>,
+    pub(crate) pos: Position,
+}
+
+/// What a chain starts from.
+#[derive(Debug)]
+pub(crate) enum Root {
+    /// A local, reached in place (a method may change it: `list.push(x)`).
+    Local(Slot, Position),
+    /// Any other value.
+    Value(Expr),
+}
+
+/// One step of a chain.
+#[derive(Debug)]
+pub(crate) enum Link {
+    Prop(Identifier, Position),
+    Index(Expr, Position),
+    Method(Call),
+}
+
+/// Which list function a loop stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ListKind {
+    Filter,
+    Some,
+    All,
+    Map,
+}
+
+impl ListKind {
+    pub(crate) fn of(name: &str) -> Option<ListKind> {
+        match name {
+            "filter" => Some(ListKind::Filter),
+            "some" => Some(ListKind::Some),
+            "all" => Some(ListKind::All),
+            "map" => Some(ListKind::Map),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            ListKind::Filter => "filter",
+            ListKind::Some => "some",
+            ListKind::All => "all",
+            ListKind::Map => "map",
+        }
+    }
+}
+
+/// `list.filter(|item| body)` (or `|item, index|`) as a loop over the list.
+#[derive(Debug)]
+pub(crate) struct ListLoop {
+    pub(crate) kind: ListKind,
+    /// The list, a local reached in place (as Rhai passes it) or a value.
+    pub(crate) list: Root,
+    pub(crate) item: Slot,
+    pub(crate) index: Option<Slot>,
+    /// The closure's body.
+    pub(crate) body: Vec<Stmt>,
+    /// The closure's position (its operations are counted there).
+    pub(crate) closure_pos: Position,
+    /// How many variables are in scope in the closure's body before its parameters.
+    pub(crate) live: usize,
+    /// The list is a local the closure captures: Rhai refuses the call (a data race).
+    pub(crate) race: bool,
+    /// Where the list function is called (a method call's name).
+    pub(crate) call_pos: Position,
+    /// The expression's position (the `.` of a method call).
+    pub(crate) pos: Position,
+}

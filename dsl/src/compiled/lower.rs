@@ -1,0 +1,621 @@
+//! Lowering: a checked, optimised Rhai AST to the typed form of [`super::ir`].
+//!
+//! Anything the evaluator does not cover yet is refused with the reason, and the script
+//! runs on Rhai ([`super::Lowered`]); nothing is guessed.
+
+use rhai::{AST, ASTFlags, Expr as RExpr, FnCallExpr, Identifier, Position, Stmt as RStmt};
+
+use super::ir::{
+    Call, Chain, Expr, ForLoop, Function, Link, ListKind, ListLoop, OpAssign, Place, Program, Root,
+    Slot, Stmt,
+};
+use super::natives::Natives;
+
+/// The start of the names Rhai gives closures.
+const ANONYMOUS: &str = "anon$";
+
+/// Why a script is not lowered.
+pub(crate) type Refusal = String;
+
+type Lowering<T> = Result<T, Refusal>;
+
+struct Lowerer<'a> {
+    ast: &'a AST,
+    natives: &'a Natives,
+    /// The names in scope, innermost last, with their slots.
+    scope: Vec<(Identifier, Slot)>,
+    slots: usize,
+    /// The script's `fn` functions lowered so far, by name and arity.
+    functions: Vec<Function>,
+    function_index: std::collections::BTreeMap<(String, usize), usize>,
+}
+
+/// Lowers `ast`, whose variables (bound by the caller, in order) are `variables`.
+pub(crate) fn lower(ast: &AST, variables: &[String], natives: &Natives) -> Lowering<Program> {
+    let mut lowerer = Lowerer {
+        ast,
+        natives,
+        scope: Vec::new(),
+        slots: 0,
+        functions: Vec::new(),
+        function_index: std::collections::BTreeMap::new(),
+    };
+    for name in variables {
+        let slot = lowerer.new_slot();
+        lowerer.scope.push((name.as_str().into(), slot));
+    }
+    let body = lowerer.block(ast.statements())?;
+    Ok(Program {
+        body,
+        slots: lowerer.slots,
+        functions: lowerer.functions,
+    })
+}
+
+impl Lowerer<'_> {
+    fn new_slot(&mut self) -> Slot {
+        let slot = self.slots as Slot;
+        self.slots += 1;
+        slot
+    }
+
+    fn lookup(&self, name: &str, pos: Position) -> Lowering<Slot> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(known, _)| known.as_str() == name)
+            .map(|(_, slot)| *slot)
+            .ok_or_else(|| format!("variable `{name}` at {pos} is not in scope"))
+    }
+
+    /// A block: its names leave scope at its end.
+    fn block(&mut self, statements: &[RStmt]) -> Lowering<Vec<Stmt>> {
+        let depth = self.scope.len();
+        let result = statements.iter().map(|s| self.stmt(s)).collect();
+        self.scope.truncate(depth);
+        result
+    }
+
+    fn stmt(&mut self, stmt: &RStmt) -> Lowering<Stmt> {
+        Ok(match stmt {
+            RStmt::Noop(pos) => Stmt::Noop(*pos),
+            RStmt::Expr(expr) => Stmt::Expr(self.expr(expr)?),
+            RStmt::FnCall(call, pos) => Stmt::Expr(self.call(call, *pos)?),
+            RStmt::Block(block) => Stmt::Block(self.block(block.statements())?, block.position()),
+            RStmt::Var(var, flags, pos) => {
+                let (ident, value, _) = &**var;
+                if flags.contains(ASTFlags::EXPORTED) {
+                    return Err("`export`".into());
+                }
+                let value = self.expr(value)?;
+                let live = self.scope.len();
+                let slot = self.new_slot();
+                self.scope.push((ident.name.as_str().into(), slot));
+                Stmt::Let {
+                    slot,
+                    value,
+                    live,
+                    pos: *pos,
+                }
+            }
+            RStmt::Assignment(assignment) => {
+                let (op, binary) = &**assignment;
+                let pos = op.position();
+                let op = op
+                    .get_op_assignment_info()
+                    .map(|(_, _, _, op_assign, _, op)| OpAssign { op_assign, op });
+                let value = self.expr(&binary.rhs)?;
+                let target = self.place(&binary.lhs)?;
+                Stmt::Assign {
+                    target,
+                    op,
+                    value,
+                    pos,
+                }
+            }
+            RStmt::If(flow, pos) => Stmt::If {
+                cond: self.expr(&flow.expr)?,
+                then: self.block(flow.body.statements())?,
+                otherwise: self.block(flow.branch.statements())?,
+                pos: *pos,
+            },
+            RStmt::While(flow, pos) => Stmt::While {
+                cond: match &flow.expr {
+                    RExpr::Unit(..) | RExpr::BoolConstant(true, ..) => None,
+                    cond => Some(self.expr(cond)?),
+                },
+                body: self.block(flow.body.statements())?,
+                body_pos: flow.body.position(),
+                pos: *pos,
+            },
+            RStmt::Do(flow, flags, pos) => Stmt::Do {
+                body: self.block(flow.body.statements())?,
+                cond: self.expr(&flow.expr)?,
+                is_while: !flags.contains(ASTFlags::NEGATED),
+                pos: *pos,
+            },
+            RStmt::For(for_loop, pos) => {
+                let (var, counter, flow) = &**for_loop;
+                let iter = self.expr(&flow.expr)?;
+                let depth = self.scope.len();
+                let live = depth;
+                let counter = match counter {
+                    Some(counter) => {
+                        let slot = self.new_slot();
+                        self.scope.push((counter.name.as_str().into(), slot));
+                        Some(slot)
+                    }
+                    None => None,
+                };
+                let slot = self.new_slot();
+                self.scope.push((var.name.as_str().into(), slot));
+                let body = self.block(flow.body.statements());
+                self.scope.truncate(depth);
+                Stmt::For(Box::new(ForLoop {
+                    var: slot,
+                    counter,
+                    iter,
+                    body: body?,
+                    live,
+                    var_pos: var.pos,
+                    body_pos: flow.body.position(),
+                    pos: *pos,
+                }))
+            }
+            RStmt::BreakLoop(value, flags, pos) => Stmt::Break {
+                value: value.as_deref().map(|v| self.expr(v)).transpose()?,
+                is_break: flags.contains(ASTFlags::BREAK),
+                pos: *pos,
+            },
+            RStmt::Return(value, flags, pos) => {
+                let value = value.as_deref().map(|v| self.expr(v)).transpose()?;
+                if flags.contains(ASTFlags::BREAK) {
+                    Stmt::Throw { value, pos: *pos }
+                } else {
+                    Stmt::Return { value, pos: *pos }
+                }
+            }
+            RStmt::Switch(..) => return Err("`switch`".into()),
+            RStmt::TryCatch(..) => return Err("`try`/`catch`".into()),
+            RStmt::Share(..) => return Err("a closure outside `filter`/`some`/`all`/`map`".into()),
+            #[allow(unreachable_patterns)]
+            other => return Err(format!("statement {other:?}")),
+        })
+    }
+
+    /// An assignment's target.
+    fn place(&mut self, expr: &RExpr) -> Lowering<Place> {
+        match expr {
+            RExpr::Variable(var, _, pos) => Ok(Place {
+                slot: self.lookup(var.1.as_str(), *pos)?,
+                slot_pos: *pos,
+                links: Vec::new(),
+            }),
+            RExpr::Dot(..) | RExpr::Index(..) => {
+                let chain = self.chain(expr)?;
+                match chain.root {
+                    Root::Local(slot, slot_pos)
+                        if chain.links.iter().all(|l| !matches!(l, Link::Method(_))) =>
+                    {
+                        Ok(Place {
+                            slot,
+                            slot_pos,
+                            links: chain.links,
+                        })
+                    }
+                    _ => Err("an assignment to a method's result or to a value".into()),
+                }
+            }
+            _ => Err("an assignment to something other than a variable".into()),
+        }
+    }
+
+    fn exprs(&mut self, exprs: &[RExpr]) -> Lowering<Vec<Expr>> {
+        exprs.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn expr(&mut self, expr: &RExpr) -> Lowering<Expr> {
+        Ok(match expr {
+            RExpr::DynamicConstant(value, pos) => {
+                if value.is_fnptr() {
+                    return Err("a closure outside `filter`/`some`/`all`/`map`".into());
+                }
+                Expr::Const((**value).clone(), *pos)
+            }
+            RExpr::BoolConstant(value, pos) => Expr::Const((*value).into(), *pos),
+            RExpr::IntegerConstant(value, pos) => Expr::Const((*value).into(), *pos),
+            RExpr::CharConstant(value, pos) => Expr::Const((*value).into(), *pos),
+            RExpr::StringConstant(value, pos) => Expr::Const(value.clone().into(), *pos),
+            RExpr::Unit(pos) => Expr::Const(rhai::Dynamic::UNIT, *pos),
+            RExpr::InterpolatedString(parts, pos) => Expr::Interpolated(self.exprs(parts)?, *pos),
+            RExpr::Array(items, pos) => Expr::Array(self.exprs(items)?, *pos),
+            RExpr::Map(map, pos) => {
+                let (entries, template) = &**map;
+                let entries = entries
+                    .iter()
+                    .map(|(key, value)| Ok((key.name.as_str().into(), self.expr(value)?)))
+                    .collect::<Lowering<Vec<_>>>()?;
+                Expr::Map(entries, Box::new(template.clone()), *pos)
+            }
+            RExpr::Variable(var, _, pos) => Expr::Local(self.lookup(var.1.as_str(), *pos)?, *pos),
+            RExpr::And(items, pos) => Expr::And(self.exprs(items)?, *pos),
+            RExpr::Or(items, pos) => Expr::Or(self.exprs(items)?, *pos),
+            RExpr::Coalesce(items, pos) => Expr::Coalesce(self.exprs(items)?, *pos),
+            RExpr::FnCall(call, pos) => self.call(call, *pos)?,
+            RExpr::Stmt(block) => Expr::Block(self.block(block.statements())?, block.position()),
+            RExpr::Dot(..) | RExpr::Index(..) => {
+                let chain = self.chain(expr)?;
+                if chain.links.is_empty() {
+                    match chain.root {
+                        Root::Value(value) => value,
+                        Root::Local(slot, pos) => Expr::Local(slot, pos),
+                    }
+                } else {
+                    Expr::Chain(Box::new(chain))
+                }
+            }
+            RExpr::ThisPtr(..) => return Err("`this`".into()),
+            RExpr::MethodCall(..) | RExpr::Property(..) => {
+                return Err("a method call or property outside a chain".into());
+            }
+            #[allow(unreachable_patterns)]
+            other => return Err(format!("expression {other:?}")),
+        })
+    }
+
+    /// A function or operator call.
+    fn call(&mut self, call: &FnCallExpr, pos: Position) -> Lowering<Expr> {
+        if call.capture_parent_scope {
+            return Err("a call with `!` (capturing the caller's scope)".into());
+        }
+        let name = call.name.as_str();
+        if matches!(
+            name,
+            "Fn" | "call" | "curry" | "is_def_var" | "is_def_fn" | "is_shared" | "eval"
+        ) {
+            return Err(format!("`{name}`"));
+        }
+        if let (Some(kind), [list, closure]) = (ListKind::of(name), call.args.as_slice()) {
+            if let Some(closure) = self.closure(closure)? {
+                let list = match list {
+                    RExpr::Variable(var, _, var_pos) => {
+                        Root::Local(self.lookup(var.1.as_str(), *var_pos)?, *var_pos)
+                    }
+                    other => Root::Value(self.expr(other)?),
+                };
+                return self.list_loop(kind, list, closure, pos, pos);
+            }
+        }
+        let args = self.exprs(&call.args)?;
+        let script = if call.op_token.is_none() {
+            self.script_function(name, args.len())?
+        } else {
+            None
+        };
+        let mut lowered = self.resolve(call, args, 0, pos);
+        lowered.script = script;
+        Ok(Expr::Call(Box::new(lowered)))
+    }
+
+    /// The script's own function `name` of `arity` parameters, lowered (once) into a frame
+    /// of its own; `None` if the script defines none.
+    fn script_function(&mut self, name: &str, arity: usize) -> Lowering<Option<usize>> {
+        if let Some(index) = self.function_index.get(&(name.to_owned(), arity)) {
+            return Ok(Some(*index));
+        }
+        let Some(def) = self.ast.iter_fn_def().find(|def| {
+            def.name.as_str() == name
+                && def.params.len() == arity
+                && !def.name.as_str().starts_with(ANONYMOUS)
+        }) else {
+            return Ok(None);
+        };
+        let params: Vec<Identifier> = def.params.iter().map(|p| p.as_str().into()).collect();
+        let index = self.functions.len();
+        self.functions.push(Function::default());
+        self.function_index.insert((name.to_owned(), arity), index);
+        let outer_scope = std::mem::take(&mut self.scope);
+        let outer_slots = std::mem::replace(&mut self.slots, 0);
+        for param in &params {
+            let slot = self.new_slot();
+            self.scope.push((param.clone(), slot));
+        }
+        let body = self.function_body(name, arity);
+        let slots = std::mem::replace(&mut self.slots, outer_slots);
+        self.scope = outer_scope;
+        self.functions[index] = Function {
+            name: name.into(),
+            params: params.len(),
+            slots,
+            body: body?,
+        };
+        Ok(Some(index))
+    }
+
+    /// The call's natives: resolved now, once (`extra` counts a method's receiver).
+    fn resolve(&self, call: &FnCallExpr, args: Vec<Expr>, extra: usize, pos: Position) -> Call {
+        let arity = args.len() + extra;
+        Call {
+            script: None,
+            name: call.name.as_str().into(),
+            natives: self
+                .natives
+                .overloads(call.name.as_str(), arity)
+                .map(<[usize]>::to_vec)
+                .unwrap_or_default(),
+            args,
+            operator: call.op_token.is_some(),
+            pos,
+        }
+    }
+
+    /// A closure given to a list function, if `expr` is one: its definition, its captured
+    /// variables (as outer slots) and its position.
+    fn closure<'e>(&self, expr: &'e RExpr) -> Lowering<Option<Closure<'e>>> {
+        let (pointer, captured, pos) = match expr {
+            RExpr::DynamicConstant(value, pos) if value.is_fnptr() => (&**value, Vec::new(), *pos),
+            RExpr::Stmt(block) => {
+                let curry = match block.statements() {
+                    [RStmt::Share(_), RStmt::FnCall(call, _)] => &**call,
+                    [RStmt::Share(_), RStmt::Expr(expr)] => match &**expr {
+                        RExpr::FnCall(call, _) => &**call,
+                        _ => return Ok(None),
+                    },
+                    _ => return Ok(None),
+                };
+                if curry.name.as_str() != "curry" {
+                    return Ok(None);
+                }
+                match curry.args.split_first() {
+                    Some((RExpr::DynamicConstant(value, pos), rest)) if value.is_fnptr() => {
+                        let mut captured = Vec::new();
+                        for arg in rest {
+                            match arg {
+                                RExpr::Variable(var, _, var_pos) => captured
+                                    .push((var.1.clone(), self.lookup(var.1.as_str(), *var_pos)?)),
+                                _ => return Ok(None),
+                            }
+                        }
+                        (&**value, captured, *pos)
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        let Some(pointer) = pointer.read_lock::<rhai::FnPtr>() else {
+            return Ok(None);
+        };
+        let name = pointer.fn_name().to_owned();
+        if !pointer.curry().is_empty() {
+            return Ok(None);
+        }
+        let Some(def) = self.ast.iter_fn_def().find(|def| def.name.as_str() == name) else {
+            return Err(format!("closure `{name}` has no definition"));
+        };
+        let params: Vec<Identifier> = def.params.iter().map(|p| p.as_str().into()).collect();
+        if params.len() < captured.len()
+            || params[..captured.len()]
+                .iter()
+                .zip(&captured)
+                .any(|(param, (name, _))| param.as_str() != name.as_str())
+        {
+            return Err("a closure whose captured variables do not match its parameters".into());
+        }
+        Ok(Some(Closure {
+            params: params[captured.len()..].to_vec(),
+            captured: captured
+                .into_iter()
+                .map(|(name, slot)| (name.as_str().into(), slot))
+                .collect(),
+            name,
+            pos,
+            _ast: std::marker::PhantomData,
+        }))
+    }
+
+    fn list_loop(
+        &mut self,
+        kind: ListKind,
+        list: Root,
+        closure: Closure<'_>,
+        call_pos: Position,
+        pos: Position,
+    ) -> Lowering<Expr> {
+        if closure.params.is_empty() || closure.params.len() > 2 {
+            return Err(format!(
+                "a closure with {} parameters given to `{}`",
+                closure.params.len(),
+                kind.name()
+            ));
+        }
+        let arity = closure.params.len() + closure.captured.len();
+        let race = matches!(list, Root::Local(slot, _)
+            if closure.captured.iter().any(|(_, captured)| *captured == slot));
+        // The closure sees its captured variables and its parameters, nothing else.
+        let outer = std::mem::replace(&mut self.scope, closure.captured);
+        let live = self.scope.len();
+        let item = self.new_slot();
+        self.scope.push((closure.params[0].clone(), item));
+        let index = match closure.params.get(1) {
+            Some(name) => {
+                let slot = self.new_slot();
+                self.scope.push((name.clone(), slot));
+                Some(slot)
+            }
+            None => None,
+        };
+        let body = self.function_body(&closure.name, arity);
+        self.scope = outer;
+        Ok(Expr::ListLoop(Box::new(ListLoop {
+            kind,
+            list,
+            item,
+            index,
+            body: body?,
+            closure_pos: closure.pos,
+            live,
+            race,
+            call_pos,
+            pos,
+        })))
+    }
+
+    /// The statements of function `name` of `arity` parameters (a closure's or a `fn`'s),
+    /// lowered in the current scope. Rhai's API does not
+    /// name the type of a function's body, so the body is reached by walking an AST that
+    /// holds that one function: its top-level statements are the walk's nodes at depth one.
+    fn function_body(&mut self, name: &str, arity: usize) -> Lowering<Vec<Stmt>> {
+        // (`AST::clone_functions_only_filtered` would do, but Rhai 1.27 ignores its filter
+        // when the new module is empty, and copies every function.)
+        let mut module = rhai::Module::new();
+        for def in self.ast.iter_fn_def() {
+            if def.name.as_str() == name && def.params.len() == arity {
+                module.set_script_fn(def.clone());
+            }
+        }
+        let only = AST::new(std::iter::empty(), module);
+        let depth = self.scope.len();
+        let mut body = Vec::new();
+        let mut failed = None;
+        only.walk(&mut |path: &[rhai::ASTNode]| {
+            if let [rhai::ASTNode::Stmt(stmt)] = path {
+                match self.stmt(stmt) {
+                    Ok(stmt) => body.push(stmt),
+                    Err(why) => {
+                        failed = Some(why);
+                        return false;
+                    }
+                }
+            }
+            true
+        });
+        self.scope.truncate(depth);
+        match failed {
+            Some(why) => Err(why),
+            None => Ok(body),
+        }
+    }
+
+    /// A `.`/`[]` chain, flattened: its root and its links in order. A list function with a
+    /// closure inside the chain ends the chain so far as its list.
+    fn chain(&mut self, expr: &RExpr) -> Lowering<Chain> {
+        let (binary, pos) = match expr {
+            RExpr::Dot(binary, flags, pos) | RExpr::Index(binary, flags, pos) => {
+                if flags.contains(ASTFlags::NEGATED) {
+                    return Err("`?.` or `?[`".into());
+                }
+                (binary, *pos)
+            }
+            _ => unreachable!("chain of a non-chain expression"),
+        };
+        // The links as Rhai nests them: each nested node's left side is a link of its
+        // parent's kind; a node marked BREAK ends the chain.
+        let mut raw: Vec<(bool, &RExpr)> = Vec::new();
+        let mut parent = expr;
+        let mut rest = &binary.rhs;
+        loop {
+            let dotting = matches!(parent, RExpr::Dot(..));
+            let breaks = match parent {
+                RExpr::Dot(_, flags, _) | RExpr::Index(_, flags, _) => {
+                    flags.contains(ASTFlags::BREAK)
+                }
+                _ => true,
+            };
+            match rest {
+                RExpr::Dot(next, flags, _) | RExpr::Index(next, flags, _) if !breaks => {
+                    if flags.contains(ASTFlags::NEGATED) {
+                        return Err("`?.` or `?[`".into());
+                    }
+                    raw.push((dotting, &next.lhs));
+                    parent = rest;
+                    rest = &next.rhs;
+                }
+                _ => {
+                    raw.push((dotting, rest));
+                    break;
+                }
+            }
+        }
+        let mut chain = Chain {
+            root: match &binary.lhs {
+                RExpr::Variable(var, _, var_pos) => {
+                    Root::Local(self.lookup(var.1.as_str(), *var_pos)?, *var_pos)
+                }
+                other => Root::Value(self.expr(other)?),
+            },
+            links: Vec::new(),
+            pos,
+        };
+        for (dotting, link) in raw {
+            if dotting {
+                match link {
+                    RExpr::Property(property, prop_pos) => {
+                        chain
+                            .links
+                            .push(Link::Prop(property.2.as_str().into(), *prop_pos));
+                    }
+                    RExpr::MethodCall(call, call_pos) => {
+                        if let (Some(kind), [closure]) =
+                            (ListKind::of(call.name.as_str()), call.args.as_slice())
+                        {
+                            if let Some(closure) = self.closure(closure)? {
+                                let list = if chain.links.is_empty() {
+                                    chain.root
+                                } else {
+                                    Root::Value(Expr::Chain(Box::new(chain)))
+                                };
+                                chain = Chain {
+                                    root: Root::Value(
+                                        self.list_loop(kind, list, closure, *call_pos, pos)?,
+                                    ),
+                                    links: Vec::new(),
+                                    pos,
+                                };
+                                continue;
+                            }
+                        }
+                        if call.capture_parent_scope {
+                            return Err("a method call with `!`".into());
+                        }
+                        if matches!(call.name.as_str(), "call" | "curry" | "is_shared") {
+                            return Err(format!("`.{}`", call.name));
+                        }
+                        if self
+                            .ast
+                            .iter_fn_def()
+                            .any(|def| def.name == call.name && def.params.len() == call.args.len())
+                        {
+                            return Err(format!(
+                                "a method call of the script's own function `{}` (`this`)",
+                                call.name
+                            ));
+                        }
+                        let args = self.exprs(&call.args)?;
+                        chain
+                            .links
+                            .push(Link::Method(self.resolve(call, args, 1, *call_pos)));
+                    }
+                    other => return Err(format!("`.` followed by {other:?}")),
+                }
+            } else {
+                let index = self.expr(link)?;
+                let index_pos = link.start_position();
+                chain.links.push(Link::Index(index, index_pos));
+            }
+        }
+        Ok(chain)
+    }
+}
+
+/// A closure literal given to a list function.
+struct Closure<'a> {
+    /// Its own parameters (after the captured ones).
+    params: Vec<Identifier>,
+    /// The captured variables, by name, as the enclosing scope's slots.
+    captured: Vec<(Identifier, Slot)>,
+    /// Its function's name (`anon$...`).
+    name: String,
+    pos: Position,
+    _ast: std::marker::PhantomData<&'a AST>,
+}

@@ -26,18 +26,18 @@ pub(crate) struct Builder<'a> {
     pub(crate) out: &'a mut Vec<GrammarDiagnostic>,
 }
 
-fn value<'i>(item: &'i Item, key: &str) -> Option<&'i Value> {
+pub(crate) fn value<'i>(item: &'i Item, key: &str) -> Option<&'i Value> {
     item.field(key).map(|field| &field.value)
 }
 
-fn string(item: &Item, key: &str) -> Option<String> {
+pub(crate) fn string(item: &Item, key: &str) -> Option<String> {
     match value(item, key) {
         Some(Value::String(text)) => Some(text.value.clone()),
         _ => None,
     }
 }
 
-fn int(item: &Item, key: &str) -> Option<i64> {
+pub(crate) fn int(item: &Item, key: &str) -> Option<i64> {
     match value(item, key) {
         Some(Value::Int(number)) => Some(number.value),
         _ => None,
@@ -51,7 +51,7 @@ fn boolean(item: &Item, key: &str) -> Option<bool> {
     }
 }
 
-fn ident(item: &Item, key: &str) -> Option<String> {
+pub(crate) fn ident(item: &Item, key: &str) -> Option<String> {
     match value(item, key) {
         Some(Value::Ident(name)) => Some(name.value.clone()),
         _ => None,
@@ -65,7 +65,7 @@ pub(crate) fn elements<'i>(item: &'i Item, key: &str) -> &'i [Element] {
     }
 }
 
-fn names(item: &Item, key: &str) -> Vec<String> {
+pub(crate) fn names(item: &Item, key: &str) -> Vec<String> {
     elements(item, key)
         .iter()
         .filter_map(|element| match element {
@@ -133,7 +133,7 @@ fn tags(item: &Item, key: &str) -> Vec<KeywordDef> {
         .collect()
 }
 
-fn measure(item: &Item, key: &str) -> Option<Measure> {
+pub(crate) fn measure(item: &Item, key: &str) -> Option<Measure> {
     match value(item, key) {
         Some(Value::Length(length)) => Some(length.value),
         _ => None,
@@ -175,11 +175,32 @@ pub(crate) const UNITS: [&str; 3] = ["in", "cm", "mm"];
 pub(crate) const CONFIDENCES: [&str; 3] = ["high", "medium", "low"];
 
 /// The name of a named item (absent names were reported by the schema).
-fn name(item: &Item) -> Option<String> {
+/// The numbers and lengths of a list field, by key (`stats = [move: 5in, health: 2]`).
+pub(crate) fn quantities(item: &Item, key: &str) -> Vec<ValueDef> {
+    elements(item, key)
+        .iter()
+        .filter_map(|element| match element {
+            Element::Pair(pair) => {
+                let value = match &pair.value {
+                    Value::Int(number) => Quantity::Number(number.value),
+                    Value::Length(length) => Quantity::Length(length.value),
+                    _ => return None,
+                };
+                Some(ValueDef {
+                    name: pair.key.value.clone(),
+                    value,
+                })
+            }
+            Element::Value(_) => None,
+        })
+        .collect()
+}
+
+pub(crate) fn name(item: &Item) -> Option<String> {
     item.name.as_ref().map(|name| name.value.clone())
 }
 
-fn children<'i>(item: &'i Item, kind: &'static str) -> impl Iterator<Item = &'i Item> {
+pub(crate) fn children<'i>(item: &'i Item, kind: &'static str) -> impl Iterator<Item = &'i Item> {
     item.items().filter(move |child| child.kind.value == kind)
 }
 
@@ -971,23 +992,7 @@ impl Builder<'_> {
         let abilities = children(item, "ability")
             .filter_map(|ability| self.ability(ability))
             .collect();
-        let stats = elements(item, "stats")
-            .iter()
-            .filter_map(|element| match element {
-                Element::Pair(pair) => {
-                    let value = match &pair.value {
-                        Value::Int(number) => Quantity::Number(number.value),
-                        Value::Length(length) => Quantity::Length(length.value),
-                        _ => return None,
-                    };
-                    Some(ValueDef {
-                        name: pair.key.value.clone(),
-                        value,
-                    })
-                }
-                Element::Value(_) => None,
-            })
-            .collect();
+        let stats = quantities(item, "stats");
         Some(WarscrollDef {
             name: name(item)?,
             units: int(item, "units").unwrap_or(1),

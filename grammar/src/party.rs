@@ -10,7 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::Measure;
 use crate::ast::{Element, Item, Span, Value};
-use crate::build::{Builder, elements, strings};
+use crate::build::{
+    Builder, children, elements, ident, int, measure, name, names, quantities, string, strings,
+    value,
+};
 use crate::defs::{AbilityDef, KeywordDef, Quantity, RulesetDef, ValueDef};
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::suggest;
@@ -389,50 +392,8 @@ pub struct HeroDef {
     pub equipment: Vec<String>,
 }
 
-fn value<'i>(item: &'i Item, key: &str) -> Option<&'i Value> {
-    item.field(key).map(|field| &field.value)
-}
-
-fn string(item: &Item, key: &str) -> Option<String> {
-    match value(item, key) {
-        Some(Value::String(text)) => Some(text.value.clone()),
-        _ => None,
-    }
-}
-
-fn int(item: &Item, key: &str) -> Option<i64> {
-    match value(item, key) {
-        Some(Value::Int(number)) => Some(number.value),
-        _ => None,
-    }
-}
-
 fn flag(item: &Item, key: &str) -> bool {
     matches!(value(item, key), Some(Value::Bool(b)) if b.value)
-}
-
-fn ident(item: &Item, key: &str) -> Option<String> {
-    match value(item, key) {
-        Some(Value::Ident(name)) => Some(name.value.clone()),
-        _ => None,
-    }
-}
-
-fn length(item: &Item, key: &str) -> Option<Measure> {
-    match value(item, key) {
-        Some(Value::Length(length)) => Some(length.value),
-        _ => None,
-    }
-}
-
-fn names(item: &Item, key: &str) -> Vec<String> {
-    elements(item, key)
-        .iter()
-        .filter_map(|element| match element {
-            Element::Value(Value::Ident(name)) => Some(name.value.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 fn number_pairs(item: &Item, key: &str) -> Vec<(String, i64)> {
@@ -468,14 +429,6 @@ fn tags(item: &Item, key: &str) -> Vec<KeywordDef> {
         .collect()
 }
 
-fn name(item: &Item) -> Option<String> {
-    item.name.as_ref().map(|name| name.value.clone())
-}
-
-fn children<'i>(item: &'i Item, kind: &'static str) -> impl Iterator<Item = &'i Item> {
-    item.items().filter(move |child| child.kind.value == kind)
-}
-
 impl Builder<'_> {
     fn abilities(&mut self, item: &Item) -> Vec<AbilityDef> {
         children(item, "ability")
@@ -487,23 +440,7 @@ impl Builder<'_> {
     pub(crate) fn roster(&mut self, item: &Item) -> Option<RosterDef> {
         let mut races = Vec::new();
         for race in children(item, "race") {
-            let stats = elements(race, "stats")
-                .iter()
-                .filter_map(|element| match element {
-                    Element::Pair(pair) => {
-                        let value = match &pair.value {
-                            Value::Int(number) => Quantity::Number(number.value),
-                            Value::Length(length) => Quantity::Length(length.value),
-                            _ => return None,
-                        };
-                        Some(ValueDef {
-                            name: pair.key.value.clone(),
-                            value,
-                        })
-                    }
-                    Element::Value(_) => None,
-                })
-                .collect();
+            let stats = quantities(race, "stats");
             let mut subraces = Vec::new();
             for sub in children(race, "subrace") {
                 let Some(sub_name) = name(sub) else { continue };
@@ -594,7 +531,7 @@ impl Builder<'_> {
                     strikes: number_pairs(e, "strikes"),
                     rules: tags(e, "rules"),
                     damage: int(e, "damage"),
-                    range: length(e, "range"),
+                    range: measure(e, "range"),
                     min_stats: number_pairs(e, "min_stats"),
                     excludes: names(e, "excludes"),
                     races: strings(e, "races"),
@@ -621,7 +558,7 @@ impl Builder<'_> {
                             Some(SpellDef {
                                 name: name(s)?,
                                 chance: int(s, "chance"),
-                                range: length(s, "range"),
+                                range: measure(s, "range"),
                                 reach: ident(s, "reach"),
                                 wounds: int(s, "wounds"),
                                 text: string(s, "text")?,

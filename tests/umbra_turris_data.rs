@@ -361,3 +361,279 @@ fn changed_example_parties_are_refused_by_the_shipped_rules() {
         "{mages:#?}"
     );
 }
+
+/// The shipped data with each `find` in parties.gloam replaced, once.
+fn sources_with(changes: &[(&str, &str)]) -> Vec<gloam::load::Source> {
+    let dir = cards().join("umbra_turris");
+    let (mut sources, problems) = read_paths(&[dir]);
+    assert!(problems.is_empty(), "{problems:?}");
+    let parties = sources
+        .iter_mut()
+        .find(|s| s.name.ends_with("parties.gloam"))
+        .expect("parties.gloam");
+    for (find, replace) in changes {
+        assert!(parties.text.contains(find), "{find}");
+        parties.text = parties.text.replacen(find, replace, 1).into();
+    }
+    sources
+}
+
+fn problems_with_all(changes: &[(&str, &str)]) -> Vec<String> {
+    let (_, problems) = load(&sources_with(changes), &gloam_dsl::Host::new());
+    problems.iter().map(ToString::to_string).collect()
+}
+
+/// A Tracker Guild party of seven (003 L1518-1524): a Tracker leads, two Scouts and a Bow
+/// Master are members, and four heroes shoot.
+const STALKERS: &str = r#"
+party "Reed Stalkers" {
+    ruleset = "umbra_turris"
+    roster = "Umbra Turris"
+    alignment = neutral
+    points = 1000
+    guild = "Tracker"
+
+    hero "Orla" {
+        race = "Humans"
+        subrace = "Mortenians"
+        profession = "Tracker"
+        leader = true
+        equipment = ["Sling"]
+    }
+
+    hero "Wren" {
+        race = "Humans"
+        subrace = "Mortenians"
+        profession = "Scout"
+        equipment = ["Sling"]
+    }
+
+    hero "Teague" {
+        race = "Humans"
+        subrace = "Mortenians"
+        profession = "Bow Master"
+        equipment = ["Crossbow"]
+    }
+
+    hero "Moss" {
+        race = "Humans"
+        subrace = "Mortenians"
+        profession = "Scout"
+        equipment = ["Crossbow"]
+    }
+
+    hero "Fenn" {
+        race = "Humans"
+        subrace = "Mortenians"
+        profession = "Marksman"
+        equipment = ["Spear"]
+    }
+
+    hero "Hale" {
+        race = "Humans"
+        subrace = "Mortenians"
+        profession = "Soldier"
+        equipment = ["Spear"]
+    }
+
+    hero "Cob" {
+        race = "Humans"
+        subrace = "Mortenians"
+        profession = "Soldier"
+        equipment = ["Spear"]
+    }
+}
+"#;
+
+/// The problems of the shipped data with STALKERS added, each `find` in it replaced once.
+fn stalkers_with(changes: &[(&str, &str)]) -> Vec<String> {
+    let mut party = STALKERS.to_string();
+    for (find, replace) in changes {
+        assert!(party.contains(find), "{find}");
+        party = party.replacen(find, replace, 1);
+    }
+    let mut sources = sources_with(&[]);
+    let parties = sources
+        .iter_mut()
+        .find(|s| s.name.ends_with("parties.gloam"))
+        .expect("parties.gloam");
+    parties.text = format!("{}{party}", parties.text).into();
+    let (_, problems) = load(&sources, &gloam_dsl::Host::new());
+    problems.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn the_tracker_guild_rounds_the_shooters_up_and_bars_firearms() {
+    // Half of seven rounded up is four (003 L1520).
+    let guild = stalkers_with(&[]);
+    assert!(guild.is_empty(), "{guild:#?}");
+    // Without the guild, half rounded down is three (003 L1645).
+    let plain = stalkers_with(&[("    guild = \"Tracker\"\n", "")]);
+    assert_eq!(
+        plain,
+        ["at most 3 of the party's 7 heroes may carry ranged weapons"],
+        "{plain:#?}"
+    );
+    // No firearms in the guild (003 L1520), even for a Marksman, who may carry a Musket
+    // elsewhere.
+    let musket = stalkers_with(&[(
+        "profession = \"Marksman\"\n        equipment = [\"Spear\"]",
+        "profession = \"Marksman\"\n        equipment = [\"Spear\", \"Musket\"]",
+    )]);
+    assert!(
+        musket.contains(&"the Tracker Guild's heroes may not carry Musket (firearm)".to_string()),
+        "{musket:#?}"
+    );
+}
+
+#[test]
+fn an_axemans_axes_are_outside_the_ranged_limit() {
+    // Three shooters of seven without the guild, and an Axeman with a one-handed axe: the
+    // axe may be thrown but is not counted (003 L1402).
+    let fine = stalkers_with(&[
+        ("    guild = \"Tracker\"\n", ""),
+        (
+            "profession = \"Scout\"\n        equipment = [\"Crossbow\"]",
+            "profession = \"Scout\"\n        equipment = [\"Spear\"]",
+        ),
+        (
+            "profession = \"Soldier\"\n        equipment = [\"Spear\"]",
+            "profession = \"Axeman\"\n        equipment = [\"Axe, Scimitar\"]",
+        ),
+    ]);
+    assert!(fine.is_empty(), "{fine:#?}");
+}
+
+#[test]
+fn one_hero_of_a_party_carries_special_weapons() {
+    // Two different special weapons on two heroes (003 L1755).
+    let two = problems_with_all(&[
+        (
+            "equipment = [\"Sword, short sword\", \"Light helmet\"]",
+            "equipment = [\"Asari Tiheri\", \"Light helmet\"]",
+        ),
+        (
+            "equipment = [\"Bow\", \"Knife\"]",
+            "equipment = [\"Bow of Morrenviel\", \"Knife\"]",
+        ),
+    ]);
+    assert!(
+        two.contains(&"only one hero of a party may carry `special` equipment: `Rasha` already carries Asari Tiheri".to_string()),
+        "{two:#?}"
+    );
+    // One is fine.
+    let one = problems_with_all(&[(
+        "equipment = [\"Bow\", \"Knife\"]",
+        "equipment = [\"Bow of Morrenviel\", \"Knife\"]",
+    )]);
+    assert!(one.is_empty(), "{one:#?}");
+}
+
+#[test]
+fn the_trophy_and_the_horn_go_to_neither_leader_nor_mage() {
+    // 003 L1971-1977: not for the Leader or the Mage; the Horn not for the Trophy's bearer.
+    let leader = problems_with_all(&[(
+        "\"Steel shield\", \"Heavy helmet\"]",
+        "\"Steel shield\", \"Heavy helmet\", \"Trophy/totem\"]",
+    )]);
+    assert_eq!(
+        leader,
+        ["Trophy/totem may not be carried by the party's leader"],
+        "{leader:#?}"
+    );
+    let mage = problems_with_all(&[(
+        "equipment = [\"Staff, Ritual weapon\"]",
+        "equipment = [\"Staff, Ritual weapon\", \"Horn\"]",
+    )]);
+    assert_eq!(mage, ["Horn may not be carried by a caster"], "{mage:#?}");
+    let both = problems_with_all(&[(
+        "equipment = [\"Spear\", \"Breastplate\"]",
+        "equipment = [\"Spear\", \"Breastplate\", \"Trophy/totem\", \"Horn\"]",
+    )]);
+    assert!(
+        both.contains(&"Horn cannot go with Trophy/totem".to_string()),
+        "{both:#?}"
+    );
+    let soldier = problems_with_all(&[(
+        "equipment = [\"Spear\", \"Breastplate\"]",
+        "equipment = [\"Spear\", \"Breastplate\", \"Trophy/totem\"]",
+    )]);
+    assert!(soldier.is_empty(), "{soldier:#?}");
+}
+
+#[test]
+fn a_caster_picks_its_domains_within_the_partys_alignment() {
+    // A Cleric has one domain (003 L1242); Death is for Evil parties only (003 L628, L668).
+    let death = problems_with_all(&[("domains = [\"Light\"]", "domains = [\"Death\"]")]);
+    assert_eq!(
+        death,
+        ["the domain of Death is only for parties of alignment `evil`; this one is `good`"],
+        "{death:#?}"
+    );
+    let none = problems_with_all(&[("        domains = [\"Light\"]\n", "")]);
+    assert_eq!(
+        none,
+        ["a Cleric picks 1 domain of magic; hero `Pip Thistlewood` picks 0"],
+        "{none:#?}"
+    );
+    let two = problems_with_all(&[("domains = [\"Light\"]", "domains = [\"Light\", \"Fire\"]")]);
+    assert_eq!(
+        two,
+        ["a Cleric picks 1 domain of magic; hero `Pip Thistlewood` picks more"],
+        "{two:#?}"
+    );
+}
+
+#[test]
+fn a_crafty_merchant_buys_three_different_items() {
+    // 003 L1302: three different items from the additional equipment.
+    let merchant = |items: &str| {
+        problems_with_all(&[(
+            "profession = \"Soldier\"\n        equipment = [\"Spear\", \"Breastplate\"]",
+            &format!("profession = \"Crafty Merchant\"\n        equipment = [\"Spear\", {items}]"),
+        )])
+    };
+    let three = merchant("\"Rope\", \"Herbs\", \"Glass\"");
+    assert!(three.is_empty(), "{three:#?}");
+    let four = merchant("\"Rope\", \"Herbs\", \"Glass\", \"Tinderbox\"");
+    assert_eq!(
+        four,
+        ["a Crafty Merchant buys at most 3 additional items"],
+        "{four:#?}"
+    );
+    let twice = merchant("\"Rope\", \"Rope\"");
+    assert_eq!(twice, ["hero `Brannoc` buys Rope twice"], "{twice:#?}");
+}
+
+#[test]
+fn a_swashbucklers_matching_second_weapon_costs_half() {
+    // 003 L1466: the second weapon, the same as the first, costs half (rounded down)
+    // instead of three times.
+    let cost_of = |equipment: &str| {
+        let sources = sources_with(&[(
+            "profession = \"Squire\"\n        equipment = [\"Sword, short sword\", \"Light helmet\"]",
+            &format!("profession = \"Swashbuckler\"\n        equipment = [{equipment}]"),
+        )]);
+        let (loaded, _) = load(&sources, &gloam_dsl::Host::new());
+        let library = loaded.library;
+        let party = library.party("The Lantern Wardens").expect("party");
+        let costs = party_costs(
+            party,
+            library.roster("Umbra Turris").expect("roster"),
+            library.ruleset("umbra_turris").expect("ruleset"),
+        )
+        .expect("constants");
+        costs
+            .iter()
+            .find(|c| c.hero == "Rasha")
+            .map(|c| c.equipment)
+            .expect("Rasha")
+    };
+    // A sword is 11 DC (003 L1659): 11 + 5.
+    assert_eq!(
+        cost_of("\"Sword, short sword\", \"Sword, short sword\""),
+        16
+    );
+    // A different second weapon is tripled as for anyone: a Spear (13): 11 + 39.
+    assert_eq!(cost_of("\"Sword, short sword\", \"Spear\""), 50);
+}

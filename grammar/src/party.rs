@@ -33,6 +33,8 @@ pub struct RosterDef {
     pub ranged_kinds: Vec<String>,
     /// The kinds of additional equipment (limited per hero).
     pub item_kinds: Vec<String>,
+    /// Equipment rules only one hero of a party may carry.
+    pub one_hero_rules: Vec<String>,
     /// Where armour protects.
     pub locations: Vec<String>,
     /// A description.
@@ -172,6 +174,10 @@ pub struct ProfessionDef {
     pub per_party: Option<i64>,
     /// Whether its extra weapons cost their plain price.
     pub plain_extra_weapon: bool,
+    /// How many different additional items it may buy, when not the ruleset's number.
+    pub items: Option<i64>,
+    /// The divisor of an extra weapon's price when it is the same as the first weapon.
+    pub matching_weapon_divisor: Option<i64>,
     /// Keywords it gives.
     pub keywords: Vec<String>,
     /// Its abilities.
@@ -209,6 +215,10 @@ pub struct GuildDef {
     pub members_needed: i64,
     /// Whether the party must field a caster.
     pub mage_needed: bool,
+    /// Whether the limit on heroes with ranged weapons rounds up.
+    pub ranged_round_up: bool,
+    /// Kinds of equipment its parties may not carry.
+    pub forbids: Vec<String>,
     /// Its benefits.
     pub abilities: Vec<AbilityDef>,
     /// A description.
@@ -259,6 +269,10 @@ pub struct EquipmentDef {
     pub professions: Vec<String>,
     /// Guilds whose parties may carry it.
     pub guilds: Vec<String>,
+    /// Heroes who may not carry it (`leader`, `mage`).
+    pub not_for: Vec<String>,
+    /// Equipment the same hero may not carry with it.
+    pub not_with: Vec<String>,
     /// Heavy armour or shield.
     pub heavy: bool,
     /// Where armour protects.
@@ -390,6 +404,8 @@ pub struct HeroDef {
     pub leader: bool,
     /// What it carries.
     pub equipment: Vec<String>,
+    /// The domains of magic it picks.
+    pub domains: Vec<String>,
 }
 
 fn flag(item: &Item, key: &str) -> bool {
@@ -490,6 +506,8 @@ impl Builder<'_> {
                 not_leader: flag(p, "not_leader"),
                 per_party: int(p, "per_party"),
                 plain_extra_weapon: flag(p, "plain_extra_weapon"),
+                items: int(p, "items"),
+                matching_weapon_divisor: int(p, "matching_weapon_divisor"),
                 keywords: names(p, "keywords"),
                 abilities: self.abilities(p),
                 text: string(p, "text"),
@@ -505,6 +523,8 @@ impl Builder<'_> {
                     members: strings(g, "members"),
                     members_needed: int(g, "members_needed").unwrap_or(0),
                     mage_needed: flag(g, "mage_needed"),
+                    ranged_round_up: flag(g, "ranged_round_up"),
+                    forbids: names(g, "forbids"),
                     abilities: self.abilities(g),
                     text: string(g, "text"),
                     source: string(g, "source"),
@@ -537,6 +557,8 @@ impl Builder<'_> {
                     races: strings(e, "races"),
                     professions: strings(e, "professions"),
                     guilds: strings(e, "guilds"),
+                    not_for: names(e, "not_for"),
+                    not_with: strings(e, "not_with"),
                     heavy: flag(e, "heavy"),
                     location: ident(e, "location"),
                     save: int(e, "save"),
@@ -608,6 +630,7 @@ impl Builder<'_> {
             weapon_kinds: names(item, "weapon_kinds"),
             ranged_kinds: names(item, "ranged_kinds"),
             item_kinds: names(item, "item_kinds"),
+            one_hero_rules: names(item, "one_hero_rules"),
             locations: names(item, "locations"),
             about: string(item, "about"),
             source: string(item, "source"),
@@ -633,6 +656,7 @@ impl Builder<'_> {
                     profession: string(hero, "profession")?,
                     leader: flag(hero, "leader"),
                     equipment: strings(hero, "equipment"),
+                    domains: strings(hero, "domains"),
                 })
             })
             .collect();
@@ -750,19 +774,25 @@ pub fn party_costs(
             }
         }
         let plain = hero.leader || profession.is_some_and(|p| p.plain_extra_weapon);
-        let mut weapons = 0;
+        // A profession may pay less for a second weapon the same as its first (003 L1466).
+        let matching = profession
+            .and_then(|p| p.matching_weapon_divisor)
+            .filter(|d| *d > 0);
+        let mut first_weapon: Option<&str> = None;
         for carried in &hero.equipment {
             let Some(item) = roster.item(carried) else {
                 continue;
             };
             let is_weapon = roster.weapon_kinds.contains(&item.kind);
-            let price = if is_weapon && weapons > 0 && !plain {
-                item.cost.saturating_mul(factor)
-            } else {
-                item.cost
+            let price = match (is_weapon, first_weapon) {
+                (true, Some(first)) if !plain => match matching {
+                    Some(divisor) if first == item.name => item.cost / divisor,
+                    _ => item.cost.saturating_mul(factor),
+                },
+                _ => item.cost,
             };
-            if is_weapon {
-                weapons += 1;
+            if is_weapon && first_weapon.is_none() {
+                first_weapon = Some(&item.name);
             }
             cost.equipment = cost.equipment.saturating_add(price);
         }
@@ -856,6 +886,7 @@ impl PartyChecker<'_> {
         }
         let professions: Vec<&str> = roster.professions.iter().map(|p| p.name.as_str()).collect();
         let guilds: Vec<&str> = roster.guilds.iter().map(|g| g.name.as_str()).collect();
+        let gear: Vec<&str> = roster.equipment.iter().map(|e| e.name.as_str()).collect();
         let declare = format!("declare it in ruleset `{}`", ruleset.name);
         let mut kind_lists = written_list(item, "weapon_kinds");
         kind_lists.extend(written_list(item, "ranged_kinds"));
@@ -920,7 +951,25 @@ impl PartyChecker<'_> {
                 }
             }
         }
+        for (name, span) in written_list(item, "one_hero_rules") {
+            self.unknown(
+                "weapon rule",
+                name,
+                span,
+                &rules,
+                "list it in the ruleset's `weapon_abilities`",
+            );
+        }
         for g in children(item, "guild") {
+            for (name, span) in written_list(g, "forbids") {
+                self.unknown(
+                    "equipment kind",
+                    name,
+                    span,
+                    &kinds,
+                    "list it in the roster's `equipment_kinds`",
+                );
+            }
             for key in ["leader", "members"] {
                 for (name, span) in written_list(g, key) {
                     self.unknown(
@@ -1002,6 +1051,12 @@ impl PartyChecker<'_> {
             }
             for (name, span) in written_list(e, "guilds") {
                 self.unknown("guild", name, span, &guilds, "add a `guild` item");
+            }
+            for (name, span) in written_list(e, "not_for") {
+                self.unknown("kind of hero", name, span, &["leader", "mage"], "");
+            }
+            for (name, span) in written_list(e, "not_with") {
+                self.unknown("equipment", name, span, &gear, "add an `equipment` item");
             }
             if let Some((name, span)) = written(e, "location") {
                 self.unknown(
@@ -1148,6 +1203,10 @@ impl PartyChecker<'_> {
             .collect();
         let gear: Vec<&str> = roster.equipment.iter().map(|e| e.name.as_str()).collect();
         let heroes: Vec<&Item> = children(item, "hero").collect();
+        let guild_def = guild.and_then(|(name, _)| roster.guilds.iter().find(|g| g.name == name));
+        let domain_names: Vec<&str> = roster.domains.iter().map(|d| d.name.as_str()).collect();
+        // The heroes carrying equipment with a rule only one hero may have (003 L1755).
+        let mut one_hero: Vec<(Span, &str, &str, &str)> = Vec::new();
         let mut shooters: Vec<Span> = Vec::new();
         // Each hero's profession, whether it leads, and where the profession is written.
         let mut members: Vec<(&ProfessionDef, bool, Span)> = Vec::new();
@@ -1334,6 +1393,57 @@ impl PartyChecker<'_> {
                         format!("only {} may carry it", e.races.join(", ")),
                     );
                 }
+                if let Some(g) = guild_def
+                    && g.forbids.contains(&e.kind)
+                {
+                    self.rule(
+                        span,
+                        format!(
+                            "the {} Guild's heroes may not carry {} ({})",
+                            g.name, e.name, e.kind
+                        ),
+                        "forbidden to the guild",
+                        format!(
+                            "the guild forbids {}: pick other equipment, or drop the party's `guild`",
+                            g.forbids.join(", ")
+                        ),
+                    );
+                }
+                let leads = flag(hero, "leader");
+                let casts = profession.is_some_and(|(p, _)| p.mage);
+                for who in &e.not_for {
+                    let (barred, noun) = match who.as_str() {
+                        "leader" => (leads, "the party's leader"),
+                        "mage" => (casts, "a caster"),
+                        _ => (false, ""),
+                    };
+                    if barred {
+                        self.rule(
+                            span,
+                            format!("{} may not be carried by {noun}", e.name),
+                            "not for this hero",
+                            format!(
+                                "give it to a hero who is not {}",
+                                e.not_for
+                                    .iter()
+                                    .map(|w| if w == "leader" {
+                                        "the leader"
+                                    } else {
+                                        "a caster"
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .join(" nor ")
+                            ),
+                        );
+                    }
+                }
+                if let Some(rule) = e
+                    .rules
+                    .iter()
+                    .find(|r| roster.one_hero_rules.contains(&r.name))
+                {
+                    one_hero.push((span, hero_name, e.name.as_str(), rule.name.as_str()));
+                }
                 if let Some((p, _)) = profession
                     && !e.professions.is_empty()
                     && !e.professions.contains(&p.name)
@@ -1397,6 +1507,22 @@ impl PartyChecker<'_> {
                 .filter_map(|(name, span)| roster.item(name).map(|e| (e, span)))
                 .collect();
             for (e, span) in &gear_of {
+                if let Some(other) = gear_of
+                    .iter()
+                    .map(|(o, _)| *o)
+                    .find(|o| e.not_with.contains(&o.name))
+                {
+                    self.rule(
+                        *span,
+                        format!("{} cannot go with {}", e.name, other.name),
+                        "excluded",
+                        format!(
+                            "drop one of the two; {} is not carried with {}",
+                            e.name,
+                            e.not_with.join(", ")
+                        ),
+                    );
+                }
                 for other in gear_of.iter().map(|(o, _)| *o) {
                     if let Some(rule) = e
                         .excludes
@@ -1417,12 +1543,29 @@ impl PartyChecker<'_> {
                 }
             }
             if !roster.item_kinds.is_empty() {
-                let limit = constant(ruleset, "items_per_hero");
-                let items: Vec<Span> = gear_of
+                // A profession may buy more items than the ruleset's number (003 L1302).
+                let limit = profession
+                    .and_then(|(p, _)| p.items)
+                    .or_else(|| constant(ruleset, "items_per_hero"));
+                let mut seen: Vec<&str> = Vec::new();
+                let mut items: Vec<Span> = Vec::new();
+                for (e, span) in gear_of
                     .iter()
                     .filter(|(e, _)| roster.item_kinds.contains(&e.kind))
-                    .map(|(_, span)| *span)
-                    .collect();
+                {
+                    if seen.contains(&e.name.as_str()) {
+                        self.rule(
+                            *span,
+                            format!("hero `{hero_name}` buys {} twice", e.name),
+                            "the same item again",
+                            "additional items are different from each other: drop this one"
+                                .to_string(),
+                        );
+                        continue;
+                    }
+                    seen.push(&e.name);
+                    items.push(*span);
+                }
                 match limit {
                     None => self.rule(
                         item_span(item),
@@ -1434,7 +1577,11 @@ impl PartyChecker<'_> {
                         for span in items.iter().skip(usize::try_from(limit).unwrap_or(0)) {
                             self.rule(
                                 *span,
-                                format!("a hero buys at most {limit} additional item{}", if limit == 1 { "" } else { "s" }),
+                                format!(
+                                    "a {} buys at most {limit} additional item{}",
+                                    profession.filter(|(p, _)| p.items.is_some()).map_or("hero", |(p, _)| p.name.as_str()),
+                                    if limit == 1 { "" } else { "s" }
+                                ),
                                 "one item too many",
                                 "give the item to another hero".to_string(),
                             );
@@ -1442,6 +1589,14 @@ impl PartyChecker<'_> {
                     }
                 }
             }
+            self.domains(
+                hero,
+                hero_name,
+                profession.map(|(p, _)| p),
+                alignment,
+                roster,
+                &domain_names,
+            );
             if gear_of
                 .iter()
                 .any(|(e, _)| roster.ranged_kinds.contains(&e.kind))
@@ -1474,15 +1629,35 @@ impl PartyChecker<'_> {
                     "add `constant \"ranged_divisor\" { number = 2 }` to the ruleset, or drop the roster's `ranged_kinds`".to_string(),
                 ),
                 Some(divisor) => {
-                    let limit = count / divisor;
+                    // A guild may round the share up (003 L1520).
+                    let up = guild_def.is_some_and(|g| g.ranged_round_up);
+                    let limit = if up {
+                        count / divisor + i64::from(count % divisor != 0)
+                    } else {
+                        count / divisor
+                    };
+                    let rounded = if up { "up" } else { "down" };
                     for span in shooters.iter().skip(usize::try_from(limit).unwrap_or(0)) {
                         self.rule(
                             *span,
                             format!("at most {limit} of the party's {count} heroes may carry ranged weapons"),
                             "one shooter too many",
-                            format!("ranged weapons go to 1 hero in {divisor}, rounded down; arm this hero for close combat"),
+                            format!("ranged weapons go to 1 hero in {divisor}, rounded {rounded}; arm this hero for close combat"),
                         );
                     }
+                }
+            }
+        }
+        if let Some(&(_, first_hero, first, rule)) = one_hero.first() {
+            for (span, hero, name, own) in &one_hero {
+                let rule = if *own == rule { rule } else { own };
+                if *hero != first_hero {
+                    self.rule(
+                        *span,
+                        format!("only one hero of a party may carry `{rule}` equipment: `{first_hero}` already carries {first}"),
+                        "a second bearer",
+                        format!("give {name} to `{first_hero}`, or pick other equipment"),
+                    );
                 }
             }
         }
@@ -1678,6 +1853,98 @@ impl PartyChecker<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// A hero's domains of magic: known ones, no more than its profession picks, none
+    /// twice, and none locked to another alignment (003 L628).
+    fn domains(
+        &mut self,
+        hero: &Item,
+        hero_name: &str,
+        profession: Option<&ProfessionDef>,
+        alignment: &str,
+        roster: &RosterDef,
+        known: &[&str],
+    ) {
+        let picked = written_list(hero, "domains");
+        let allowed = profession.map_or(i64::MAX, |p| p.domains);
+        let mut seen: Vec<&str> = Vec::new();
+        for (index, (name, span)) in picked.iter().enumerate() {
+            self.unknown(
+                "domain of magic",
+                name,
+                *span,
+                known,
+                "add a `domain` item to the roster",
+            );
+            if seen.contains(name) {
+                self.rule(
+                    *span,
+                    format!("hero `{hero_name}` picks the domain {name} twice"),
+                    "picked again",
+                    "drop this one".to_string(),
+                );
+                continue;
+            }
+            seen.push(name);
+            if i64::try_from(index).unwrap_or(i64::MAX) >= allowed
+                && let Some(p) = profession
+            {
+                self.rule(
+                    *span,
+                    if p.domains == 0 {
+                        format!("a {} picks no domain of magic", p.name)
+                    } else {
+                        format!(
+                            "a {} picks {} domain{} of magic; hero `{hero_name}` picks more",
+                            p.name,
+                            p.domains,
+                            if p.domains == 1 { "" } else { "s" }
+                        )
+                    },
+                    "one domain too many",
+                    "drop this domain".to_string(),
+                );
+            }
+            if let Some(domain) = roster.domains.iter().find(|d| d.name == *name)
+                && let Some(locked) = &domain.alignment
+                && !alignment.is_empty()
+                && locked != alignment
+            {
+                self.rule(
+                    *span,
+                    format!(
+                        "the domain of {name} is only for parties of alignment `{locked}`; this one is `{alignment}`"
+                    ),
+                    "alignment not allowed",
+                    "pick another domain".to_string(),
+                );
+            }
+        }
+        if let Some(p) = profession
+            && i64::try_from(seen.len()).unwrap_or(i64::MAX) < p.domains
+        {
+            let open: Vec<String> = roster
+                .domains
+                .iter()
+                .filter(|d| {
+                    alignment.is_empty() || d.alignment.as_deref().is_none_or(|a| a == alignment)
+                })
+                .map(|d| format!("`\"{}\"`", d.name))
+                .collect();
+            self.rule(
+                written(hero, "profession").map_or_else(|| item_span(hero), |(_, span)| span),
+                format!(
+                    "a {} picks {} domain{} of magic; hero `{hero_name}` picks {}",
+                    p.name,
+                    p.domains,
+                    if p.domains == 1 { "" } else { "s" },
+                    seen.len()
+                ),
+                "domains missing",
+                format!("add `domains = [...]` from {}", open.join(", ")),
+            );
         }
     }
 

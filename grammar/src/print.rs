@@ -644,6 +644,7 @@ fn roster(out: &mut Out, def: &RosterDef) {
     out.names("weapon_kinds", &def.weapon_kinds);
     out.names("ranged_kinds", &def.ranged_kinds);
     out.names("item_kinds", &def.item_kinds);
+    out.names("one_hero_rules", &def.one_hero_rules);
     out.names("locations", &def.locations);
     out.opt_string("about", def.about.as_ref());
     out.opt_string("source", def.source.as_ref());
@@ -700,6 +701,8 @@ fn roster(out: &mut Out, def: &RosterDef) {
         flag(out, "not_leader", p.not_leader);
         out.opt_int("per_party", p.per_party);
         flag(out, "plain_extra_weapon", p.plain_extra_weapon);
+        out.opt_int("items", p.items);
+        out.opt_int("matching_weapon_divisor", p.matching_weapon_divisor);
         out.names("keywords", &p.keywords);
         out.opt_string("text", p.text.as_ref());
         out.names("uncertain", &p.uncertain);
@@ -722,6 +725,8 @@ fn roster(out: &mut Out, def: &RosterDef) {
             out.raw("members_needed", &g.members_needed.to_string());
         }
         flag(out, "mage_needed", g.mage_needed);
+        flag(out, "ranged_round_up", g.ranged_round_up);
+        out.names("forbids", &g.forbids);
         out.opt_string("text", g.text.as_ref());
         out.opt_string("source", g.source.as_ref());
         for def in &g.abilities {
@@ -754,6 +759,8 @@ fn roster(out: &mut Out, def: &RosterDef) {
         out.list("races", &quoted(&e.races));
         out.list("professions", &quoted(&e.professions));
         out.list("guilds", &quoted(&e.guilds));
+        out.names("not_for", &e.not_for);
+        out.list("not_with", &quoted(&e.not_with));
         flag(out, "heavy", e.heavy);
         out.opt_name("location", e.location.as_ref());
         out.opt_int("save", e.save);
@@ -823,6 +830,7 @@ fn party(out: &mut Out, def: &PartyDef) {
         out.string("profession", &hero.profession);
         flag(out, "leader", hero.leader);
         out.list("equipment", &quoted(&hero.equipment));
+        out.list("domains", &quoted(&hero.domains));
         out.close();
     }
     out.close();

@@ -1395,6 +1395,13 @@ const ROSTER_FIELDS: &[FieldSchema] = &[
         "item_kinds = [item]",
     ),
     field(
+        "one_hero_rules",
+        T::Names,
+        false,
+        "equipment rules only one hero of a party may carry, whichever piece has them",
+        "one_hero_rules = [special]",
+    ),
+    field(
         "locations",
         T::Names,
         false,
@@ -1567,6 +1574,20 @@ const PROFESSION_FIELDS: &[FieldSchema] = &[
         "plain_extra_weapon = true",
     ),
     field(
+        "items",
+        T::Int,
+        false,
+        "how many different additional items it may buy (the ruleset's `items_per_hero` when absent)",
+        "items = 3",
+    ),
+    field(
+        "matching_weapon_divisor",
+        T::Int,
+        false,
+        "an extra weapon the same as its first costs the price divided by this, rounded down, instead of the raised price",
+        "matching_weapon_divisor = 2",
+    ),
+    field(
         "keywords",
         T::Names,
         false,
@@ -1635,6 +1656,20 @@ const GUILD_FIELDS: &[FieldSchema] = &[
         false,
         "whether the party must field a caster",
         "mage_needed = true",
+    ),
+    field(
+        "ranged_round_up",
+        T::Bool,
+        false,
+        "whether the limit on heroes with ranged weapons rounds up instead of down",
+        "ranged_round_up = true",
+    ),
+    field(
+        "forbids",
+        T::Names,
+        false,
+        "kinds of equipment no hero of the guild's parties may carry",
+        "forbids = [firearm]",
     ),
     field("text", T::String, false, "a description", "text = \"...\""),
     field(
@@ -1735,6 +1770,20 @@ const EQUIPMENT_FIELDS: &[FieldSchema] = &[
         false,
         "the guilds whose parties may carry it (any when absent)",
         "guilds = [\"Tracker\"]",
+    ),
+    field(
+        "not_for",
+        T::Names,
+        false,
+        "heroes who may not carry it: `leader` (the party's leader), `mage` (a caster)",
+        "not_for = [leader, mage]",
+    ),
+    field(
+        "not_with",
+        T::Strings,
+        false,
+        "equipment the same hero may not carry with it",
+        "not_with = [\"Trophy/totem\"]",
     ),
     field(
         "heavy",
@@ -1992,6 +2041,13 @@ const HERO_FIELDS: &[FieldSchema] = &[
         false,
         "what the hero carries, weapons first",
         "equipment = [\"Sword, short sword\", \"Light helmet\"]",
+    ),
+    field(
+        "domains",
+        T::Strings,
+        false,
+        "the domains of magic a caster picks, as many as its profession's `domains`",
+        "domains = [\"Fire\"]",
     ),
 ];
 

@@ -637,3 +637,141 @@ fn a_swashbucklers_matching_second_weapon_costs_half() {
     // A different second weapon is tripled as for anyone: a Spear (13): 11 + 39.
     assert_eq!(cost_of("\"Sword, short sword\", \"Spear\""), 50);
 }
+
+#[test]
+fn every_summoned_creature_and_shape_of_the_seed_is_in_the_data() {
+    let library = umbra();
+    let roster = library.roster("Umbra Turris").expect("the roster");
+    let creature = |spell: &str| {
+        let (_, found) = roster
+            .spells()
+            .find(|(_, s)| s.name == spell)
+            .unwrap_or_else(|| panic!("spell {spell}"));
+        assert_eq!(found.creatures.len(), 1, "{spell}");
+        found.creatures[0].clone()
+    };
+    let stats = |c: &gloam_grammar::CreatureDef| -> Vec<(String, String)> {
+        c.stats
+            .iter()
+            .map(|v| (v.name.clone(), v.value.to_string()))
+            .collect()
+    };
+    let expect = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+            .collect()
+    };
+    // Summoned: [003 L636-638], [L670-672], [L714], [L722-724], [L754-758].
+    type Row<'a> = (&'a str, &'a str, i64, &'a [(&'a str, &'a str)]);
+    let rows: [Row; 5] = [
+        (
+            "Shade",
+            "Shade",
+            1,
+            &[
+                ("ld", "0"),
+                ("m", "15cm"),
+                ("ws", "6"),
+                ("s", "6"),
+                ("sp", "6"),
+                ("bs", "0"),
+                ("t", "6"),
+                ("w", "3"),
+            ],
+        ),
+        (
+            "Raise dead",
+            "Undead",
+            1,
+            &[
+                ("ld", "0"),
+                ("m", "15cm"),
+                ("ws", "6"),
+                ("s", "6"),
+                ("sp", "5"),
+                ("bs", "0"),
+                ("t", "6"),
+                ("w", "2"),
+            ],
+        ),
+        (
+            "Summon Cherub",
+            "Cherub",
+            1,
+            &[
+                ("ld", "0"),
+                ("m", "15cm"),
+                ("ws", "6"),
+                ("s", "6"),
+                ("sp", "6"),
+                ("bs", "0"),
+                ("t", "6"),
+                ("w", "2"),
+            ],
+        ),
+        (
+            "War eagle",
+            "War Eagle",
+            1,
+            &[
+                ("ld", "0"),
+                ("ws", "6"),
+                ("s", "6"),
+                ("sp", "7"),
+                ("bs", "0"),
+                ("t", "6"),
+                ("w", "2"),
+            ],
+        ),
+        (
+            "Summon spawn",
+            "Magic Spawn",
+            2,
+            &[
+                ("ld", "0"),
+                ("m", "15cm"),
+                ("ws", "6"),
+                ("s", "6"),
+                ("sp", "6"),
+                ("bs", "0"),
+                ("t", "6"),
+                ("w", "1"),
+            ],
+        ),
+    ];
+    for (spell, name, count, profile) in rows {
+        let c = creature(spell);
+        assert_eq!(
+            (c.name.as_str(), c.form.as_str(), c.count),
+            (name, "summoned", count)
+        );
+        assert_eq!(stats(&c), expect(profile), "{name}");
+    }
+    // The War Eagle flies (L724: "M-Flying"); the Undead has Permanent Fear and +1 Power
+    // Strike claws (L672); the Cherub and the Eagle make Normal Strikes only (L714, L724).
+    assert!(creature("War eagle").flying);
+    let undead = creature("Raise dead");
+    assert_eq!(undead.keywords, ["permanent_fear"]);
+    assert_eq!(undead.strikes, [("power".to_string(), 1)]);
+    assert_eq!(creature("Summon Cherub").strike_types, ["normal"]);
+    // Shapes: the Wildwood Demon keeps LD, WS and W and only makes Power Strikes
+    // (L734-740); a hero turned into a spawn keeps its Wounds (our reading of L760).
+    let demon = creature("Shapeshift");
+    assert_eq!(demon.form, "caster");
+    assert_eq!(demon.keep, ["ld", "ws", "w"]);
+    assert_eq!(
+        stats(&demon),
+        expect(&[
+            ("m", "10cm"),
+            ("s", "12"),
+            ("sp", "6"),
+            ("bs", "0"),
+            ("t", "9")
+        ])
+    );
+    assert_eq!(demon.keywords, ["fear", "large"]);
+    assert_eq!(demon.strike_types, ["power"]);
+    let spawned = creature("Turn into spawn");
+    assert_eq!(spawned.form, "target");
+    assert_eq!(spawned.keep, ["w"]);
+}

@@ -207,9 +207,9 @@ pub use library::{
     Library, MAX_FILE_BYTES, MAX_LINE_CHARS, RollRoom, ScriptUse, SourceFile, load, load_with,
 };
 pub use party::{
-    AlignmentDef, BattlegroundDef, ChartDef, DomainDef, EquipmentDef, GuildDef, HeroCost, HeroDef,
-    PARTY_CONSTANTS, PartyDef, ProfessionDef, RaceDef, ResultDef, RosterDef, SpellDef, SubraceDef,
-    party_costs,
+    AlignmentDef, BattlegroundDef, ChartDef, CreatureDef, DomainDef, EquipmentDef, GuildDef,
+    HeroCost, HeroDef, PARTY_CONSTANTS, PartyDef, ProfessionDef, RaceDef, ResultDef, RosterDef,
+    SpellDef, SubraceDef, party_costs,
 };
 pub use schema::{FieldSchema, FieldType, ItemSchema, TOP_LEVEL, schema};
 pub use suggest::closest;

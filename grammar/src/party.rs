@@ -321,6 +321,40 @@ pub struct SpellDef {
     pub wounds: Option<i64>,
     /// What it does.
     pub text: String,
+    /// The creatures it summons, or the shapes it gives.
+    pub creatures: Vec<CreatureDef>,
+    /// Values read from a damaged source.
+    pub uncertain: Vec<String>,
+    /// Where the values came from.
+    pub source: Option<String>,
+}
+
+/// A profile a spell brings into play: a summoned creature, or the shape a hero takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatureDef {
+    /// Its name.
+    pub name: String,
+    /// `summoned` (a new model), `caster` (the caster takes the shape) or `target` (the
+    /// spell's target takes it).
+    pub form: String,
+    /// How many one casting summons.
+    pub count: i64,
+    /// Its characteristics.
+    pub stats: Vec<ValueDef>,
+    /// The characteristics a hero who takes the shape keeps.
+    pub keep: Vec<String>,
+    /// Whether it flies instead of moving a distance.
+    pub flying: bool,
+    /// Its keywords.
+    pub keywords: Vec<String>,
+    /// Its weapon.
+    pub weapon: Option<String>,
+    /// The weapon's strike modifiers.
+    pub strikes: Vec<(String, i64)>,
+    /// The only strikes it may make (any when empty).
+    pub strike_types: Vec<String>,
+    /// What else it does.
+    pub text: Option<String>,
     /// Values read from a damaged source.
     pub uncertain: Vec<String>,
     /// Where the values came from.
@@ -584,6 +618,26 @@ impl Builder<'_> {
                                 reach: ident(s, "reach"),
                                 wounds: int(s, "wounds"),
                                 text: string(s, "text")?,
+                                creatures: children(s, "creature")
+                                    .filter_map(|c| {
+                                        Some(CreatureDef {
+                                            name: name(c)?,
+                                            form: ident(c, "form")
+                                                .unwrap_or_else(|| "summoned".to_string()),
+                                            count: int(c, "count").unwrap_or(1),
+                                            stats: quantities(c, "stats"),
+                                            keep: names(c, "keep"),
+                                            flying: flag(c, "flying"),
+                                            keywords: names(c, "keywords"),
+                                            weapon: string(c, "weapon"),
+                                            strikes: number_pairs(c, "strikes"),
+                                            strike_types: names(c, "strike_types"),
+                                            text: string(c, "text"),
+                                            uncertain: names(c, "uncertain"),
+                                            source: string(c, "source"),
+                                        })
+                                    })
+                                    .collect(),
                                 uncertain: names(s, "uncertain"),
                                 source: string(s, "source"),
                             })
@@ -1004,6 +1058,17 @@ impl PartyChecker<'_> {
                 }
                 if let Some((name, span)) = written(spell, "reach") {
                     self.unknown("reach", name, span, &["self", "unlimited", "varies"], "");
+                }
+                for creature in children(spell, "creature") {
+                    if let Some((name, span)) = written(creature, "form") {
+                        self.unknown("form", name, span, &["summoned", "caster", "target"], "");
+                    }
+                    let mut stats = written_list(creature, "stats");
+                    stats.extend(written_list(creature, "keep"));
+                    for (name, span) in stats {
+                        self.unknown("characteristic", name, span, &characteristics, &declare);
+                    }
+                    keyword_fields.extend(written_list(creature, "keywords"));
                 }
             }
         }

@@ -787,6 +787,31 @@ fn roster(out: &mut Out, def: &RosterDef) {
             out.string("text", &spell.text);
             out.names("uncertain", &spell.uncertain);
             out.opt_string("source", spell.source.as_ref());
+            for c in &spell.creatures {
+                out.open("creature", &c.name);
+                if c.form != "summoned" {
+                    out.raw("form", &c.form);
+                }
+                if c.count != 1 {
+                    out.raw("count", &c.count.to_string());
+                }
+                let stats: Vec<String> = c
+                    .stats
+                    .iter()
+                    .map(|stat| format!("{}: {}", stat.name, stat.value))
+                    .collect();
+                out.list("stats", &stats);
+                out.names("keep", &c.keep);
+                flag(out, "flying", c.flying);
+                out.names("keywords", &c.keywords);
+                out.opt_string("weapon", c.weapon.as_ref());
+                out.list("strikes", &pairs(&c.strikes));
+                out.names("strike_types", &c.strike_types);
+                out.opt_string("text", c.text.as_ref());
+                out.names("uncertain", &c.uncertain);
+                out.opt_string("source", c.source.as_ref());
+                out.close();
+            }
             out.close();
         }
         out.close();

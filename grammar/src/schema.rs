@@ -1837,6 +1837,93 @@ const EQUIPMENT_FIELDS: &[FieldSchema] = &[
     ),
 ];
 
+const CREATURE_FIELDS: &[FieldSchema] = &[
+    field(
+        "form",
+        T::Name,
+        false,
+        "`summoned` (a new model; the default), `caster` (the caster takes this shape) or `target` (the spell's target does)",
+        "form = caster",
+    ),
+    field(
+        "count",
+        T::Int,
+        false,
+        "how many one casting summons (1 when absent)",
+        "count = 2",
+    ),
+    field(
+        "stats",
+        T::Values,
+        true,
+        "its characteristics; a shape lists those it changes",
+        "stats = [ld: 0, m: 15cm, ws: 6, s: 6, sp: 6, bs: 0, t: 6, w: 3]",
+    ),
+    field(
+        "keep",
+        T::Names,
+        false,
+        "for a shape: the characteristics the hero keeps",
+        "keep = [ld, ws, w]",
+    ),
+    field(
+        "flying",
+        T::Bool,
+        false,
+        "whether it flies instead of moving a distance",
+        "flying = true",
+    ),
+    field(
+        "keywords",
+        T::Names,
+        false,
+        "its keywords",
+        "keywords = [fear]",
+    ),
+    field(
+        "weapon",
+        T::String,
+        false,
+        "its weapon",
+        "weapon = \"Claws\"",
+    ),
+    field(
+        "strikes",
+        T::NumberPairs,
+        false,
+        "the weapon's strike modifiers",
+        "strikes = [power: 1]",
+    ),
+    field(
+        "strike_types",
+        T::Names,
+        false,
+        "the only strikes it may make (any when absent)",
+        "strike_types = [normal]",
+    ),
+    field(
+        "text",
+        T::String,
+        false,
+        "what else it does",
+        "text = \"...\"",
+    ),
+    field(
+        "uncertain",
+        T::Names,
+        false,
+        "fields read from a damaged source",
+        "uncertain = [stats]",
+    ),
+    field(
+        "source",
+        T::String,
+        false,
+        "where the values came from",
+        "source = \"003 L636-638\"",
+    ),
+];
+
 const DOMAIN_FIELDS: &[FieldSchema] = &[
     field(
         "alignment",
@@ -2364,6 +2451,14 @@ const SCHEMAS: &[ItemSchema] = &[
         named: true,
         about: "a spell: magic test, range, cost in Wounds, effect",
         fields: SPELL_FIELDS,
+        children: &["creature"],
+        parent: None,
+    },
+    ItemSchema {
+        kind: "creature",
+        named: true,
+        about: "a profile a spell brings into play: a summoned creature, or a shape a hero takes",
+        fields: CREATURE_FIELDS,
         children: &[],
         parent: None,
     },

@@ -30,8 +30,8 @@
 use std::fmt::Write as _;
 
 use gloam_grammar::{
-    BoardDef, CardDef, CharacteristicDef, DeckDef, DieDef, Library, RulesetDef, ScriptDef, StepDef,
-    WarbandDef, WindowDef,
+    AbilityDef, ArmyDef, BoardDef, CardDef, CharacteristicDef, ConstantDef, DeckDef, DieDef,
+    Library, PartyDef, RosterDef, RulesetDef, ScriptDef, StepDef, TableDef, WarbandDef, WindowDef,
 };
 use serde::Serialize;
 
@@ -270,6 +270,11 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
         ("card kinds", &a.card_kinds, &b.card_kinds),
         ("score timings", &a.score_timings, &b.score_timings),
         ("alliances", &a.alliances, &b.alliances),
+        ("weapon abilities", &a.weapon_abilities, &b.weapon_abilities),
+        ("flags", &a.flags, &b.flags),
+        ("terrain kinds", &a.terrain_kinds, &b.terrain_kinds),
+        ("terrain rules", &a.terrain_rules, &b.terrain_rules),
+        ("frequencies", &a.frequencies, &b.frequencies),
     ] {
         sections.push(names_section(name, before, after));
     }
@@ -303,6 +308,18 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
         }
     }));
     sections.push(named_section("decks", &a.decks, &b.decks, deck_part));
+    sections.push(named_section(
+        "abilities",
+        &a.abilities,
+        &b.abilities,
+        ability_part,
+    ));
+    sections.push(named_section(
+        "constants",
+        &a.constants,
+        &b.constants,
+        constant_part,
+    ));
     sections.push(scripts_section(a, b));
     let boards = |name: &str| -> Vec<&BoardDef> {
         let lineage = lineage(library, name);
@@ -349,6 +366,98 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
             script: None,
         },
     ));
+    let tables = |name: &str| -> Vec<&TableDef> {
+        let lineage = lineage(library, name);
+        library
+            .tables()
+            .iter()
+            .filter(|x| lineage.contains(&x.ruleset))
+            .collect()
+    };
+    sections.push(named_section(
+        "tables",
+        &tables(from),
+        &tables(to),
+        |table| Part {
+            name: table.name.clone(),
+            summary: format!(
+                "{} x {}, {} maps, {} terrain features",
+                table.width,
+                table.depth,
+                table.maps.len(),
+                table.terrain.len()
+            ),
+            script: Some(table.to_string()),
+        },
+    ));
+    let armies = |name: &str| -> Vec<&ArmyDef> {
+        let lineage = lineage(library, name);
+        library
+            .armies()
+            .iter()
+            .filter(|x| lineage.contains(&x.ruleset))
+            .collect()
+    };
+    sections.push(named_section(
+        "armies",
+        &armies(from),
+        &armies(to),
+        |army| Part {
+            name: army.name.clone(),
+            summary: format!(
+                "{} warscrolls: {}",
+                army.warscrolls.len(),
+                army.warscrolls
+                    .iter()
+                    .map(|w| w.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            script: Some(army.to_string()),
+        },
+    ));
+    let rosters = |name: &str| -> Vec<&RosterDef> {
+        let lineage = lineage(library, name);
+        library
+            .rosters()
+            .iter()
+            .filter(|x| lineage.contains(&x.ruleset))
+            .collect()
+    };
+    sections.push(named_section(
+        "rosters",
+        &rosters(from),
+        &rosters(to),
+        |roster| Part {
+            name: roster.name.clone(),
+            summary: format!(
+                "{} races, {} professions, {} pieces of equipment, {} domains",
+                roster.races.len(),
+                roster.professions.len(),
+                roster.equipment.len(),
+                roster.domains.len()
+            ),
+            script: Some(roster.to_string()),
+        },
+    ));
+    let parties = |name: &str| -> Vec<&PartyDef> {
+        let lineage = lineage(library, name);
+        library
+            .parties()
+            .iter()
+            .filter(|x| lineage.contains(&x.ruleset))
+            .collect()
+    };
+    sections.push(named_section(
+        "parties",
+        &parties(from),
+        &parties(to),
+        |party| Part {
+            name: party.name.clone(),
+            summary: format!("{} heroes, {} points", party.heroes.len(), party.points),
+            script: Some(party.to_string()),
+        },
+    ));
     let cards = |name: &str| -> Vec<&CardDef> {
         let lineage = lineage(library, name);
         library
@@ -380,11 +489,22 @@ fn mark_provenance(sections: &mut [Section], a: &RulesetDef, b: &RulesetDef) {
             .any(|c| c.name == name && !c.ours.is_empty())
     };
     for section in sections {
-        let content = matches!(section.section.as_str(), "boards" | "warbands" | "cards");
+        let content = matches!(
+            section.section.as_str(),
+            "boards" | "warbands" | "cards" | "tables" | "armies" | "rosters" | "parties"
+        );
         for change in &mut section.changes {
             let ours = |r: &RulesetDef| {
                 if section.section == "characteristics" {
                     ours_characteristic(r, &change.name)
+                } else if section.section == "constants" {
+                    // A value the source does not print says so in its `source`.
+                    r.constants.iter().any(|c| {
+                        c.name == change.name
+                            && c.source.as_deref().is_some_and(|s| {
+                                s.starts_with("not in the seed") || s.starts_with("ours")
+                            })
+                    })
                 } else {
                     r.ours.contains(&change.name)
                 }
@@ -676,6 +796,38 @@ fn deck_part(d: &DeckDef) -> Part {
     Part {
         name: d.name.clone(),
         summary: rules.join(", "),
+        script: None,
+    }
+}
+
+fn ability_part(a: &AbilityDef) -> Part {
+    let mut summary = a
+        .window
+        .as_deref()
+        .map_or_else(|| "an ability".to_string(), |w| format!("in `{w}`"));
+    if let Some(frequency) = &a.frequency {
+        let _ = write!(summary, ", {frequency}");
+    }
+    let script = match (&a.condition, &a.effect) {
+        (condition, Some(effect)) => Some(script_with_condition(condition.as_ref(), effect)),
+        (Some(condition), None) => Some(condition.text.clone()),
+        (None, None) => a.text.clone(),
+    };
+    Part {
+        name: a.name.clone(),
+        summary,
+        script,
+    }
+}
+
+fn constant_part(c: &ConstantDef) -> Part {
+    let mut summary = c.value.to_string();
+    if let Some(confidence) = &c.confidence {
+        let _ = write!(summary, " ({confidence} confidence)");
+    }
+    Part {
+        name: c.name.clone(),
+        summary,
         script: None,
     }
 }

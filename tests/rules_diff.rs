@@ -261,3 +261,154 @@ ruleset "base" {
     let shown: Vec<String> = problems.iter().map(ToString::to_string).collect();
     assert_eq!(problems.len(), 2, "{shown:?}");
 }
+
+/// A house mode of Spearhead in a second file: a wider combat range (ours) and an army of
+/// its own, beside the shipped data.
+const HOUSE: &str = r#"
+ruleset "spearhead_house" {
+    extends = "spearhead"
+    title = "Spearhead, house rules"
+
+    constant "combat_range" {
+        about = "a wider reach for a club's beginners"
+        length = 4in
+        source = "ours: house rule"
+        confidence = high
+    }
+}
+
+army "Ember Wardens" {
+    ruleset = "spearhead_house"
+    alliance = order
+    general = "Ember Captain"
+    source = "ours"
+
+    warscroll "Ember Captain" {
+        units = 1
+        models = 1
+        base = 40mm
+        stats = [move: 5in, health: 5, save: 3, control: 2]
+        keywords = [hero, infantry]
+        source = "ours"
+
+        weapon "Brand" {
+            attacks = 4
+            hit = 3
+            wound = 3
+            rend = 1
+            damage = 2
+        }
+    }
+
+    ability "Kindled Line" {
+        window = your_hero_phase
+        choice = regiment_ability
+        text = "Friendly units within 6 inches of the general add 1 to charge rolls this turn."
+        source = "ours"
+    }
+
+    ability "Ember Torc" {
+        choice = enhancement
+        text = "The general has a Ward of 6+."
+        source = "ours"
+    }
+}
+"#;
+
+#[test]
+fn rules_diff_reads_a_table_games_constants_armies_and_tables() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards");
+    let (mut sources, problems) = read_paths(&[dir]);
+    assert!(problems.is_empty());
+    sources.push(gloam_grammar::SourceFile::new("house.gloam", HOUSE));
+    let (library, problems) = gloam_grammar::load(&sources);
+    assert!(problems.is_empty(), "{problems:?}");
+    let diff = diff_rulesets(&library, "spearhead", "spearhead_house").unwrap();
+    // The constant is overridden and, its source saying so, ours.
+    let constants = diff.section("constants").unwrap();
+    let range = constants
+        .changes
+        .iter()
+        .find(|c| c.name == "combat_range")
+        .expect("combat_range changed");
+    assert_eq!(range.kind, ChangeKind::Overridden);
+    assert_eq!(range.before.as_deref(), Some("3in (high confidence)"));
+    assert_eq!(range.after.as_deref(), Some("4in (high confidence)"));
+    assert_eq!(range.provenance, gloam::rules_diff::Provenance::Ours);
+    assert_eq!(constants.changes.len(), 1, "{constants:?}");
+    // The mode plays its parent's armies and tables too; its own army is added content.
+    let armies = diff.section("armies").unwrap();
+    assert_eq!(armies.changes.len(), 1, "{armies:?}");
+    assert_eq!(armies.changes[0].kind, ChangeKind::Added);
+    assert_eq!(armies.changes[0].name, "Ember Wardens");
+    assert_eq!(
+        armies.changes[0].after.as_deref(),
+        Some("1 warscrolls: Ember Captain")
+    );
+    assert_eq!(
+        armies.changes[0].provenance,
+        gloam::rules_diff::Provenance::Content
+    );
+    assert_eq!(armies.unchanged, 2);
+    assert_eq!(diff.section("tables").unwrap().unchanged, 2);
+    // Against Umbra Turris: the measured vocabularies differ, and the content sections name
+    // the other game's armies, tables, roster and parties.
+    let other = diff_rulesets(&library, "spearhead", "umbra_turris").unwrap();
+    let removed = |section: &str| -> Vec<String> {
+        other
+            .section(section)
+            .unwrap()
+            .changes
+            .iter()
+            .filter(|c| c.kind == ChangeKind::Removed)
+            .map(|c| c.name.clone())
+            .collect()
+    };
+    assert_eq!(removed("terrain rules"), ["cover", "obscuring", "unstable"]);
+    assert_eq!(removed("armies").len(), 2);
+    assert_eq!(removed("tables").len(), 2);
+    let parties = other.section("parties").unwrap();
+    assert_eq!(parties.changes.len(), 2);
+    assert!(parties.changes.iter().all(|c| c.kind == ChangeKind::Added));
+    assert_eq!(other.section("rosters").unwrap().changes.len(), 1);
+}
+
+#[test]
+fn rules_list_counts_armies_tables_and_parties() {
+    let (code, out, err) = gloam(&["rules", "list", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let row = |name: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let spearhead = row("spearhead");
+    assert_eq!(
+        (
+            &spearhead["armies"],
+            &spearhead["tables"],
+            &spearhead["parties"]
+        ),
+        (
+            &serde_json::json!(2),
+            &serde_json::json!(2),
+            &serde_json::json!(0)
+        ),
+        "{spearhead}"
+    );
+    assert_eq!(row("umbra_turris")["parties"], 2);
+    assert_eq!(row("harrowdeep")["armies"], 0);
+    let (code, out, _) = gloam(&["rules", "list"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .contains("tables  warbands  armies  parties"),
+        "{out}"
+    );
+}

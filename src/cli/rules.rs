@@ -58,6 +58,12 @@ struct Row {
     boards: usize,
     warbands: usize,
     cards: usize,
+    /// The measured battlefields (`table` items) of a table game.
+    tables: usize,
+    /// The armies of a table game.
+    armies: usize,
+    /// The parties of a skirmish role-playing game.
+    parties: usize,
     /// Whether any of that content is inherited through `extends`.
     inherited: bool,
 }
@@ -90,6 +96,27 @@ fn rows(library: &Library) -> Vec<Row> {
                     .collect(),
             );
             let cards = count(library.cards().iter().map(|c| c.ruleset.as_str()).collect());
+            let tables = count(
+                library
+                    .tables()
+                    .iter()
+                    .map(|t| t.ruleset.as_str())
+                    .collect(),
+            );
+            let armies = count(
+                library
+                    .armies()
+                    .iter()
+                    .map(|a| a.ruleset.as_str())
+                    .collect(),
+            );
+            let parties = count(
+                library
+                    .parties()
+                    .iter()
+                    .map(|p| p.ruleset.as_str())
+                    .collect(),
+            );
             Row {
                 name: ruleset.name.clone(),
                 title: ruleset.title.clone(),
@@ -98,7 +125,15 @@ fn rows(library: &Library) -> Vec<Row> {
                 boards: boards.1,
                 warbands: warbands.1,
                 cards: cards.1,
-                inherited: boards.0 != boards.1 || warbands.0 != warbands.1 || cards.0 != cards.1,
+                tables: tables.1,
+                armies: armies.1,
+                parties: parties.1,
+                inherited: boards.0 != boards.1
+                    || warbands.0 != warbands.1
+                    || cards.0 != cards.1
+                    || tables.0 != tables.1
+                    || armies.0 != armies.1
+                    || parties.0 != parties.1,
             }
         })
         .collect()
@@ -120,18 +155,21 @@ fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<name_width$}  {:>5}  {:>6}  {:>8}  {:>5}  {:<extends_width$}  title",
-        "ruleset", "steps", "boards", "warbands", "cards", "extends"
+        "{:<name_width$}  {:>5}  {:>6}  {:>6}  {:>8}  {:>6}  {:>7}  {:>5}  {:<extends_width$}  title",
+        "ruleset", "steps", "boards", "tables", "warbands", "armies", "parties", "cards", "extends"
     );
     for row in rows {
         let mark = if row.inherited { "*" } else { " " };
         let _ = writeln!(
             out,
-            "{:<name_width$}  {:>5}  {:>5}{mark}  {:>7}{mark}  {:>4}{mark}  {:<extends_width$}  {}",
+            "{:<name_width$}  {:>5}  {:>5}{mark}  {:>5}{mark}  {:>7}{mark}  {:>5}{mark}  {:>6}{mark}  {:>4}{mark}  {:<extends_width$}  {}",
             row.name,
             row.steps,
             row.boards,
+            row.tables,
             row.warbands,
+            row.armies,
+            row.parties,
             row.cards,
             row.extends.as_deref().unwrap_or("-"),
             row.title

@@ -1324,9 +1324,16 @@ fn register_moves(engine: &mut Registrar) {
 fn refused_point(function: &'static str, point: Point, refusal: &gloam_core::Refused) -> Stop {
     Stop::refused(
         function,
-        format!("point ({}, {}) was refused: {refusal}", point.x, point.y),
+        format!("{}{WAS_REFUSED}{refusal}", Choice::Point(point)),
     )
 }
+
+/// The choices that take a free table point and refuse an illegal one (see
+/// [`crate::DslDiagnostic::refused_answer`]).
+pub(crate) const POINT_CHOICES: &[&str] = &["choose_move", "choose_setup"];
+
+/// Between the refused answer and the reason in a refused point's message.
+pub(crate) const WAS_REFUSED: &str = " was refused: ";
 
 fn move_candidates(scene: &Scene, unit: GroupId, limits: &PathLimits) -> Result<Vec<Point>, Stop> {
     formation_candidates(scene, unit, limits, &Lattice::default())

@@ -447,7 +447,9 @@ fn a_normal_move_may_not_come_within_combat_range() {
         "move_unit(unit_of(m0), point(1524, 0), #{ budget: inches(7), never_within: inches(3) })",
         &[],
     );
-    let message = outcome.expect_err("refused").to_string();
+    let error = outcome.expect_err("refused");
+    assert_eq!(error.refused_answer(), None);
+    let message = error.to_string();
     assert!(message.contains("`move_unit` was refused"), "{message}");
     assert_eq!(state, g.state);
     assert_eq!(events, g.events);
@@ -503,7 +505,12 @@ fn choose_move_offers_the_candidates_and_any_point() {
     // A free illegal point (into combat range) is refused and nothing changes.
     let illegal = Answer::One(Choice::Point(Point::new(1524, 0)));
     let (outcome, events, state) = run(&g, &text, &[illegal]);
-    let message = outcome.expect_err("refused").to_string();
+    let error = outcome.expect_err("refused");
+    // What a rules driver reports as the kernel's `RuleError::AnswerRefused`.
+    let (kind, answer, reason) = error.refused_answer().expect("a refused answer");
+    assert_eq!((kind, answer), ("choose_move", "point (1524, 0)"));
+    assert!(reason.contains("cannot go there"), "{reason}");
+    let message = error.to_string();
     assert!(
         message.contains("point (1524, 0) was refused") && message.contains("within 3in"),
         "{message}"

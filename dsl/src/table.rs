@@ -1341,6 +1341,10 @@ fn move_candidates(scene: &Scene, unit: GroupId, limits: &PathLimits) -> Result<
         .map_err(|refusal| Stop::failed("move_candidates", refusal.to_string()))
 }
 
+/// The most set-up candidates a script may ask for: lists stay under the sandbox's default
+/// array size (1,024).
+const MAX_SETUP_CANDIDATES: usize = 1000;
+
 fn setup_candidates(
     run: &RunState,
     function: &'static str,
@@ -1359,11 +1363,11 @@ fn setup_candidates(
     }
     let max = usize::try_from(max)
         .ok()
-        .filter(|max| (1..=10_000).contains(max))
+        .filter(|max| (1..=MAX_SETUP_CANDIDATES).contains(max))
         .ok_or_else(|| {
             Stop::failed(
                 function,
-                format!("the most candidates must be 1 to 10000, not {max}"),
+                format!("the most candidates must be 1 to {MAX_SETUP_CANDIDATES}, not {max}"),
             )
         })?;
     let pieces = setup_formation(run, function, unit, Point::ORIGIN)?;

@@ -1036,7 +1036,7 @@ static VOCABULARY: &[FunctionDoc] = &[
         "setup_candidates",
         &[UNIT, SETUP_LIMITS, p("spacing", "int"), p("max", "int")],
         "list of points",
-        "legal anchors for setting the unit up, on a square lattice of `spacing` over the zone, at most `max`, evenly spread",
+        "legal anchors for setting the unit up, on a square lattice of `spacing` over the zone, at most `max` (1 to 1000), evenly spread",
     ),
     // Effects.
     doc(

@@ -670,3 +670,41 @@ fn a_hex_game_has_no_table() {
         );
     }
 }
+
+#[test]
+fn extreme_numbers_are_answered_or_refused_never_a_panic() {
+    let g = open_field();
+    let max = i64::MAX;
+    yes(&g, &format!("within(m0, m2, {max})"));
+    no(
+        &g,
+        &format!("wholly_within(m0, point(0, 0), {max}) == false"),
+    );
+    assert!(matches!(
+        value(
+            &g,
+            &format!("move_candidates(unit_of(m0), #{{ budget: {max} }}).len() > 0")
+        ),
+        Value::Bool(true)
+    ));
+    let far = value(
+        &g,
+        "check_formation(unit_of(m0), point(-1000000000, 1000000000), #{ budget: inches(5) })",
+    );
+    assert!(matches!(far, Value::Str(_)), "{far:?}");
+    let off = value(
+        &g,
+        &format!("check_formation(unit_of(m0), point(0, inches(100)), #{{ budget: {max} }})"),
+    );
+    assert!(
+        matches!(&off, Value::Str(s) if s.contains("table")),
+        "{off:?}"
+    );
+    assert!(error(&g, &format!("coherent(unit_of(m0), 1, {max})")).contains("neighbours"));
+    assert!(error(&g, "inches(-9223372036854775807 - 1)").contains("too long"));
+    let dense = "setup_candidates(unit_of(m0), #{}, 1, 1000).len()";
+    assert!(error(&g, dense).contains("no model waiting"));
+    let g = game(&[model(0, 1, 125, None), model(0, 1, 125, None)], true);
+    assert!(matches!(value(&g, dense), Value::Int(n) if n > 100 && n <= 1000));
+    assert!(error(&g, "setup_candidates(unit_of(m0), #{}, 1, 1001)").contains("1 to 1000"));
+}

@@ -708,3 +708,69 @@ fn extreme_numbers_are_answered_or_refused_never_a_panic() {
     assert!(matches!(value(&g, dense), Value::Int(n) if n > 100 && n <= 1000));
     assert!(error(&g, "setup_candidates(unit_of(m0), #{}, 1, 1001)").contains("1 to 1000"));
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Ann's unit of three touching 25 mm bases from (10", 10"); Bo's two models in distinct
+    /// cells of a 2" grid east of them (so nothing overlaps to start with).
+    fn field(enemies: [(i64, i64); 2]) -> Game {
+        let y = 10 * INCH;
+        let enemy =
+            |(cx, cy): (i64, i64)| Some((16 * INCH + cx * 2 * INCH, 4 * INCH + cy * 2 * INCH));
+        game(
+            &[
+                model(0, 1, 125, Some((10 * INCH, y))),
+                model(0, 1, 125, Some((10 * INCH + 250, y))),
+                model(0, 1, 125, Some((10 * INCH + 500, y))),
+                model(1, 2, 125, enemy(enemies[0])),
+                model(1, 3, 160, enemy(enemies[1])),
+            ],
+            true,
+        )
+    }
+
+    fn scene_after(state: &GameState) -> gloam_core::Scene {
+        gloam_core::Scene::from_state(state, "base_radius", "unit")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// A free point is accepted exactly when `check_formation` accepts it; an accepted
+        /// one moves the unit with no base overlapping and its shape kept; a refused one
+        /// changes nothing (issue 13, "Show": property tests).
+        #[test]
+        fn a_free_point_is_accepted_iff_the_check_passes_and_a_refusal_changes_nothing(
+            first in (0_i64..8, 0_i64..10),
+            second in (0_i64..8, 0_i64..10),
+            dx in -3000_i64..3000,
+            dy in -3000_i64..3000,
+        ) {
+            prop_assume!(first != second);
+            let g = field([first, second]);
+            let limits = "#{ budget: inches(8), never_within: inches(1) }";
+            let check = value(&g, &format!("check_formation(unit_of(m0), point({dx}, {dy}), {limits})"));
+            let text = format!(
+                "let u = unit_of(m0); let o = choose_move(u, {limits}, \"?\"); move_unit(u, o, {limits}); o.x"
+            );
+            let answer = Answer::One(Choice::Point(Point::new(dx, dy)));
+            let (outcome, events, state) = run(&g, &text, &[answer]);
+            if check == Value::Unit {
+                prop_assert_eq!(outcome, Ok(Outcome::done(Value::Int(dx))));
+                let scene = scene_after(&state);
+                prop_assert_eq!(scene.first_overlap(), None);
+                let x = |i: usize| state.piece(g.pieces[i]).and_then(|p| p.position).and_then(Position::point).map(|p| (p.x, p.y));
+                prop_assert_eq!(x(0), Some((10 * INCH + dx, 10 * INCH + dy)));
+                prop_assert_eq!(x(2), Some((10 * INCH + 500 + dx, 10 * INCH + dy)));
+                prop_assert_eq!(events.len(), 3);
+            } else {
+                let error = outcome.expect_err("refused");
+                prop_assert!(error.refused_answer().is_some(), "{}", error);
+                prop_assert_eq!(&state, &g.state);
+                prop_assert_eq!(&events, &g.events);
+            }
+        }
+    }
+}

@@ -1451,7 +1451,8 @@ const TABLE: &str = "
 
 A game played on a measured table (a world built with a `Table`: its outline, terrain
 features, the deployment map's territories and the objectives) reads it with the table
-functions above; in a hex game they fail with \"this game has no table\".
+functions above; in a hex game every one of them but `inches`, `cm`, `mm` and `point` fails
+with \"this game has no table\".
 
 - **Lengths** are whole tenths of a millimetre (`int`): `inches(3)` is 762, `inches(1) / 2`
   is 127, `cm(1)` is 100. Every distance is inclusive: exactly `d` away is within `d`.
@@ -1476,7 +1477,8 @@ functions above; in a hex game they fail with \"this game has no table\".
 - **Refusals** are in players' words, in the table's unit: a check returns the reason as a
   string (`()` when legal); an effect given an illegal move is refused and the whole script
   undone; `choose_move` and `choose_setup` offer the candidates and accept any other point
-  the host sends, which is checked and, if illegal, refused with the reason, nothing changed.
+  the host sends, which is checked and, if illegal, refused with the reason, nothing changed
+  (the rules driver reports it as the kernel's `AnswerRefused`; the request stays pending).
 ";
 
 /// The text of `docs/dsl.md`: the script reference, generated from the vocabulary, the

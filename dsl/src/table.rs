@@ -848,6 +848,22 @@ fn register_queries(engine: &mut Registrar) {
         })
     });
     engine.register_fn(
+        "base_contact",
+        |ctx: Ncc, a: PieceId, b: PieceId| -> Res<bool> {
+            const F: &str = "base_contact";
+            with_run(&ctx, F, |run| {
+                let scene = scene_of(run, F)?;
+                let figure = |piece: PieceId| {
+                    scene
+                        .piece(piece)
+                        .map(|p| p.figure)
+                        .ok_or_else(|| Stop::failed(F, format!("{piece} is not on the table")))
+                };
+                Ok(a != b && gloam_core::base_contact(&figure(a)?, &figure(b)?))
+            })
+        },
+    );
+    engine.register_fn(
         "nearest_enemy",
         |ctx: Ncc, fighter: PieceId| -> Res<Dynamic> {
             with_run(&ctx, "nearest_enemy", |run| {

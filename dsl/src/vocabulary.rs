@@ -903,6 +903,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "base_contact",
+        &[p("a", "fighter"), p("b", "fighter")],
+        "bool",
+        "whether two models' bases touch exactly (neither apart by any amount nor overlapping)",
+    ),
+    doc(
+        Query,
         "nearest_enemy",
         &[FIGHTER],
         "fighter or ()",

@@ -231,6 +231,11 @@ fn exactly_three_inches_is_within_and_one_tenth_less_is_not() {
     // Digest B12 "Combat range": 3", inclusive. The value is the script's.
     let g = three_inches_apart();
     assert_eq!(value(&g, "gap(m1, m2)"), Value::Int(762));
+    // Touching bases (centres 250 apart, radii 125 each) are in base contact; not with
+    // themselves, and not 3" apart.
+    yes(&g, "base_contact(m0, m1)");
+    no(&g, "base_contact(m0, m0)");
+    no(&g, "base_contact(m1, m2)");
     yes(&g, "within(m1, m2, inches(3))");
     no(&g, "within(m1, m2, inches(3) - 1)");
     yes(&g, "in_range_of_enemy(unit_of(m0), inches(3))");
@@ -773,4 +778,23 @@ mod properties {
             }
         }
     }
+}
+
+#[test]
+fn base_contact_is_exact_where_the_rounded_gap_is_not() {
+    // Centres (0, 0) and (300, 401) are 500.2 tenths apart; radii 250 each leave a gap of
+    // 0.2 tenths: the rounded gap says 0, base contact says no. (300, 400) touches exactly.
+    let at = |y: i64| {
+        game(
+            &[
+                model(0, 1, 250, Some((2 * INCH, 2 * INCH))),
+                model(1, 2, 250, Some((2 * INCH + 300, 2 * INCH + y))),
+            ],
+            true,
+        )
+    };
+    let g = at(401);
+    assert_eq!(value(&g, "gap(m0, m1)"), Value::Int(0));
+    no(&g, "base_contact(m0, m1)");
+    yes(&at(400), "base_contact(m0, m1)");
 }

@@ -31,6 +31,9 @@ pub(crate) fn world_for(
     for (index, _) in spec.seats.iter().enumerate() {
         world = world.with_territory(PlayerId(index as u8), territory_of(index));
     }
+    for (name, value) in constants_of(ruleset) {
+        world = world.with_constant(name, value);
+    }
     for card in library.cards() {
         let mut info = CardInfo::new(card.kind.clone())
             .with_glory(card.glory.unwrap_or(0))
@@ -176,6 +179,32 @@ fn with_profile(world: World, loaded: &Loaded, fighter: &gloam_grammar::FighterD
             .with_weapon(inspired);
     }
     world.with_fighter(fighter.name.clone(), profile)
+}
+
+/// The ruleset's `constant`s as scripts read them (`constant(name)`): a length in tenths
+/// of a millimetre, a number as written; in the order declared.
+///
+/// # Examples
+///
+/// ```
+/// let cards = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/cards/spearhead"));
+/// let (sources, _) = gloam::load::read_paths(&[cards]);
+/// let (loaded, _) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+/// let constants = gloam::world::constants_of(loaded.library.ruleset("spearhead").unwrap());
+/// assert!(constants.contains(&("combat_range".to_owned(), 762)));
+/// ```
+pub fn constants_of(ruleset: &RulesetDef) -> Vec<(String, i64)> {
+    ruleset
+        .constants
+        .iter()
+        .map(|constant| {
+            let value = match constant.value {
+                gloam_grammar::Quantity::Number(number) => number,
+                gloam_grammar::Quantity::Length(measure) => measure.length.as_tenth_mm(),
+            };
+            (constant.name.clone(), value)
+        })
+        .collect()
 }
 
 /// Why a measured table could not be built from its data ([`table_of`]).

@@ -99,6 +99,11 @@ fn scripts_measure_on_the_shipped_table_with_both_engines() {
         Dice::new(),
     )
     .with_table(aqshy(&library));
+    // The ruleset's constants, as the rules driver gives them to every script.
+    let constants = gloam::world::constants_of(library.ruleset("spearhead").expect("ruleset"));
+    let world = constants.into_iter().fold(world, |world, (name, value)| {
+        world.with_constant(name, value)
+    });
     let mut state = GameState::new(1, &["Ann", "Bo"]);
     let mut events = Vec::new();
     let model = {
@@ -126,7 +131,8 @@ fn scripts_measure_on_the_shipped_table_with_both_engines() {
     events.clear();
     let text = "[wholly_within(m, \"South\", 0), within(m, \"North\", inches(3) - 160), \
                 within(m, \"North\", inches(3) - 161), controller(\"South Home\", inches(6) - 160, \"control\") == player, \
-                controller(\"South Home\", inches(6) - 161, \"control\") == (), terrain_features(), objectives().len()]";
+                controller(\"South Home\", inches(6) - 161, \"control\") == (), terrain_features(), objectives().len(), \
+                constant(\"combat_range\"), constant(\"objective_range\")]";
     let context = ScriptContext::effect("table test").with_variables(["m", "player"]);
     let bindings = Bindings::new()
         .acting(PlayerId(0))
@@ -139,6 +145,9 @@ fn scripts_measure_on_the_shipped_table_with_both_engines() {
         Value::Bool(true),
         Value::List(vec![Value::Str("Lava Vent".into())]),
         Value::Int(4),
+        // spearhead.gloam: `combat_range` 3in and `objective_range` 3in (digest B12).
+        Value::Int(762),
+        Value::Int(762),
     ]);
     for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
         let host = Host::new();

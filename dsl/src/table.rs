@@ -779,6 +779,28 @@ fn register_lengths(engine: &mut Registrar) {
             with_run(&ctx, function, |_| scaled(function, n, per))
         });
     }
+    engine.register_fn("constant", |ctx: Ncc, name: ImmutableString| -> Res<i64> {
+        with_run(&ctx, "constant", |run| {
+            run.world
+                .constants
+                .get(name.as_str())
+                .copied()
+                .ok_or_else(|| {
+                    let known: Vec<&str> = run.world.constants.keys().map(String::as_str).collect();
+                    Stop::failed(
+                        "constant",
+                        format!(
+                            "the ruleset has no constant `{name}` (it has: {})",
+                            if known.is_empty() {
+                                "none".to_owned()
+                            } else {
+                                known.join(", ")
+                            }
+                        ),
+                    )
+                })
+        })
+    });
     engine.register_fn("point", |ctx: Ncc, x: i64, y: i64| -> Res<Point> {
         with_run(&ctx, "point", |_| {
             Point::checked(x, y).map_err(|error| Stop::failed("point", error.to_string()))

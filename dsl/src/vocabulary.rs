@@ -854,6 +854,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "constant",
+        &[p("constant", "string")],
+        "int",
+        "the ruleset's `constant` of that name: a length in tenths of a millimetre (`constant(\"combat_range\")` is 762 for `3in`) or a number",
+    ),
+    doc(
+        Query,
         "point",
         &[p("x", "int"), p("y", "int")],
         "point",
@@ -1462,7 +1469,9 @@ functions above; in a hex game every one of them but `inches`, `cm`, `mm` and `p
 with \"this game has no table\".
 
 - **Lengths** are whole tenths of a millimetre (`int`): `inches(3)` is 762, `inches(1) / 2`
-  is 127, `cm(1)` is 100. Every distance is inclusive: exactly `d` away is within `d`.
+  is 127, `cm(1)` is 100; a ruleset's `constant \"combat_range\" { length = 3in }` reads as
+  `constant(\"combat_range\")`, 762. Every distance is inclusive: exactly `d` away is
+  within `d`.
 - **Points** (`point(x, y)`, `position(f)`, `.x`, `.y`) are table coordinates or, for
   `move_unit`, offsets.
 - **Units** are the models sharing the characteristic `unit` (a model without one is a unit

@@ -489,6 +489,8 @@ pub(crate) struct WorldData {
     off_board_blocks: bool,
     /// The measured table, for a game played on one.
     pub(crate) table: Option<crate::Table>,
+    /// The ruleset's named numbers (`constant(name)`), lengths in tenths of a millimetre.
+    pub(crate) constants: BTreeMap<String, i64>,
 }
 
 /// The fixed context of a game that scripts read: the battlefield (with which hex types
@@ -547,6 +549,7 @@ impl World {
                 blocking_types: types,
                 off_board_blocks,
                 table: None,
+                constants: BTreeMap::new(),
             }),
         }
     }
@@ -675,6 +678,30 @@ impl World {
     /// The measured table, if the game is played on one.
     pub fn table(&self) -> Option<&crate::Table> {
         self.data.table.as_ref()
+    }
+
+    /// The same world knowing the ruleset's named number `name` (a length in tenths of a
+    /// millimetre, or a plain number), which scripts read with `constant(name)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Battlefield, Dice, Hex};
+    /// use gloam_dsl::World;
+    /// let world = World::new(Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]), ["blocked"], false, Dice::new())
+    ///     .with_constant("combat_range", 762);
+    /// assert_eq!(world.constant("combat_range"), Some(762));
+    /// ```
+    pub fn with_constant(mut self, name: impl Into<String>, value: i64) -> World {
+        Rc::make_mut(&mut self.data)
+            .constants
+            .insert(name.into(), value);
+        self
+    }
+
+    /// The ruleset's named number `name`, if it has one.
+    pub fn constant(&self, name: &str) -> Option<i64> {
+        self.data.constants.get(name).copied()
     }
 
     /// The catalog entry of the card definition `name`.

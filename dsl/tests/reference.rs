@@ -206,8 +206,9 @@ fn name_parameters_have_their_kind_in_the_reference() {
     // options, the reason a game ends, a `say` line's text, weapon and ability names (from
     // fighter profiles),
     // weapon stats (`range`, `dice`, `damage`), card kinds (`cards_of_kind`: a kind no
-    // card has keeps no card) and the table's own names (objectives, terrain features and
-    // their rules, from the `table` item, checked when the script runs) do not.
+    // card has keeps no card), the table's own names (objectives, terrain features and
+    // their rules, from the `table` item) and constants' names (checked when the script
+    // runs) do not.
     for doc in vocabulary() {
         for param in doc.params {
             let expected = !matches!(
@@ -222,6 +223,7 @@ fn name_parameters_have_their_kind_in_the_reference() {
                     | "kind"
                     | "layout"
                     | "objective"
+                    | "constant"
                     | "feature"
                     | "rule"
             ) && param.ty == "string";

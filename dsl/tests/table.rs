@@ -224,6 +224,14 @@ fn lengths_are_tenths_of_a_millimetre() {
     );
     assert!(error(&g, "inches(9223372036854775807)").contains("too long for the table"));
     assert!(error(&g, "point(2000000000, 0)").contains("`point`"));
+    let unknown = error(&g, "constant(\"combat_range\")");
+    assert!(
+        unknown.contains("no constant `combat_range` (it has: none)"),
+        "{unknown}"
+    );
+    let mut g = g;
+    g.world = g.world.clone().with_constant("combat_range", 762);
+    yes(&g, "within(m1, m2, constant(\"combat_range\"))");
 }
 
 #[test]

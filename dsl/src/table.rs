@@ -212,14 +212,12 @@ impl Table {
     }
 
     /// The indices into [`Table::terrain`] of the features named `name` or having the rule
-    /// `name`; `None` when no feature has that name or rule.
-    fn terrain_named(&self, name: &str) -> Option<Vec<usize>> {
+    /// `name` (none when no feature on the table matches: a rule no placed feature has).
+    fn terrain_named(&self, name: &str) -> Vec<usize> {
         let mut indices = Vec::new();
         let mut index = 0;
-        let mut found = false;
         for feature in &self.features {
             let hit = feature.name == name || feature.has_rule(name);
-            found |= hit;
             for _ in &feature.footprints {
                 if hit {
                     indices.push(index);
@@ -227,7 +225,7 @@ impl Table {
                 index += 1;
             }
         }
-        found.then_some(indices)
+        indices
     }
 
     fn place_named(&self, name: &str) -> Option<Target> {
@@ -436,12 +434,7 @@ fn terrain_list(
                 ),
             ));
         };
-        let found = table.terrain_named(&name).ok_or_else(|| {
-            Stop::failed(
-                function,
-                format!("limit `{key}`: no terrain feature is named `{name}` or has that rule"),
-            )
-        })?;
+        let found = table.terrain_named(&name);
         indices.extend(found);
     }
     Ok(indices)
@@ -769,6 +762,7 @@ pub(crate) fn register(engine: &mut Registrar) {
         .register_fn("to_debug", |_: &mut Edge| "the table edge".to_owned());
     register_lengths(engine);
     register_queries(engine);
+    register_terrain_queries(engine);
     register_moves(engine);
 }
 
@@ -1089,6 +1083,66 @@ fn register_queries(engine: &mut Registrar) {
                     .iter()
                     .map(|r| Dynamic::from(ImmutableString::from(r.as_str())))
                     .collect())
+            })
+        },
+    );
+}
+
+/// The floors (first footprints) of the features named `name` or having the rule `name`;
+/// none when no feature on the table matches (a rule no placed feature has).
+fn floors<'a>(table: &'a Table, name: &str) -> Vec<&'a Terrain> {
+    table
+        .features
+        .iter()
+        .filter(|feature| feature.name == name || feature.has_rule(name))
+        .filter_map(|feature| feature.footprints.first())
+        .collect()
+}
+
+fn register_terrain_queries(engine: &mut Registrar) {
+    engine.register_fn(
+        "wholly_on_terrain",
+        |ctx: Ncc, subject: Dynamic, feature: ImmutableString| -> Res<bool> {
+            const F: &str = "wholly_on_terrain";
+            with_run(&ctx, F, |run| {
+                let scene = scene_of(run, F)?;
+                let table = table_of(run, F)?;
+                let subject = subject_of(F, "subject", &subject)?;
+                let pieces = scene
+                    .subject(subject)
+                    .map_err(|error| Stop::failed(F, error.to_string()))?;
+                Ok(floors(table, &feature).into_iter().any(|floor| {
+                    let area = Area::Polygon(floor.footprint.clone());
+                    pieces
+                        .iter()
+                        .all(|piece| gloam_core::wholly_within(&piece.figure, &area))
+                }))
+            })
+        },
+    );
+    engine.register_fn(
+        "crosses_terrain",
+        |ctx: Ncc, a: PieceId, b: PieceId, feature: ImmutableString| -> Res<bool> {
+            const F: &str = "crosses_terrain";
+            with_run(&ctx, F, |run| {
+                let scene = scene_of(run, F)?;
+                let table = table_of(run, F)?;
+                let figure = |piece: PieceId| {
+                    scene
+                        .piece(piece)
+                        .map(|p| Figure::new(p.figure.centre, p.figure.radius))
+                        .ok_or_else(|| Stop::failed(F, format!("{piece} is not on the table")))
+                };
+                let (from, to) = (figure(a)?, figure(b)?);
+                // Every floor counts, whatever its height: the target is given no height.
+                let crossed: Vec<Terrain> = floors(table, &feature)
+                    .into_iter()
+                    .map(|floor| Terrain {
+                        height: Length::tenth_mm(1),
+                        ..floor.clone()
+                    })
+                    .collect();
+                Ok(!gloam_core::blocking_terrain(&from, &to, &crossed).is_empty())
             })
         },
     );

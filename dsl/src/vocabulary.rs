@@ -984,6 +984,20 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "crosses_terrain",
+        &[p("a", "fighter"), p("b", "fighter"), p("feature", "string")],
+        "bool",
+        "whether the line between the two models' centres meets the footprint of a terrain feature named `feature` or with that rule (`cover`), whatever its height (what \"behind\" terrain is judged by)",
+    ),
+    doc(
+        Query,
+        "wholly_on_terrain",
+        &[TABLE_SUBJECT, p("feature", "string")],
+        "bool",
+        "whether every base of the subject lies inside the footprint of one terrain feature named `feature` or with that rule",
+    ),
+    doc(
+        Query,
         "territories",
         &[],
         "list of strings",
@@ -1484,8 +1498,8 @@ with \"this game has no table\".
 - **Move limits** (a map; `budget` required): `budget` (the longest path), `never_within`
   (never that close to an enemy on the way), `not_end_within`, `end_within: [target, d]`,
   `no_farther_from_enemy: true`, `may_pass: [fighters]`, `impassable: [names]`,
-  `no_stop: [names]` (terrain features by name or by rule, `\"unstable\"`), `on_table`
-  (default true).
+  `no_stop: [names]` (terrain features by name or by rule, `\"unstable\"`; a name or rule
+  no feature on the table has matches nothing), `on_table` (default true).
 - **Set-up limits** (a map, every key optional): `zone` (a territory name, wholly within
   it), `away: [[target, d], ...]` (more than `d` from each), `wholly_near: [[target, d],
   ...]`, `no_stop`, `on_table`. A unit is set up from its models not on the table, in id

@@ -628,8 +628,8 @@ fn bad_input_is_a_located_error_never_a_panic() {
             "must be an int",
         ),
         (
-            "move_candidates(unit_of(m0), #{ budget: 1, impassable: [\"Lake\"] })",
-            "no terrain feature is named `Lake`",
+            "move_candidates(unit_of(m0), #{ budget: 1, impassable: [3] })",
+            "by feature name or rule; an item is a int",
         ),
         (
             "move_candidates(unit_of(m0), #{ budget: 1, end_within: [m2] })",
@@ -805,4 +805,47 @@ fn base_contact_is_exact_where_the_rounded_gap_is_not() {
     assert_eq!(value(&g, "gap(m0, m1)"), Value::Int(0));
     no(&g, "base_contact(m0, m1)");
     yes(&at(400), "base_contact(m0, m1)");
+}
+
+#[test]
+fn terrain_is_crossed_or_stood_wholly_on() {
+    // Digest B, "behind" terrain (row at tabletop.md L710): judged base to base, a straight
+    // line from the attacker to the target passing across the feature; "wholly on" (L648):
+    // every base inside the footprint. The wall is 4" by 1" from (20", 24.5"), rules
+    // obscuring and cover.
+    let g = game(
+        &[
+            model(0, 1, 125, Some((22 * INCH, 22 * INCH))),
+            model(1, 2, 125, Some((22 * INCH, 28 * INCH))),
+            model(1, 3, 125, Some((30 * INCH, 28 * INCH))),
+            // On the wall: centre 125 tenths inside its west and south sides exactly.
+            model(
+                1,
+                4,
+                125,
+                Some((20 * INCH + 125, 24 * INCH + INCH / 2 + 125)),
+            ),
+            model(
+                1,
+                4,
+                125,
+                Some((20 * INCH + 124, 24 * INCH + INCH / 2 + 500)),
+            ),
+        ],
+        true,
+    );
+    yes(&g, "crosses_terrain(m0, m1, \"Wall\")");
+    yes(&g, "crosses_terrain(m0, m1, \"cover\")");
+    no(&g, "crosses_terrain(m0, m2, \"cover\")");
+    // A rule no placed feature has crosses nothing; so does an unknown name.
+    no(&g, "crosses_terrain(m0, m1, \"unstable\")");
+    yes(&g, "wholly_on_terrain(m3, \"obscuring\")");
+    // The unit's second model pokes a tenth of a millimetre over the west side.
+    no(&g, "wholly_on_terrain(unit_of(m3), \"obscuring\")");
+    no(&g, "wholly_on_terrain(m0, \"Wall\")");
+    // Moving north, the wall may be touched (its south side is 2.5" - 125 tenths = 510
+    // tenths from the base's edge: the farthest candidate) but not crossed.
+    let north = "move_candidates(unit_of(m0), #{ budget: inches(3), impassable: [\"Wall\"] })";
+    yes(&g, &format!("{north}.some(|o| o.x == 0 && o.y == 510)"));
+    no(&g, &format!("{north}.some(|o| o.x == 0 && o.y > 510)"));
 }

@@ -396,7 +396,15 @@ impl RulesetGame {
             .inner
             .host
             .run(script, world, state, log, &bindings, &frame.answers)
-            .map_err(|error| RuleError::step(frame.step.clone(), located(&error)))?;
+            .map_err(|error| match error.refused_answer() {
+                // A free table point the rules checked and refused (`docs/kernel.md`).
+                Some((kind, answer, reason)) => RuleError::AnswerRefused {
+                    kind: kind.to_owned(),
+                    answer: answer.to_owned(),
+                    reason: reason.to_owned(),
+                },
+                None => RuleError::step(frame.step.clone(), located(&error)),
+            })?;
         match outcome {
             Outcome::NeedsChoice(request) => Ok(Control::Ask(request)),
             Outcome::NeedsChance(request) => Err(RuleError::ChanceNeeded(request)),

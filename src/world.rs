@@ -2,7 +2,9 @@
 //! the cards' catalog, the fighters' profiles and sides, and each player's territory.
 
 use gloam_core::{Battlefield, Dice, PlayerId};
-use gloam_dsl::{AbilityInfo, CardInfo, CardRestriction, FighterInfo, Side, WeaponInfo, World};
+use gloam_dsl::{
+    AbilityInfo, CardInfo, CardRestriction, Feature, FighterInfo, Side, Table, WeaponInfo, World,
+};
 use gloam_grammar::{Restriction, RulesetDef, Side as GrammarSide};
 
 use crate::engine::{MatchSpec, territory_of};
@@ -28,6 +30,9 @@ pub(crate) fn world_for(
     );
     for (index, _) in spec.seats.iter().enumerate() {
         world = world.with_territory(PlayerId(index as u8), territory_of(index));
+    }
+    for (name, value) in constants_of(ruleset) {
+        world = world.with_constant(name, value);
     }
     for card in library.cards() {
         let mut info = CardInfo::new(card.kind.clone())
@@ -174,4 +179,135 @@ fn with_profile(world: World, loaded: &Loaded, fighter: &gloam_grammar::FighterD
             .with_weapon(inspired);
     }
     world.with_fighter(fighter.name.clone(), profile)
+}
+
+/// The ruleset's `constant`s as scripts read them (`constant(name)`): a length in tenths
+/// of a millimetre, a number as written; in the order declared.
+///
+/// # Examples
+///
+/// ```
+/// let cards = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/cards/spearhead"));
+/// let (sources, _) = gloam::load::read_paths(&[cards]);
+/// let (loaded, _) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+/// let constants = gloam::world::constants_of(loaded.library.ruleset("spearhead").unwrap());
+/// assert!(constants.contains(&("combat_range".to_owned(), 762)));
+/// ```
+pub fn constants_of(ruleset: &RulesetDef) -> Vec<(String, i64)> {
+    ruleset
+        .constants
+        .iter()
+        .map(|constant| {
+            let value = match constant.value {
+                gloam_grammar::Quantity::Number(number) => number,
+                gloam_grammar::Quantity::Length(measure) => measure.length.as_tenth_mm(),
+            };
+            (constant.name.clone(), value)
+        })
+        .collect()
+}
+
+/// Why a measured table could not be built from its data ([`table_of`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableSetupError {
+    /// The table has no deployment map of that name.
+    #[error("table `{table}` has no deployment map `{map}` (it has: {known})")]
+    UnknownMap {
+        /// The table.
+        table: String,
+        /// The map asked for.
+        map: String,
+        /// The maps it has.
+        known: String,
+    },
+    /// A placement names a terrain feature the table does not have.
+    #[error("table `{table}` has no terrain feature `{feature}` (it has: {known})")]
+    UnknownFeature {
+        /// The table.
+        table: String,
+        /// The feature asked for.
+        feature: String,
+        /// The features it has.
+        known: String,
+    },
+    /// The table, a feature or a territory is malformed, or a feature is placed twice.
+    #[error("table `{table}`: {problem}")]
+    Invalid {
+        /// The table.
+        table: String,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// The measured table scripts see for a game on `def`, with the deployment map `map` in play
+/// and the terrain features of `placements` set up, each with its own origin moved to the
+/// given point (features not listed are not on the table). Refusal messages speak in the
+/// unit the table's width is written in.
+///
+/// # Examples
+///
+/// ```
+/// use gloam::core::{Length, Point};
+/// let cards = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/cards/spearhead"));
+/// let (sources, _) = gloam::load::read_paths(&[cards]);
+/// let (loaded, _) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+/// let def = loaded.library.table("Realm Battlefield: Aqshy").unwrap();
+/// let at = Point::at(Length::inches(4), Length::inches(20));
+/// let table = gloam::world::table_of(def, "Horizontal", &[("Lava Vent", at)]).unwrap();
+/// assert_eq!(table.territories.len(), 2);
+/// assert_eq!(table.features[0].footprints[0].footprint[0], at);
+/// assert!(gloam::world::table_of(def, "Vertical", &[]).is_err());
+/// ```
+pub fn table_of(
+    def: &gloam_grammar::TableDef,
+    map: &str,
+    placements: &[(&str, gloam_core::Point)],
+) -> Result<Table, TableSetupError> {
+    let names = |items: &mut dyn Iterator<Item = &str>| items.collect::<Vec<_>>().join(", ");
+    let deployment = def.map(map).ok_or_else(|| TableSetupError::UnknownMap {
+        table: def.name.clone(),
+        map: map.to_owned(),
+        known: names(&mut def.maps.iter().map(|m| m.name.as_str())),
+    })?;
+    let mut table = Table::new(def.width.length, def.depth.length, def.width.unit);
+    for territory in &deployment.territories {
+        table = table.with_territory(territory.name.clone(), territory.area.to_area());
+    }
+    for objective in &deployment.objectives {
+        table = table.with_objective(objective.name.clone(), objective.at.to_point());
+    }
+    for (name, at) in placements {
+        let terrain = def
+            .terrain
+            .iter()
+            .find(|t| t.name == *name)
+            .ok_or_else(|| TableSetupError::UnknownFeature {
+                table: def.name.clone(),
+                feature: (*name).to_owned(),
+                known: names(&mut def.terrain.iter().map(|t| t.name.as_str())),
+            })?;
+        let corners = |outline: &[gloam_grammar::PointDef]| {
+            outline.iter().map(|p| p.to_point()).collect::<Vec<_>>()
+        };
+        let mut feature = Feature::new(
+            terrain.name.clone(),
+            terrain.kind.clone(),
+            terrain.rules.iter().cloned(),
+            corners(&terrain.outline),
+            terrain.height.length,
+        );
+        for part in &terrain.parts {
+            feature = feature.with_part(corners(&part.outline), part.height.length);
+        }
+        table = table.with_feature(feature.moved_by(*at));
+    }
+    table
+        .validate()
+        .map_err(|problem| TableSetupError::Invalid {
+            table: def.name.clone(),
+            problem,
+        })?;
+    Ok(table)
 }

@@ -283,6 +283,36 @@ impl DslDiagnostic {
         }
     }
 
+    /// For a free table point a choice checked and refused (`choose_move`, `choose_setup`):
+    /// the request's kind, the answer in words and the reason, which a rules driver reports
+    /// as the kernel's `RuleError::AnswerRefused` (the request stays pending).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_dsl::{Host, ScriptContext, ScriptSource};
+    /// let host = Host::new();
+    /// let errors = host
+    ///     .compile(&ScriptSource::whole("x", "fightrs()"), &ScriptContext::effect("x"))
+    ///     .unwrap_err();
+    /// assert_eq!(errors[0].refused_answer(), None);
+    /// ```
+    pub fn refused_answer(&self) -> Option<(&str, &str, &str)> {
+        let DslDiagnostic::RefusedEffect {
+            function, message, ..
+        } = self
+        else {
+            return None;
+        };
+        if !crate::table::POINT_CHOICES.contains(&function.as_str()) {
+            return None;
+        }
+        let (answer, reason) = message.split_once(crate::table::WAS_REFUSED)?;
+        answer
+            .starts_with("point (")
+            .then_some((function.as_str(), answer, reason))
+    }
+
     /// The labelled byte range in the file.
     pub fn span(&self) -> std::ops::Range<usize> {
         let span = match self {

@@ -32,6 +32,7 @@ pub(crate) fn register(engine: &mut Registrar) {
     crate::fighters::register(engine);
     crate::flow::register(engine);
     crate::terrain::register(engine);
+    crate::table::register(engine);
     crate::combat::register(engine);
     register_lists(engine);
 }

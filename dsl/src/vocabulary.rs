@@ -210,6 +210,15 @@ const PLAYER: Param = p("player", "player");
 const A: Param = p("a", "fighter or hex");
 const B: Param = p("b", "fighter or hex");
 const SUBJECT: Param = p("subject", "fighter or player");
+const UNIT: Param = p("unit", "unit");
+const DISTANCE: Param = p("distance", "int");
+const TABLE_SUBJECT: Param = p("subject", "fighter or unit");
+const TABLE_TARGET: Param = p(
+    "target",
+    "point, fighter, unit, table edge or string (a territory or objective)",
+);
+const PATH_LIMITS: Param = p("limits", "map (move limits)");
+const SETUP_LIMITS: Param = p("limits", "map (set-up limits)");
 
 static VOCABULARY: &[FunctionDoc] = &[
     // Queries: fighters and players.
@@ -821,6 +830,242 @@ static VOCABULARY: &[FunctionDoc] = &[
         "int",
         "how many of the rolled `faces` are among the `wanted` faces",
     ),
+    // Queries: the measured table (lengths are tenths of a millimetre).
+    doc(
+        Query,
+        "inches",
+        &[p("n", "int")],
+        "int",
+        "`n` inches as a length in tenths of a millimetre (`inches(3)` is 762; half an inch is `inches(1) / 2`, 127)",
+    ),
+    doc(
+        Query,
+        "cm",
+        &[p("n", "int")],
+        "int",
+        "`n` centimetres as a length in tenths of a millimetre",
+    ),
+    doc(
+        Query,
+        "mm",
+        &[p("n", "int")],
+        "int",
+        "`n` millimetres as a length in tenths of a millimetre",
+    ),
+    doc(
+        Query,
+        "constant",
+        &[p("constant", "string")],
+        "int",
+        "the ruleset's `constant` of that name: a length in tenths of a millimetre (`constant(\"combat_range\")` is 762 for `3in`) or a number",
+    ),
+    doc(
+        Query,
+        "point",
+        &[p("x", "int"), p("y", "int")],
+        "point",
+        "the table point `(x, y)` in tenths of a millimetre (also an offset for `move_unit`); read back with `.x` and `.y`",
+    ),
+    doc(
+        Query,
+        "table_edge",
+        &[],
+        "table edge",
+        "the table's edge, as a target of `within` and `wholly_within` and in limits",
+    ),
+    doc(
+        Query,
+        "position",
+        &[FIGHTER],
+        "point or ()",
+        "the centre of the fighter's base on the table, or `()` when it is not on the table",
+    ),
+    doc(
+        Query,
+        "unit_of",
+        &[FIGHTER],
+        "unit",
+        "the fighter's unit (the models sharing its `unit` characteristic; alone, a unit of one)",
+    ),
+    doc(
+        Query,
+        "models_of",
+        &[UNIT],
+        "list of fighters",
+        "the unit's models standing on the table, in id order",
+    ),
+    doc(
+        Query,
+        "units_of",
+        &[PLAYER],
+        "list of units",
+        "the player's units with a model on the table, in order",
+    ),
+    doc(
+        Query,
+        "gap",
+        &[p("a", "fighter"), p("b", "fighter")],
+        "int",
+        "the distance between two models' bases, edge to edge, rounded down to a tenth of a millimetre",
+    ),
+    doc(
+        Query,
+        "base_contact",
+        &[p("a", "fighter"), p("b", "fighter")],
+        "bool",
+        "whether two models' bases touch exactly (neither apart by any amount nor overlapping)",
+    ),
+    doc(
+        Query,
+        "nearest_enemy",
+        &[FIGHTER],
+        "fighter or ()",
+        "the enemy model whose base is closest to the fighter's (ties: the lower id), or `()`",
+    ),
+    doc(
+        Query,
+        "within",
+        &[TABLE_SUBJECT, TABLE_TARGET, DISTANCE],
+        "bool",
+        "whether some part of some base of the subject is at most `distance` from the target (exactly `distance` is within)",
+    ),
+    doc(
+        Query,
+        "wholly_within",
+        &[TABLE_SUBJECT, TABLE_TARGET, DISTANCE],
+        "bool",
+        "whether every base of the subject lies entirely within `distance` of the target (a territory with distance 0: inside it)",
+    ),
+    doc(
+        Query,
+        "in_range_of_enemy",
+        &[TABLE_SUBJECT, DISTANCE],
+        "bool",
+        "whether some base of the subject is within `distance` of an enemy base (with the combat range: in combat)",
+    ),
+    doc(
+        Query,
+        "coherent",
+        &[UNIT, DISTANCE, p("neighbours", "int")],
+        "bool",
+        "whether each model of the unit is within `distance` of `neighbours` others of it (fewer in a small unit) and the unit is in one piece",
+    ),
+    doc(
+        Query,
+        "coherency_break",
+        &[UNIT, DISTANCE, p("neighbours", "int")],
+        "string or ()",
+        "why the unit is not coherent, in players' words, or `()` when it is",
+    ),
+    doc(
+        Query,
+        "controller",
+        &[
+            p("objective", "string"),
+            DISTANCE,
+            n("characteristic", NameKind::Characteristic),
+        ],
+        "player or ()",
+        "who controls the named objective: the player whose models within `distance` of it have the strictly highest positive sum of `characteristic`, or `()`",
+    ),
+    doc(
+        Query,
+        "line_of_sight",
+        &[p("a", "fighter"), p("b", "fighter")],
+        "bool",
+        "whether `a` sees `b`: no terrain footprint taller than `b` touches the line between their centres",
+    ),
+    doc(
+        Query,
+        "line_of_sight",
+        &[p("a", "fighter"), p("b", "fighter"), p("rule", "string")],
+        "bool",
+        "as `line_of_sight(a, b)`, with only terrain features that have the rule `rule` (`obscuring`) blocking",
+    ),
+    doc(
+        Query,
+        "crosses_terrain",
+        &[p("a", "fighter"), p("b", "fighter"), p("feature", "string")],
+        "bool",
+        "whether the line between the two models' centres meets the footprint of a terrain feature named `feature` or with that rule (`cover`), whatever its height (what \"behind\" terrain is judged by)",
+    ),
+    doc(
+        Query,
+        "wholly_on_terrain",
+        &[TABLE_SUBJECT, p("feature", "string")],
+        "bool",
+        "whether every base of the subject lies inside the footprint of one terrain feature named `feature` or with that rule",
+    ),
+    doc(
+        Query,
+        "territories",
+        &[],
+        "list of strings",
+        "the names of the deployment map's territories, in order",
+    ),
+    doc(
+        Query,
+        "objectives",
+        &[],
+        "list of strings",
+        "the names of the table's objectives, in order",
+    ),
+    doc(
+        Query,
+        "objective_point",
+        &[p("objective", "string")],
+        "point",
+        "the centre of the named objective",
+    ),
+    doc(
+        Query,
+        "terrain_features",
+        &[],
+        "list of strings",
+        "the names of the terrain features on the table, in order",
+    ),
+    doc(
+        Query,
+        "terrain_rules",
+        &[p("feature", "string")],
+        "list of strings",
+        "the rules of the named terrain feature (`cover`, `obscuring`...), as the data names them",
+    ),
+    doc(
+        Query,
+        "check_move",
+        &[FIGHTER, p("path", "list of points"), PATH_LIMITS],
+        "string or ()",
+        "why the fighter may not move along `path` (its first point where it stands) under `limits`, or `()` when it may",
+    ),
+    doc(
+        Query,
+        "check_formation",
+        &[UNIT, p("offset", "point"), PATH_LIMITS],
+        "string or ()",
+        "why the unit may not move as a formation by `offset` under `limits`, or `()` when it may",
+    ),
+    doc(
+        Query,
+        "check_setup",
+        &[UNIT, p("anchor", "point"), SETUP_LIMITS],
+        "string or ()",
+        "why the unit's models waiting off the table may not be set up in a row from `anchor` under `limits`, or `()` when they may",
+    ),
+    doc(
+        Query,
+        "move_candidates",
+        &[UNIT, PATH_LIMITS],
+        "list of points",
+        "legal offsets for moving the unit as a formation: toward the nearest enemy, into base contact, farthest along each direction, then a lattice",
+    ),
+    doc(
+        Query,
+        "setup_candidates",
+        &[UNIT, SETUP_LIMITS, p("spacing", "int"), p("max", "int")],
+        "list of points",
+        "legal anchors for setting the unit up, on a square lattice of `spacing` over the zone, at most `max` (1 to 1000), evenly spread",
+    ),
     // Effects.
     doc(
         Effect,
@@ -1074,6 +1319,35 @@ static VOCABULARY: &[FunctionDoc] = &[
         "nothing",
         "puts a card on `fighter` (its zone `equipped`, made if needed)",
     ),
+    // Effects: the measured table.
+    doc(
+        Effect,
+        "move_unit",
+        &[UNIT, p("offset", "point"), PATH_LIMITS],
+        "nothing",
+        "moves every model of the unit by `offset` if the formation move is legal under `limits`; refused otherwise",
+    ),
+    doc(
+        Effect,
+        "move_model",
+        &[FIGHTER, p("path", "list of points"), PATH_LIMITS],
+        "nothing",
+        "moves one model along `path` if it is legal under `limits`; refused otherwise",
+    ),
+    doc(
+        Effect,
+        "set_up_unit",
+        &[UNIT, p("anchor", "point"), SETUP_LIMITS],
+        "nothing",
+        "sets the unit's models waiting off the table up in a row from `anchor`, bases touching, if legal under `limits`; refused otherwise",
+    ),
+    doc(
+        Effect,
+        "place_model",
+        &[FIGHTER, p("at", "point"), SETUP_LIMITS],
+        "nothing",
+        "puts one model's base centre at `at` (from anywhere) if legal under `limits`; refused otherwise",
+    ),
     // Effects: the flow, run once the script has finished.
     doc(
         Effect,
@@ -1158,6 +1432,26 @@ static VOCABULARY: &[FunctionDoc] = &[
         "card",
         "the acting player picks one of the cards",
     ),
+    doc(
+        Choice,
+        "choose_move",
+        &[UNIT, PATH_LIMITS, p("prompt", "string")],
+        "point or ()",
+        "the acting player picks an offset for the unit among `move_candidates` or sends any point, which is checked (an illegal one is refused and nothing changes); `()` without asking when no candidate is legal",
+    ),
+    doc(
+        Choice,
+        "choose_setup",
+        &[
+            UNIT,
+            SETUP_LIMITS,
+            p("spacing", "int"),
+            p("max", "int"),
+            p("prompt", "string"),
+        ],
+        "point or ()",
+        "the acting player picks an anchor for the unit among `setup_candidates` or sends any point, which is checked; `()` without asking when no candidate is legal",
+    ),
 ];
 
 /// Every function scripts may call, queries first, then effects, then choices.
@@ -1178,6 +1472,44 @@ pub fn vocabulary() -> &'static [FunctionDoc] {
 pub(crate) fn entries(name: &str) -> impl Iterator<Item = &'static FunctionDoc> + '_ {
     VOCABULARY.iter().filter(move |doc| doc.name == name)
 }
+
+/// The section of `docs/dsl.md` on the measured table's values and limits maps.
+const TABLE: &str = "
+## The measured table
+
+A game played on a measured table (a world built with a `Table`: its outline, terrain
+features, the deployment map's territories and the objectives) reads it with the table
+functions above; in a hex game every one of them but `inches`, `cm`, `mm` and `point` fails
+with \"this game has no table\".
+
+- **Lengths** are whole tenths of a millimetre (`int`): `inches(3)` is 762, `inches(1) / 2`
+  is 127, `cm(1)` is 100; a ruleset's `constant \"combat_range\" { length = 3in }` reads as
+  `constant(\"combat_range\")`, 762. Every distance is inclusive: exactly `d` away is
+  within `d`.
+- **Points** (`point(x, y)`, `position(f)`, `.x`, `.y`) are table coordinates or, for
+  `move_unit`, offsets.
+- **Units** are the models sharing the characteristic `unit` (a model without one is a unit
+  of one); a model's base radius is its characteristic `base_radius`, its height (for line
+  of sight) `height`, all in tenths of a millimetre.
+- **Targets** of `within`, `wholly_within` and the limits: a point, a fighter, a unit,
+  `table_edge()`, or a string naming a territory or an objective (an objective is its centre
+  point). Readings of each (a base straddling two targets, a corner of the table) are in
+  `docs/kernel.md`, \"Groups, paths and candidate points on the table\".
+- **Move limits** (a map; `budget` required): `budget` (the longest path), `never_within`
+  (never that close to an enemy on the way), `not_end_within`, `end_within: [target, d]`,
+  `no_farther_from_enemy: true`, `may_pass: [fighters]`, `impassable: [names]`,
+  `no_stop: [names]` (terrain features by name or by rule, `\"unstable\"`; a name or rule
+  no feature on the table has matches nothing), `on_table` (default true).
+- **Set-up limits** (a map, every key optional): `zone` (a territory name, wholly within
+  it), `away: [[target, d], ...]` (more than `d` from each), `wholly_near: [[target, d],
+  ...]`, `no_stop`, `on_table`. A unit is set up from its models not on the table, in id
+  order, in a row along x, bases touching, the first centred on the anchor.
+- **Refusals** are in players' words, in the table's unit: a check returns the reason as a
+  string (`()` when legal); an effect given an illegal move is refused and the whole script
+  undone; `choose_move` and `choose_setup` offer the candidates and accept any other point
+  the host sends, which is checked and, if illegal, refused with the reason, nothing changed
+  (the rules driver reports it as the kernel's `AnswerRefused`; the request stays pending).
+";
 
 /// The text of `docs/dsl.md`: the script reference, generated from the vocabulary, the
 /// default limits and the diagnostic codes, so the document cannot drift from the code.
@@ -1227,6 +1559,7 @@ pub fn docs_markdown() -> String {
             ));
         }
     }
+    out.push_str(TABLE);
     out.push_str(NAMES);
     for kind in NameKind::ALL {
         let mut takers: Vec<String> = Vec::new();

@@ -43,6 +43,15 @@ pub struct Names {
     /// The game counter holding which of the world's battlefield layouts is in play, by
     /// its place in [`World::layouts`] (`battlefield_layout`; unset is the first).
     pub layout: String,
+    /// On a measured table, the characteristic holding a model's base radius in tenths of
+    /// a millimetre (`base_radius`).
+    pub base_radius: String,
+    /// On a measured table, the characteristic holding the number of a model's unit; models
+    /// with the same number form one unit (`unit`; a model without it is a unit of one).
+    pub unit: String,
+    /// On a measured table, the characteristic holding a model's height in tenths of a
+    /// millimetre, for line of sight (`height`; 0 when absent).
+    pub height: String,
 }
 
 impl Default for Names {
@@ -61,6 +70,9 @@ impl Default for Names {
             edge: "edge".into(),
             equipped: "equipped".into(),
             layout: "battlefield_layout".into(),
+            base_radius: "base_radius".into(),
+            unit: "unit".into(),
+            height: "height".into(),
         }
     }
 }
@@ -475,6 +487,10 @@ pub(crate) struct WorldData {
     pub(crate) layouts: Vec<String>,
     blocking_types: Vec<String>,
     off_board_blocks: bool,
+    /// The measured table, for a game played on one.
+    pub(crate) table: Option<crate::Table>,
+    /// The ruleset's named numbers (`constant(name)`), lengths in tenths of a millimetre.
+    pub(crate) constants: BTreeMap<String, i64>,
 }
 
 /// The fixed context of a game that scripts read: the battlefield (with which hex types
@@ -532,6 +548,8 @@ impl World {
                 layouts: Vec::new(),
                 blocking_types: types,
                 off_board_blocks,
+                table: None,
+                constants: BTreeMap::new(),
             }),
         }
     }
@@ -647,6 +665,43 @@ impl World {
             .territories
             .insert(player, territory.into());
         self
+    }
+
+    /// The same world played on a measured table: the table vocabulary (`within`,
+    /// `move_unit`, `choose_move`...) reads it; without one, those functions fail with
+    /// "this game has no table".
+    pub fn with_table(mut self, table: crate::Table) -> World {
+        Rc::make_mut(&mut self.data).table = Some(table);
+        self
+    }
+
+    /// The measured table, if the game is played on one.
+    pub fn table(&self) -> Option<&crate::Table> {
+        self.data.table.as_ref()
+    }
+
+    /// The same world knowing the ruleset's named number `name` (a length in tenths of a
+    /// millimetre, or a plain number), which scripts read with `constant(name)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use gloam_core::{Battlefield, Dice, Hex};
+    /// use gloam_dsl::World;
+    /// let world = World::new(Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]), ["blocked"], false, Dice::new())
+    ///     .with_constant("combat_range", 762);
+    /// assert_eq!(world.constant("combat_range"), Some(762));
+    /// ```
+    pub fn with_constant(mut self, name: impl Into<String>, value: i64) -> World {
+        Rc::make_mut(&mut self.data)
+            .constants
+            .insert(name.into(), value);
+        self
+    }
+
+    /// The ruleset's named number `name`, if it has one.
+    pub fn constant(&self, name: &str) -> Option<i64> {
+        self.data.constants.get(name).copied()
     }
 
     /// The catalog entry of the card definition `name`.

@@ -71,6 +71,24 @@ fn the_vocabulary_has_the_designed_names() {
         "card_has_keyword",
         "condition_holds",
         "equipped",
+        // The measured table (docs/kernel.md, "What the DSL exposes").
+        "inches",
+        "point",
+        "position",
+        "unit_of",
+        "models_of",
+        "gap",
+        "within",
+        "wholly_within",
+        "in_range_of_enemy",
+        "coherent",
+        "controller",
+        "line_of_sight",
+        "check_move",
+        "check_formation",
+        "check_setup",
+        "move_candidates",
+        "setup_candidates",
     ] {
         assert!(names(FunctionKind::Query).contains(&name), "query {name}");
     }
@@ -102,6 +120,10 @@ fn the_vocabulary_has_the_designed_names() {
         "shuffle_zone",
         "draw_cards",
         "equip",
+        "move_unit",
+        "move_model",
+        "set_up_unit",
+        "place_model",
     ] {
         assert!(names(FunctionKind::Effect).contains(&name), "effect {name}");
     }
@@ -112,7 +134,9 @@ fn the_vocabulary_has_the_designed_names() {
             "choose_hex",
             "choose_option",
             "choose_route",
-            "choose_card"
+            "choose_card",
+            "choose_move",
+            "choose_setup"
         ]
     );
 }
@@ -181,8 +205,10 @@ fn name_parameters_have_their_kind_in_the_reference() {
     // Every string parameter that names something the ruleset declares has a kind; prompts,
     // options, the reason a game ends, a `say` line's text, weapon and ability names (from
     // fighter profiles),
-    // weapon stats (`range`, `dice`, `damage`) and card kinds (`cards_of_kind`: a kind no
-    // card has keeps no card) do not.
+    // weapon stats (`range`, `dice`, `damage`), card kinds (`cards_of_kind`: a kind no
+    // card has keeps no card), the table's own names (objectives, terrain features and
+    // their rules, from the `table` item) and constants' names (checked when the script
+    // runs) do not.
     for doc in vocabulary() {
         for param in doc.params {
             let expected = !matches!(
@@ -196,6 +222,10 @@ fn name_parameters_have_their_kind_in_the_reference() {
                     | "stat"
                     | "kind"
                     | "layout"
+                    | "objective"
+                    | "constant"
+                    | "feature"
+                    | "rule"
             ) && param.ty == "string";
             assert_eq!(
                 param.names.is_some(),

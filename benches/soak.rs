@@ -61,7 +61,7 @@ fn main() {
     let chunk = setting("GLOAM_SOAK_CHUNK", 5_000).max(1) as usize;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = setting("GLOAM_SOAK_JOBS", cores as u64) as usize;
-    // The script engine: `GLOAM_SCRIPT_ENGINE` (`rhai`, the default, or `compiled`).
+    // The script engine: `GLOAM_SCRIPT_ENGINE` (`compiled`, the default, or `rhai`).
     let engine = gloam_dsl::ScriptEngine::from_env();
     let rulesets: Vec<String> = match std::env::var("GLOAM_SOAK_RULESETS") {
         Ok(list) => list.split(',').map(|name| name.trim().to_owned()).collect(),

@@ -540,7 +540,7 @@ pub fn prepare_match(
     players: usize,
     choice: &MatchChoice,
 ) -> Result<RulesetGame, String> {
-    prepare_match_on(paths, ruleset, players, choice, ScriptEngine::default())
+    prepare_match_on(paths, ruleset, players, choice, ScriptEngine::from_env())
 }
 
 /// [`prepare_match`] with the scripts run by `engine`.
@@ -606,7 +606,7 @@ pub fn simulate_for(
         seed,
         jobs,
         choice: MatchChoice::default(),
-        engine: ScriptEngine::default(),
+        engine: ScriptEngine::from_env(),
     };
     run(paths, &config, progress)
 }

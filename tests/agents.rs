@@ -20,7 +20,7 @@ fn config(agents: Vec<AgentKind>, games: usize, jobs: usize) -> SimConfig {
         seed: 11,
         jobs,
         choice: Default::default(),
-        engine: Default::default(),
+        engine: gloam::sim::ScriptEngine::from_env(),
     }
 }
 

@@ -401,8 +401,8 @@ impl Host {
         &self.limits
     }
 
-    /// Chooses the engine that runs scripts from now on: Rhai's interpreter (the default,
-    /// and the reference) or gloam's evaluator of the compiled form (`docs/compiler.md`).
+    /// Chooses the engine that runs scripts from now on: gloam's evaluator of the compiled
+    /// form (the default; `docs/compiler.md`) or Rhai's interpreter (the reference).
     /// Both give the same results, events and errors; a script the compiled form does not
     /// cover runs on Rhai ([`Script::fallback`]).
     pub fn set_script_engine(&self, engine: ScriptEngine) {

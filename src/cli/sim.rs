@@ -32,10 +32,10 @@ pub(crate) struct SimArgs {
     agents: Vec<AgentKind>,
     #[command(flatten)]
     choice: ChoiceArgs,
-    /// Which engine runs the scripts: `rhai` (Rhai's interpreter, the reference) or
-    /// `compiled` (gloam's evaluator of the compiled form; docs/compiler.md). The games are
-    /// the same on both (compare `log_digest` in `--json`).
-    #[arg(long, default_value = "rhai", value_name = "ENGINE")]
+    /// Which engine runs the scripts: `compiled` (gloam's evaluator of the compiled form,
+    /// the default; docs/compiler.md) or `rhai` (Rhai's interpreter, the reference). The
+    /// games are the same on both (compare `log_digest` in `--json`).
+    #[arg(long, default_value = "compiled", value_name = "ENGINE")]
     engine: gloam::sim::ScriptEngine,
     /// Worker threads (1 to 64). The results do not depend on it.
     #[arg(long, default_value_t = 1)]

@@ -13,7 +13,8 @@ use rhai::{
 };
 
 use super::ir::{
-    Call, Chain, Expr, Function, Link, ListKind, ListLoop, OpAssign, Place, Program, Root, Stmt,
+    Arm, Call, Chain, Expr, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place, Program,
+    Root, Stmt, Switch,
 };
 use super::natives::Natives;
 use crate::Limits;
@@ -75,6 +76,7 @@ pub(crate) fn run(
             depth: 0,
             operations: 0,
         },
+        shared: vec![false; slots.len()],
         slots,
     };
     match machine.block(&program.body) {
@@ -103,6 +105,8 @@ struct Machine<'a> {
     functions: &'a [Function],
     env: Env<'a>,
     slots: Vec<Dynamic>,
+    /// Which slots hold a variable a closure has captured (Rhai has made it shared).
+    shared: Vec<bool>,
 }
 
 fn error(error: EvalAltResult) -> Flow {
@@ -123,12 +127,6 @@ fn mismatch(engine: &Engine, expected: &str, actual: &str, pos: Position) -> Flo
         actual.into(),
         pos,
     ))
-}
-
-fn as_bool(engine: &Engine, value: &Dynamic, pos: Position) -> Eval<bool> {
-    value
-        .as_bool()
-        .map_err(|actual| mismatch(engine, "bool", actual, pos))
 }
 
 /// Rhai's index into a list of `len`: negative counts from the end.
@@ -528,6 +526,7 @@ impl Machine<'_> {
                 slot,
                 value,
                 live,
+                share,
                 pos,
             } => {
                 if *live >= self.env.max_variables {
@@ -535,6 +534,10 @@ impl Machine<'_> {
                 }
                 let value = self.expr(value)?;
                 self.slots[*slot as usize] = value;
+                self.shared[*slot as usize] = false;
+                for captured in share {
+                    self.shared[*captured as usize] = true;
+                }
                 Ok(Dynamic::UNIT)
             }
             Stmt::Assign {
@@ -553,8 +556,7 @@ impl Machine<'_> {
                 otherwise,
                 ..
             } => {
-                let value = self.expr(cond)?;
-                if as_bool(self.env.engine, &value, cond.position())? {
+                if self.cond(cond)? {
                     self.block(then)
                 } else {
                     self.block(otherwise)
@@ -567,8 +569,7 @@ impl Machine<'_> {
                 ..
             } => loop {
                 if let Some(cond) = cond {
-                    let value = self.expr(cond)?;
-                    if !as_bool(self.env.engine, &value, cond.position())? {
+                    if !self.cond(cond)? {
                         break Ok(Dynamic::UNIT);
                     }
                 } else if body.is_empty() {
@@ -587,8 +588,7 @@ impl Machine<'_> {
                 if let Some(value) = self.body(body)? {
                     break Ok(value);
                 }
-                let value = self.expr(cond)?;
-                if as_bool(self.env.engine, &value, cond.position())? ^ is_while {
+                if self.cond(cond)? ^ is_while {
                     break Ok(Dynamic::UNIT);
                 }
             },
@@ -642,12 +642,89 @@ impl Machine<'_> {
                 };
                 Err(Flow::Return(value))
             }
+            Stmt::Switch(switch) => self.switch(switch),
+            Stmt::TryCatch {
+                body,
+                var,
+                live,
+                catch,
+                ..
+            } => match self.block(body) {
+                Err(Flow::Error(err)) if err.is_catchable() => {
+                    if let Some((slot, var_pos)) = var {
+                        let value = caught(*err)?;
+                        if *live >= self.env.max_variables {
+                            return Err(error(EvalAltResult::ErrorTooManyVariables(*var_pos)));
+                        }
+                        self.slots[*slot as usize] = value;
+                    }
+                    self.block(catch)
+                }
+                other => other,
+            },
             Stmt::Throw { value, pos } => {
                 let value = match value {
                     Some(value) => self.expr(value)?,
                     None => Dynamic::UNIT,
                 };
                 Err(error(EvalAltResult::ErrorRuntime(value, *pos)))
+            }
+        }
+    }
+
+    /// A `switch`, as Rhai runs it: the value's hash picks the value cases, tried in
+    /// order with their conditions; then the integer ranges; then the default arm.
+    fn switch(&mut self, switch: &Switch) -> Eval<Dynamic> {
+        let value = self.expr(&switch.value)?;
+        let mut chosen = None;
+        if value.is_shared() {
+            return Err(Flow::Bail("`switch` on a shared value".into()));
+        }
+        if hashable(&value) {
+            if let Some(arms) = switch.cases.get(&switch_hash(&value)) {
+                for &arm in arms {
+                    if self.arm_holds(&switch.arms[arm])? {
+                        chosen = Some(arm);
+                        break;
+                    }
+                }
+            }
+            if chosen.is_none() {
+                for range in switch.ranges.iter().filter(|r| r.contains(&value)) {
+                    if self.arm_holds(&switch.arms[range.index()])? {
+                        chosen = Some(range.index());
+                        break;
+                    }
+                }
+            }
+        }
+        match chosen.or(switch.default) {
+            Some(arm) => self.expr(&switch.arms[arm].value),
+            None => Ok(Dynamic::UNIT),
+        }
+    }
+
+    fn arm_holds(&mut self, arm: &Arm) -> Eval<bool> {
+        match &arm.cond {
+            Err(constant) => Ok(*constant),
+            Ok(cond) => self.cond(cond),
+        }
+    }
+
+    /// A condition's value. Rhai names a variable a closure shares, when it is not a
+    /// `bool`, by the type of its shared cell.
+    fn cond(&mut self, cond: &Expr) -> Eval<bool> {
+        let value = self.expr(cond)?;
+        match value.as_bool() {
+            Ok(b) => Ok(b),
+            Err(actual) => {
+                let actual = match cond {
+                    Expr::Local(slot, _) if self.shared[*slot as usize] => {
+                        std::any::type_name::<std::rc::Rc<std::cell::RefCell<Dynamic>>>()
+                    }
+                    _ => actual,
+                };
+                Err(mismatch(self.env.engine, "bool", actual, cond.position()))
             }
         }
     }
@@ -718,8 +795,7 @@ impl Machine<'_> {
             }
             Expr::And(items, _) => {
                 for item in items {
-                    let value = self.expr(item)?;
-                    if !as_bool(self.env.engine, &value, item.position())? {
+                    if !self.cond(item)? {
                         return Ok(Dynamic::FALSE);
                     }
                 }
@@ -727,8 +803,7 @@ impl Machine<'_> {
             }
             Expr::Or(items, _) => {
                 for item in items {
-                    let value = self.expr(item)?;
-                    if as_bool(self.env.engine, &value, item.position())? {
+                    if self.cond(item)? {
                         return Ok(Dynamic::TRUE);
                     }
                 }
@@ -761,6 +836,39 @@ impl Machine<'_> {
             Expr::Chain(chain) => self.chain(chain),
             Expr::Block(statements, _) => self.block(statements),
             Expr::ListLoop(list_loop) => self.list_loop(list_loop),
+            Expr::Inline(inline) => {
+                let args = self.exprs(&inline.args)?;
+                self.inline(inline, args)
+            }
+        }
+    }
+
+    /// A closure kept in a variable, called: as Rhai calls a script function through its
+    /// pointer, one level deeper, its errors wrapped as having happened in it (a system
+    /// error, such as a limit, passes through at the call's position).
+    fn inline(&mut self, inline: &Inline, args: Args) -> Eval<Dynamic> {
+        let pos = inline.pos;
+        self.env.track(pos)?;
+        if self.env.depth + 1 > self.env.max_depth {
+            return Err(error(EvalAltResult::ErrorStackOverflow(pos)));
+        }
+        if inline.variables > self.env.max_variables {
+            return Err(error(EvalAltResult::ErrorTooManyVariables(pos)));
+        }
+        if inline.body.is_empty() {
+            return Ok(Dynamic::UNIT);
+        }
+        for (slot, value) in inline.params.iter().zip(args) {
+            self.slots[*slot as usize] = value;
+        }
+        self.env.depth += 1;
+        let result = self.block(&inline.body);
+        self.env.depth -= 1;
+        match result {
+            Ok(value) | Err(Flow::Return(value)) => Ok(value),
+            Err(Flow::Error(inner)) => Err(in_closure(inner, &inline.name, pos)),
+            Err(Flow::Break(..)) => Err(Flow::Bail("`break` outside a loop".into())),
+            Err(bail) => Err(bail),
         }
     }
 
@@ -774,19 +882,17 @@ impl Machine<'_> {
         }
         let mut frame = args.into_vec();
         frame.resize(function.slots.max(function.params), Dynamic::UNIT);
+        let shared = vec![false; frame.len()];
         let outer = std::mem::replace(&mut self.slots, frame);
+        let outer_shared = std::mem::replace(&mut self.shared, shared);
         self.env.depth += 1;
         let result = self.block(&function.body);
         self.env.depth -= 1;
         self.slots = outer;
+        self.shared = outer_shared;
         match result {
             Ok(value) | Err(Flow::Return(value)) => Ok(value),
-            Err(Flow::Error(inner)) => Err(error(EvalAltResult::ErrorInFunctionCall(
-                function.name.to_string(),
-                String::new(),
-                inner,
-                pos,
-            ))),
+            Err(Flow::Error(inner)) => Err(in_closure(inner, &function.name, pos)),
             Err(Flow::Break(..)) => Err(Flow::Bail("`break` outside a loop".into())),
             Err(bail) => Err(bail),
         }
@@ -814,6 +920,8 @@ impl Machine<'_> {
                 Link::Prop(..) => Ready::Prop,
                 Link::Index(index, _) => Ready::Index(self.expr(index)?),
                 Link::Method(call) => Ready::Method(self.exprs(&call.args)?),
+                Link::NullCheck => Ready::Prop,
+                Link::Inline(inline) => Ready::Method(self.exprs(&inline.args)?),
             });
         }
         Ok(ready)
@@ -821,6 +929,21 @@ impl Machine<'_> {
 
     fn chain(&mut self, chain: &Chain) -> Eval<Dynamic> {
         let mut ready = self.ready(&chain.links)?;
+        if let (Some(Link::Inline(inline)), Some(Ready::Method(args))) =
+            (chain.links.first(), ready.first_mut())
+        {
+            let args = std::mem::take(args);
+            if let Root::Value(root) = &chain.root {
+                self.env.track(root.position())?;
+            }
+            let mut value = self.inline(inline, args)?;
+            return apply(
+                &mut self.env,
+                &mut value,
+                &chain.links[1..],
+                &mut ready[1..],
+            );
+        }
         match &chain.root {
             Root::Local(slot, pos) => {
                 self.env.track(*pos)?;
@@ -867,6 +990,9 @@ impl Machine<'_> {
         };
         // The closure, as Rhai evaluates the argument.
         self.env.track(list_loop.closure_pos)?;
+        for captured in &list_loop.shared {
+            self.shared[*captured as usize] = true;
+        }
         let Ok(list) = list.into_array() else {
             return Err(Flow::Bail(format!(
                 "`{}` on a value that is not a list",
@@ -896,6 +1022,9 @@ impl Machine<'_> {
                 Ok(value) | Err(Flow::Return(value)) => value,
                 Err(Flow::Break(..)) => {
                     return Err(Flow::Bail("`break` inside a closure".into()));
+                }
+                Err(Flow::Error(inner)) => {
+                    return Err(in_closure(inner, &list_loop.name, list_loop.call_pos));
                 }
                 Err(other) => return Err(other),
             };
@@ -1027,6 +1156,12 @@ fn apply(
     };
     let engine = env.engine;
     match (link, first) {
+        (Link::NullCheck, _) => {
+            if target.is_unit() {
+                return Ok(Dynamic::UNIT);
+            }
+            apply(env, target, &links[1..], rest)
+        }
         (Link::Prop(name, pos), Ready::Prop) => {
             if target.is_map() {
                 let key = Dynamic::from(rhai::ImmutableString::from(name.as_str()));
@@ -1050,4 +1185,126 @@ fn apply(
         }
         _ => Err(Flow::Bail("a chain whose links do not match".into())),
     }
+}
+
+/// Rhai's hash of a `switch` value (its parser keys value cases by it): the value's own
+/// `Hash` through the default hasher of the `ahash` Rhai uses.
+fn switch_hash(value: &Dynamic) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = ahash::AHasher::default();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Whether [`switch_hash`] is the hash Rhai's parser gives value cases (it is unless Rhai
+/// was given a hashing seed of its own): checked once, on a parsed `switch`.
+pub(crate) fn switch_hash_agrees() -> bool {
+    static AGREES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AGREES.get_or_init(|| {
+        let Ok(ast) = Engine::new_raw().compile("switch 0 { 7 => 1, \"x\" => 2 }") else {
+            return false;
+        };
+        let expected = [
+            switch_hash(&Dynamic::from_int(7)),
+            switch_hash(&Dynamic::from("x")),
+        ];
+        ast.statements().iter().any(|stmt| match stmt {
+            rhai::Stmt::Switch(switch, _) => {
+                let cases = &switch.1.cases;
+                cases.len() == 2 && expected.iter().all(|hash| cases.contains_key(hash))
+            }
+            _ => false,
+        })
+    })
+}
+
+/// The value a `catch (e)` gets, as Rhai makes it: a thrown value as it was thrown; any
+/// other error as a map of its message, place and fields. An error whose fields are not
+/// reproduced here makes the run give up (Rhai runs the script).
+fn caught(mut err: EvalAltResult) -> Eval<Dynamic> {
+    if let EvalAltResult::ErrorRuntime(value, _) = err.unwrap_inner() {
+        return Ok(value.clone());
+    }
+    let mut map = rhai::Map::new();
+    let pos = err.take_position();
+    map.insert("message".into(), err.to_string().into());
+    if !pos.is_none() {
+        map.insert("line".into(), (pos.line().unwrap_or(0) as i64).into());
+        map.insert(
+            "position".into(),
+            (pos.position().unwrap_or(0) as i64).into(),
+        );
+    }
+    let kind = format!("{err:?}");
+    let kind = kind.split('(').next().unwrap_or_default().to_owned();
+    map.insert("error".into(), kind.clone().into());
+    let text = |s: &str| Dynamic::from(s.to_owned());
+    match &err {
+        EvalAltResult::ErrorArithmetic(..) | EvalAltResult::ErrorFor(..) => {}
+        EvalAltResult::ErrorFunctionNotFound(f, _) => {
+            map.insert("function".into(), text(f));
+        }
+        EvalAltResult::ErrorInFunctionCall(f, source, ..) => {
+            map.insert("function".into(), text(f));
+            map.insert("source".into(), text(source));
+        }
+        EvalAltResult::ErrorMismatchDataType(r, a, _)
+        | EvalAltResult::ErrorMismatchOutputType(r, a, _) => {
+            map.insert("requested".into(), text(r));
+            map.insert("actual".into(), text(a));
+        }
+        EvalAltResult::ErrorArrayBounds(n, i, _) | EvalAltResult::ErrorStringBounds(n, i, _) => {
+            map.insert("length".into(), (*n as i64).into());
+            map.insert("index".into(), (*i).into());
+        }
+        EvalAltResult::ErrorVariableNotFound(v, _)
+        | EvalAltResult::ErrorPropertyNotFound(v, _)
+        | EvalAltResult::ErrorDataRace(v, _) => {
+            map.insert("variable".into(), text(v));
+        }
+        EvalAltResult::ErrorIndexNotFound(v, _) => {
+            map.insert("index".into(), v.clone());
+        }
+        EvalAltResult::ErrorDotExpr(p, _) => {
+            map.insert("property".into(), text(p));
+        }
+        EvalAltResult::ErrorIndexingType(t, _) => {
+            map.insert("type".into(), text(t));
+        }
+        _ => return Err(Flow::Bail(format!("`catch` of a {kind}"))),
+    }
+    Ok(Dynamic::from_map(map))
+}
+
+/// Whether Rhai's `switch` looks a value up among its cases (Rhai's `is_hashable`, for
+/// the values a script of this engine can hold: no floats, one integer type).
+fn hashable(value: &Dynamic) -> bool {
+    if value.is_unit() || value.is_bool() || value.is_int() || value.is_char() || value.is_string()
+    {
+        return true;
+    }
+    if let Ok(list) = value.as_array_ref() {
+        return list.iter().all(hashable);
+    }
+    if let Ok(map) = value.as_map_ref() {
+        return map.values().all(hashable);
+    }
+    value.is::<std::ops::Range<i64>>() || value.is::<std::ops::RangeInclusive<i64>>()
+}
+
+/// An error inside a script function or closure called at `pos`, as Rhai's call of a
+/// script function gives it:
+/// a system error (a limit) moved to the call, any other wrapped as having happened in the
+/// closure's function.
+fn in_closure(mut inner: Box<EvalAltResult>, name: &str, pos: Position) -> Flow {
+    if inner.is_system_exception() {
+        inner.set_position(pos);
+        return Flow::Error(inner);
+    }
+    error(EvalAltResult::ErrorInFunctionCall(
+        name.to_owned(),
+        String::new(),
+        inner,
+        pos,
+    ))
 }

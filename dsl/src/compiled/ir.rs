@@ -41,6 +41,9 @@ pub(crate) enum Stmt {
         slot: Slot,
         value: Expr,
         live: usize,
+        /// A closure kept in the variable: the variables it captures, which Rhai makes
+        /// shared from here on.
+        share: Vec<Slot>,
         pos: Position,
     },
     /// `target = value`, or `target op= value`.
@@ -87,6 +90,36 @@ pub(crate) enum Stmt {
         pos: Position,
     },
     Block(Vec<Stmt>, Position),
+    Switch(Box<Switch>),
+    /// `try { body } catch (var) { catch }`: `live` is how many variables are in scope
+    /// before the catch's variable.
+    TryCatch {
+        body: Vec<Stmt>,
+        var: Option<(Slot, Position)>,
+        live: usize,
+        catch: Vec<Stmt>,
+        pos: Position,
+    },
+}
+
+/// `switch value { ... }` as Rhai's parser leaves it: the arms in order, the arms of each
+/// value case by the value's hash (Rhai's own), the integer ranges, the default arm.
+#[derive(Debug)]
+pub(crate) struct Switch {
+    pub(crate) value: Expr,
+    pub(crate) arms: Vec<Arm>,
+    pub(crate) cases: std::collections::BTreeMap<u64, Vec<usize>>,
+    pub(crate) ranges: Vec<rhai::RangeCase>,
+    pub(crate) default: Option<usize>,
+    pub(crate) pos: Position,
+}
+
+/// One arm of a `switch`: its condition (`x if cond => ...`) and its value.
+#[derive(Debug)]
+pub(crate) struct Arm {
+    /// `Err(b)`: a constant condition, not evaluated (Rhai does not count it).
+    pub(crate) cond: Result<Expr, bool>,
+    pub(crate) value: Expr,
 }
 
 impl Stmt {
@@ -102,7 +135,9 @@ impl Stmt {
             | Stmt::Break { pos, .. }
             | Stmt::Return { pos, .. }
             | Stmt::Throw { pos, .. }
-            | Stmt::Block(_, pos) => *pos,
+            | Stmt::Block(_, pos)
+            | Stmt::TryCatch { pos, .. } => *pos,
+            Stmt::Switch(switch) => switch.pos,
             Stmt::Expr(expr) => expr.position(),
             Stmt::For(for_loop) => for_loop.pos,
         }
@@ -158,6 +193,8 @@ pub(crate) enum Expr {
     Block(Vec<Stmt>, Position),
     /// `list.filter(|x| ...)` and its siblings, as a loop.
     ListLoop(Box<ListLoop>),
+    /// `f.call(args)` / `call(f, args)` of a closure kept in a variable, its body inline.
+    Inline(Box<Inline>),
 }
 
 impl Expr {
@@ -175,6 +212,7 @@ impl Expr {
             Expr::Call(call) => call.pos,
             Expr::Chain(chain) => chain.pos,
             Expr::ListLoop(list_loop) => list_loop.pos,
+            Expr::Inline(inline) => inline.pos,
         }
     }
 }
@@ -217,6 +255,10 @@ pub(crate) enum Link {
     Prop(Identifier, Position),
     Index(Expr, Position),
     Method(Call),
+    /// `?.` / `?[`: the chain is `()` from here if the value so far is `()`.
+    NullCheck,
+    /// `f.call(args)` where `f` keeps a closure: only ever a chain's first link.
+    Inline(Box<Inline>),
 }
 
 /// Which list function a loop stands for.
@@ -265,8 +307,27 @@ pub(crate) struct ListLoop {
     pub(crate) live: usize,
     /// The list is a local the closure captures: Rhai refuses the call (a data race).
     pub(crate) race: bool,
+    /// The variables the closure captures (Rhai makes each one shared).
+    pub(crate) shared: Vec<Slot>,
+    /// The closure's function (`anon$...`), as errors inside it name it.
+    pub(crate) name: Identifier,
     /// Where the list function is called (a method call's name).
     pub(crate) call_pos: Position,
     /// The expression's position (the `.` of a method call).
+    pub(crate) pos: Position,
+}
+
+/// A call of a closure kept in a variable, lowered where it is called: its parameters are
+/// slots of the frame, its captured variables the enclosing scope's own slots (Rhai shares
+/// a captured variable, so the closure sees and changes the variable itself).
+#[derive(Debug)]
+pub(crate) struct Inline {
+    /// The closure's function (`anon$...`), as errors inside it name it.
+    pub(crate) name: Identifier,
+    pub(crate) params: Vec<Slot>,
+    pub(crate) args: Vec<Expr>,
+    pub(crate) body: Vec<Stmt>,
+    /// How many variables the call's scope starts with (captured and parameters).
+    pub(crate) variables: usize,
     pub(crate) pos: Position,
 }

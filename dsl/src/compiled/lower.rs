@@ -3,11 +3,13 @@
 //! Anything the evaluator does not cover yet is refused with the reason, and the script
 //! runs on Rhai ([`super::Lowered`]); nothing is guessed.
 
+use std::rc::Rc;
+
 use rhai::{AST, ASTFlags, Expr as RExpr, FnCallExpr, Identifier, Position, Stmt as RStmt};
 
 use super::ir::{
-    Call, Chain, Expr, ForLoop, Function, Link, ListKind, ListLoop, OpAssign, Place, Program, Root,
-    Slot, Stmt,
+    Arm, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place,
+    Program, Root, Slot, Stmt, Switch,
 };
 use super::natives::Natives;
 
@@ -22,12 +24,15 @@ type Lowering<T> = Result<T, Refusal>;
 struct Lowerer<'a> {
     ast: &'a AST,
     natives: &'a Natives,
-    /// The names in scope, innermost last, with their slots.
-    scope: Vec<(Identifier, Slot)>,
+    /// The names in scope, innermost last, with their slots (or the closures they hold).
+    scope: Vec<(Identifier, Binding)>,
     slots: usize,
     /// The script's `fn` functions lowered so far, by name and arity.
     functions: Vec<Function>,
     function_index: std::collections::BTreeMap<(String, usize), usize>,
+    /// Every slot a variable was resolved to, in order (a list function's closure that
+    /// reads its own list is found by it).
+    touched: std::cell::RefCell<Vec<Slot>>,
 }
 
 /// Lowers `ast`, whose variables (bound by the caller, in order) are `variables`.
@@ -39,10 +44,13 @@ pub(crate) fn lower(ast: &AST, variables: &[String], natives: &Natives) -> Lower
         slots: 0,
         functions: Vec::new(),
         function_index: std::collections::BTreeMap::new(),
+        touched: std::cell::RefCell::default(),
     };
     for name in variables {
         let slot = lowerer.new_slot();
-        lowerer.scope.push((name.as_str().into(), slot));
+        lowerer
+            .scope
+            .push((name.as_str().into(), Binding::Slot(slot)));
     }
     let body = lowerer.block(ast.statements())?;
     Ok(Program {
@@ -60,12 +68,38 @@ impl Lowerer<'_> {
     }
 
     fn lookup(&self, name: &str, pos: Position) -> Lowering<Slot> {
+        match self.binding(name, pos)? {
+            Binding::Slot(slot) => Ok(slot),
+            Binding::Closure(_) => Err(format!(
+                "the closure `{name}` used other than by `{name}.call(...)` or `call({name}, ...)`"
+            )),
+        }
+    }
+
+    /// What `name` stands for here.
+    fn binding(&self, name: &str, pos: Position) -> Lowering<Binding> {
         self.scope
             .iter()
             .rev()
             .find(|(known, _)| known.as_str() == name)
-            .map(|(_, slot)| *slot)
+            .map(|(_, binding)| {
+                if let Binding::Slot(slot) = binding {
+                    self.touched.borrow_mut().push(*slot);
+                }
+                binding.clone()
+            })
             .ok_or_else(|| format!("variable `{name}` at {pos} is not in scope"))
+    }
+
+    /// The closure a variable expression holds, if it is one.
+    fn closure_variable(&self, expr: &RExpr) -> Option<Rc<Closure>> {
+        match expr {
+            RExpr::Variable(var, _, pos) => match self.binding(var.1.as_str(), *pos) {
+                Ok(Binding::Closure(closure)) => Some(closure),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// A block: its names leave scope at its end.
@@ -87,14 +121,32 @@ impl Lowerer<'_> {
                 if flags.contains(ASTFlags::EXPORTED) {
                     return Err("`export`".into());
                 }
-                let value = self.expr(value)?;
                 let live = self.scope.len();
+                if let Some(closure) = self.closure(value)? {
+                    // A closure kept in a variable: no value is made; each `.call` of it
+                    // is lowered inline, its captured variables the slots they name here.
+                    let slot = self.new_slot();
+                    let name = ident.name.as_str();
+                    let share = shared_slots(&closure.captured);
+                    self.scope
+                        .push((name.into(), Binding::Closure(Rc::new(closure))));
+                    return Ok(Stmt::Let {
+                        slot,
+                        value: Expr::Const(rhai::Dynamic::UNIT, value.position()),
+                        live,
+                        share,
+                        pos: *pos,
+                    });
+                }
+                let value = self.expr(value)?;
                 let slot = self.new_slot();
-                self.scope.push((ident.name.as_str().into(), slot));
+                self.scope
+                    .push((ident.name.as_str().into(), Binding::Slot(slot)));
                 Stmt::Let {
                     slot,
                     value,
                     live,
+                    share: Vec::new(),
                     pos: *pos,
                 }
             }
@@ -142,13 +194,15 @@ impl Lowerer<'_> {
                 let counter = match counter {
                     Some(counter) => {
                         let slot = self.new_slot();
-                        self.scope.push((counter.name.as_str().into(), slot));
+                        self.scope
+                            .push((counter.name.as_str().into(), Binding::Slot(slot)));
                         Some(slot)
                     }
                     None => None,
                 };
                 let slot = self.new_slot();
-                self.scope.push((var.name.as_str().into(), slot));
+                self.scope
+                    .push((var.name.as_str().into(), Binding::Slot(slot)));
                 let body = self.block(flow.body.statements());
                 self.scope.truncate(depth);
                 Stmt::For(Box::new(ForLoop {
@@ -175,11 +229,72 @@ impl Lowerer<'_> {
                     Stmt::Return { value, pos: *pos }
                 }
             }
-            RStmt::Switch(..) => return Err("`switch`".into()),
-            RStmt::TryCatch(..) => return Err("`try`/`catch`".into()),
+            RStmt::Switch(switch, pos) => Stmt::Switch(Box::new(self.switch(switch, *pos)?)),
+            RStmt::TryCatch(flow, pos) => {
+                let body = self.block(flow.body.statements())?;
+                let depth = self.scope.len();
+                let var = match &flow.expr {
+                    RExpr::Unit(_) => None,
+                    RExpr::Variable(var, _, var_pos) => {
+                        let slot = self.new_slot();
+                        self.scope
+                            .push((var.1.as_str().into(), Binding::Slot(slot)));
+                        Some((slot, *var_pos))
+                    }
+                    other => return Err(format!("a `catch` of {other:?}")),
+                };
+                let catch = self.block(flow.branch.statements());
+                self.scope.truncate(depth);
+                Stmt::TryCatch {
+                    body,
+                    var,
+                    live: depth,
+                    catch: catch?,
+                    pos: *pos,
+                }
+            }
             RStmt::Share(..) => return Err("a closure outside `filter`/`some`/`all`/`map`".into()),
             #[allow(unreachable_patterns)]
             other => return Err(format!("statement {other:?}")),
+        })
+    }
+
+    /// A `switch`: its arms lowered in order, its value cases kept by Rhai's hash of the
+    /// value (the evaluator hashes the switch's value the same way).
+    fn switch(
+        &mut self,
+        switch: &(RExpr, rhai::SwitchCasesCollection),
+        pos: Position,
+    ) -> Lowering<Switch> {
+        let (value, collection) = switch;
+        if !collection.cases.is_empty() && !super::eval::switch_hash_agrees() {
+            return Err("a `switch` on values: Rhai's value hash is not reproduced here".into());
+        }
+        let value = self.expr(value)?;
+        let arms = collection
+            .expressions
+            .iter()
+            .map(|arm| {
+                Ok(Arm {
+                    cond: match &arm.lhs {
+                        RExpr::BoolConstant(b, _) => Err(*b),
+                        cond => Ok(self.expr(cond)?),
+                    },
+                    value: self.expr(&arm.rhs)?,
+                })
+            })
+            .collect::<Lowering<Vec<_>>>()?;
+        Ok(Switch {
+            value,
+            arms,
+            cases: collection
+                .cases
+                .iter()
+                .map(|(hash, list)| (*hash, list.blocks.to_vec()))
+                .collect(),
+            ranges: collection.ranges.to_vec(),
+            default: collection.def_case,
+            pos,
         })
     }
 
@@ -195,7 +310,9 @@ impl Lowerer<'_> {
                 let chain = self.chain(expr)?;
                 match chain.root {
                     Root::Local(slot, slot_pos)
-                        if chain.links.iter().all(|l| !matches!(l, Link::Method(_))) =>
+                        if chain.links.iter().all(|l| {
+                            !matches!(l, Link::Method(_) | Link::NullCheck | Link::Inline(_))
+                        }) =>
                     {
                         Ok(Place {
                             slot,
@@ -269,6 +386,11 @@ impl Lowerer<'_> {
             return Err("a call with `!` (capturing the caller's scope)".into());
         }
         let name = call.name.as_str();
+        if let ([first, rest @ ..], "call") = (call.args.as_slice(), name) {
+            if let Some(closure) = self.closure_variable(first) {
+                return self.inline_call(&closure, rest, pos);
+            }
+        }
         if matches!(
             name,
             "Fn" | "call" | "curry" | "is_def_var" | "is_def_fn" | "is_shared" | "eval"
@@ -318,7 +440,7 @@ impl Lowerer<'_> {
         let outer_slots = std::mem::replace(&mut self.slots, 0);
         for param in &params {
             let slot = self.new_slot();
-            self.scope.push((param.clone(), slot));
+            self.scope.push((param.clone(), Binding::Slot(slot)));
         }
         let body = self.function_body(name, arity);
         let slots = std::mem::replace(&mut self.slots, outer_slots);
@@ -351,7 +473,7 @@ impl Lowerer<'_> {
 
     /// A closure given to a list function, if `expr` is one: its definition, its captured
     /// variables (as outer slots) and its position.
-    fn closure<'e>(&self, expr: &'e RExpr) -> Lowering<Option<Closure<'e>>> {
+    fn closure(&self, expr: &RExpr) -> Lowering<Option<Closure>> {
         let (pointer, captured, pos) = match expr {
             RExpr::DynamicConstant(value, pos) if value.is_fnptr() => (&**value, Vec::new(), *pos),
             RExpr::Stmt(block) => {
@@ -372,7 +494,7 @@ impl Lowerer<'_> {
                         for arg in rest {
                             match arg {
                                 RExpr::Variable(var, _, var_pos) => captured
-                                    .push((var.1.clone(), self.lookup(var.1.as_str(), *var_pos)?)),
+                                    .push((var.1.clone(), self.binding(var.1.as_str(), *var_pos)?)),
                                 _ => return Ok(None),
                             }
                         }
@@ -410,15 +532,45 @@ impl Lowerer<'_> {
                 .collect(),
             name,
             pos,
-            _ast: std::marker::PhantomData,
         }))
+    }
+
+    /// `f.call(args)` or `call(f, args)` of a closure kept in a variable: its body lowered
+    /// here, its parameters new slots, its captured variables the slots they were.
+    fn inline_call(&mut self, closure: &Closure, args: &[RExpr], pos: Position) -> Lowering<Expr> {
+        if args.len() != closure.params.len() {
+            return Err(format!(
+                "a closure of {} parameters called with {} arguments",
+                closure.params.len(),
+                args.len()
+            ));
+        }
+        let args = self.exprs(args)?;
+        let arity = closure.params.len() + closure.captured.len();
+        let outer = std::mem::replace(&mut self.scope, closure.captured.clone());
+        let mut params = Vec::with_capacity(closure.params.len());
+        for name in &closure.params {
+            let slot = self.new_slot();
+            self.scope.push((name.clone(), Binding::Slot(slot)));
+            params.push(slot);
+        }
+        let body = self.function_body(&closure.name, arity);
+        self.scope = outer;
+        Ok(Expr::Inline(Box::new(Inline {
+            name: closure.name.as_str().into(),
+            params,
+            args,
+            body: body?,
+            variables: arity,
+            pos,
+        })))
     }
 
     fn list_loop(
         &mut self,
         kind: ListKind,
         list: Root,
-        closure: Closure<'_>,
+        closure: Closure,
         call_pos: Position,
         pos: Position,
     ) -> Lowering<Expr> {
@@ -431,23 +583,36 @@ impl Lowerer<'_> {
         }
         let arity = closure.params.len() + closure.captured.len();
         let race = matches!(list, Root::Local(slot, _)
-            if closure.captured.iter().any(|(_, captured)| *captured == slot));
+            if closure.captured.iter().any(|(_, captured)| matches!(captured, Binding::Slot(s) if *s == slot)));
         // The closure sees its captured variables and its parameters, nothing else.
-        let outer = std::mem::replace(&mut self.scope, closure.captured);
+        let outer = std::mem::replace(&mut self.scope, closure.captured.clone());
         let live = self.scope.len();
         let item = self.new_slot();
-        self.scope.push((closure.params[0].clone(), item));
+        self.scope
+            .push((closure.params[0].clone(), Binding::Slot(item)));
         let index = match closure.params.get(1) {
             Some(name) => {
                 let slot = self.new_slot();
-                self.scope.push((name.clone(), slot));
+                self.scope.push((name.clone(), Binding::Slot(slot)));
                 Some(slot)
             }
             None => None,
         };
+        let start = self.touched.borrow().len();
         let body = self.function_body(&closure.name, arity);
         self.scope = outer;
+        if let Root::Local(slot, _) = list {
+            if !race && self.touched.borrow()[start..].contains(&slot) {
+                return Err(format!(
+                    "`{}` on a variable its closure reads through another closure (Rhai \
+                     reports a data race on the shared variable)",
+                    kind.name()
+                ));
+            }
+        }
         Ok(Expr::ListLoop(Box::new(ListLoop {
+            shared: shared_slots(&closure.captured),
+            name: closure.name.as_str().into(),
             kind,
             list,
             item,
@@ -501,53 +666,68 @@ impl Lowerer<'_> {
     /// closure inside the chain ends the chain so far as its list.
     fn chain(&mut self, expr: &RExpr) -> Lowering<Chain> {
         let (binary, pos) = match expr {
-            RExpr::Dot(binary, flags, pos) | RExpr::Index(binary, flags, pos) => {
-                if flags.contains(ASTFlags::NEGATED) {
-                    return Err("`?.` or `?[`".into());
-                }
-                (binary, *pos)
-            }
+            RExpr::Dot(binary, _, pos) | RExpr::Index(binary, _, pos) => (binary, *pos),
             _ => unreachable!("chain of a non-chain expression"),
         };
         // The links as Rhai nests them: each nested node's left side is a link of its
-        // parent's kind; a node marked BREAK ends the chain.
-        let mut raw: Vec<(bool, &RExpr)> = Vec::new();
+        // parent's kind (`?.`/`?[` if the parent is marked NEGATED); a node marked BREAK
+        // ends the chain.
+        let mut raw: Vec<(bool, bool, &RExpr)> = Vec::new();
         let mut parent = expr;
         let mut rest = &binary.rhs;
         loop {
             let dotting = matches!(parent, RExpr::Dot(..));
-            let breaks = match parent {
-                RExpr::Dot(_, flags, _) | RExpr::Index(_, flags, _) => {
-                    flags.contains(ASTFlags::BREAK)
-                }
-                _ => true,
+            let (breaks, null_safe) = match parent {
+                RExpr::Dot(_, flags, _) | RExpr::Index(_, flags, _) => (
+                    flags.contains(ASTFlags::BREAK),
+                    flags.contains(ASTFlags::NEGATED),
+                ),
+                _ => (true, false),
             };
             match rest {
-                RExpr::Dot(next, flags, _) | RExpr::Index(next, flags, _) if !breaks => {
-                    if flags.contains(ASTFlags::NEGATED) {
-                        return Err("`?.` or `?[`".into());
-                    }
-                    raw.push((dotting, &next.lhs));
+                RExpr::Dot(next, _, _) | RExpr::Index(next, _, _) if !breaks => {
+                    raw.push((dotting, null_safe, &next.lhs));
                     parent = rest;
                     rest = &next.rhs;
                 }
                 _ => {
-                    raw.push((dotting, rest));
+                    raw.push((dotting, null_safe, rest));
                     break;
                 }
             }
         }
+        let mut raw = raw.as_slice();
+        let mut first = None;
+        let root = match (&binary.lhs, raw) {
+            (
+                lhs @ RExpr::Variable(_, _, var_pos),
+                [(true, false, RExpr::MethodCall(call, call_pos)), rest @ ..],
+            ) if call.name.as_str() == "call" && self.closure_variable(lhs).is_some() => {
+                // `f.call(args)`: the closure's variable holds no value here; the call is
+                // the chain's first link, its arguments evaluated in their turn.
+                let closure = self.closure_variable(lhs).expect("a closure variable");
+                raw = rest;
+                let Expr::Inline(inline) = self.inline_call(&closure, &call.args, *call_pos)?
+                else {
+                    unreachable!("an inline call lowers to `Expr::Inline`")
+                };
+                first = Some(Link::Inline(inline));
+                Root::Value(Expr::Const(rhai::Dynamic::UNIT, *var_pos))
+            }
+            (RExpr::Variable(var, _, var_pos), _) => {
+                Root::Local(self.lookup(var.1.as_str(), *var_pos)?, *var_pos)
+            }
+            (other, _) => Root::Value(self.expr(other)?),
+        };
         let mut chain = Chain {
-            root: match &binary.lhs {
-                RExpr::Variable(var, _, var_pos) => {
-                    Root::Local(self.lookup(var.1.as_str(), *var_pos)?, *var_pos)
-                }
-                other => Root::Value(self.expr(other)?),
-            },
-            links: Vec::new(),
+            root,
+            links: first.into_iter().collect(),
             pos,
         };
-        for (dotting, link) in raw {
+        for &(dotting, null_safe, link) in raw {
+            if null_safe {
+                chain.links.push(Link::NullCheck);
+            }
             if dotting {
                 match link {
                     RExpr::Property(property, prop_pos) => {
@@ -555,10 +735,17 @@ impl Lowerer<'_> {
                             .links
                             .push(Link::Prop(property.2.as_str().into(), *prop_pos));
                     }
+                    RExpr::MethodCall(..) if null_safe => {
+                        // (Rhai 1.27 does not find some methods after `?.`, `len` of a
+                        // string among them: left to Rhai.)
+                        return Err("a method call after `?.`".into());
+                    }
                     RExpr::MethodCall(call, call_pos) => {
-                        if let (Some(kind), [closure]) =
-                            (ListKind::of(call.name.as_str()), call.args.as_slice())
-                        {
+                        if let (Some(kind), [closure], false) = (
+                            ListKind::of(call.name.as_str()),
+                            call.args.as_slice(),
+                            null_safe || chain.links.iter().any(|l| matches!(l, Link::NullCheck)),
+                        ) {
                             if let Some(closure) = self.closure(closure)? {
                                 let list = if chain.links.is_empty() {
                                     chain.root
@@ -608,14 +795,35 @@ impl Lowerer<'_> {
     }
 }
 
-/// A closure literal given to a list function.
-struct Closure<'a> {
+/// A closure literal: given to a list function, or kept in a variable.
+#[derive(Clone, Debug)]
+struct Closure {
     /// Its own parameters (after the captured ones).
     params: Vec<Identifier>,
-    /// The captured variables, by name, as the enclosing scope's slots.
-    captured: Vec<(Identifier, Slot)>,
+    /// The captured variables, by name, as what they are in the enclosing scope.
+    captured: Vec<(Identifier, Binding)>,
     /// Its function's name (`anon$...`).
     name: String,
     pos: Position,
-    _ast: std::marker::PhantomData<&'a AST>,
+}
+
+/// The slots among a closure's captured variables (Rhai makes each one shared).
+fn shared_slots(captured: &[(Identifier, Binding)]) -> Vec<Slot> {
+    captured
+        .iter()
+        .filter_map(|(_, binding)| match binding {
+            Binding::Slot(slot) => Some(*slot),
+            Binding::Closure(_) => None,
+        })
+        .collect()
+}
+
+/// What a name in scope stands for.
+#[derive(Clone, Debug)]
+enum Binding {
+    /// A local in a slot.
+    Slot(Slot),
+    /// A closure kept in a variable, called only through `.call`/`call` and lowered inline
+    /// at each call.
+    Closure(Rc<Closure>),
 }

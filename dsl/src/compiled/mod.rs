@@ -23,18 +23,18 @@ use crate::Limits;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ScriptEngine {
-    /// Rhai's interpreter (the reference).
-    #[default]
+    /// Rhai's interpreter (the reference every game is compared against).
     Rhai,
-    /// gloam's evaluator of the compiled form, falling back to Rhai per script where the
-    /// compiled form does not cover it ([`crate::Script::fallback`]).
+    /// gloam's evaluator of the compiled form (the default), falling back to Rhai per
+    /// script where the compiled form does not cover it ([`crate::Script::fallback`]).
+    #[default]
     Compiled,
 }
 
 impl ScriptEngine {
     /// The engine a new [`crate::Host`] starts with: the one the environment variable
-    /// `GLOAM_SCRIPT_ENGINE` names (`rhai` or `compiled`), else Rhai. It lets a whole test
-    /// suite or a host run on the compiled engine without a change of code.
+    /// `GLOAM_SCRIPT_ENGINE` names (`rhai` or `compiled`), else the compiled engine. It lets
+    /// a whole test suite or a host run on Rhai, the reference, without a change of code.
     pub fn from_env() -> ScriptEngine {
         std::env::var("GLOAM_SCRIPT_ENGINE")
             .ok()

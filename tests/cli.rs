@@ -765,3 +765,24 @@ fn check_json_keeps_where_a_duplicate_was_first_defined() {
     );
     assert_eq!(related["label"], "first set here");
 }
+
+#[test]
+fn sim_engine_comes_from_the_flag_then_the_environment_then_compiled() {
+    let engine = |env: &[(&str, &str)], extra: &[&str]| {
+        let mut args = vec!["sim", "harrowdeep", "--games", "1", "--json"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = gloam_in(None, env, &args, "");
+        assert_eq!(code, 0, "{err}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        report["engine"].as_str().unwrap().to_string()
+    };
+    assert_eq!(engine(&[("GLOAM_SCRIPT_ENGINE", "rhai")], &[]), "rhai");
+    assert_eq!(
+        engine(
+            &[("GLOAM_SCRIPT_ENGINE", "rhai")],
+            &["--engine", "compiled"]
+        ),
+        "compiled"
+    );
+    assert_eq!(engine(&[("GLOAM_SCRIPT_ENGINE", "")], &[]), "compiled");
+}

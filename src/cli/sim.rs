@@ -32,11 +32,12 @@ pub(crate) struct SimArgs {
     agents: Vec<AgentKind>,
     #[command(flatten)]
     choice: ChoiceArgs,
-    /// Which engine runs the scripts: `compiled` (gloam's evaluator of the compiled form,
-    /// the default; docs/compiler.md) or `rhai` (Rhai's interpreter, the reference). The
-    /// games are the same on both (compare `log_digest` in `--json`).
-    #[arg(long, default_value = "compiled", value_name = "ENGINE")]
-    engine: gloam::sim::ScriptEngine,
+    /// Which engine runs the scripts: `compiled` (gloam's evaluator of the compiled form;
+    /// docs/compiler.md) or `rhai` (Rhai's interpreter, the reference). The games are the
+    /// same on both (compare `log_digest` in `--json`). Default: the environment variable
+    /// `GLOAM_SCRIPT_ENGINE`, else `compiled`.
+    #[arg(long, value_name = "ENGINE")]
+    engine: Option<gloam::sim::ScriptEngine>,
     /// Worker threads (1 to 64). The results do not depend on it.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -102,7 +103,9 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
         seed: args.seed,
         jobs: args.jobs,
         choice: args.choice.choice(),
-        engine: args.engine,
+        engine: args
+            .engine
+            .unwrap_or_else(gloam::sim::ScriptEngine::from_env),
     };
     gloam::sim::check_config(&config).map_err(CliError::usage)?;
     let paths = args.data.paths()?;

@@ -785,4 +785,16 @@ fn sim_engine_comes_from_the_flag_then_the_environment_then_compiled() {
         "compiled"
     );
     assert_eq!(engine(&[("GLOAM_SCRIPT_ENGINE", "")], &[]), "compiled");
+    // A misspelt engine is refused, not ignored.
+    let (code, _, err) = gloam_in(
+        None,
+        &[("GLOAM_SCRIPT_ENGINE", "rhia")],
+        &["sim", "harrowdeep", "--games", "1"],
+        "",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("GLOAM_SCRIPT_ENGINE: no script engine named `rhia`"),
+        "{err}"
+    );
 }

@@ -103,9 +103,10 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
         seed: args.seed,
         jobs: args.jobs,
         choice: args.choice.choice(),
-        engine: args
-            .engine
-            .unwrap_or_else(gloam::sim::ScriptEngine::from_env),
+        engine: match args.engine {
+            Some(engine) => engine,
+            None => engine_from_env()?,
+        },
     };
     gloam::sim::check_config(&config).map_err(CliError::usage)?;
     let paths = args.data.paths()?;
@@ -231,5 +232,16 @@ mod tests {
         assert_eq!(format_rate(4.56789), "4.57 games/s");
         assert_eq!(format_rate(0.0), "- games/s");
         assert_eq!(format_rate(f64::INFINITY), "- games/s");
+    }
+}
+
+/// The engine `GLOAM_SCRIPT_ENGINE` names (`compiled` when it is unset or empty); a name
+/// that is neither engine is refused rather than ignored.
+fn engine_from_env() -> Result<gloam::sim::ScriptEngine, CliError> {
+    match std::env::var("GLOAM_SCRIPT_ENGINE") {
+        Ok(name) if !name.is_empty() => name
+            .parse()
+            .map_err(|e: String| CliError::usage(format!("GLOAM_SCRIPT_ENGINE: {e}"))),
+        _ => Ok(gloam::sim::ScriptEngine::default()),
     }
 }

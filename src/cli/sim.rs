@@ -221,6 +221,17 @@ fn summary(report: &SimReport) -> String {
     out
 }
 
+/// The engine `GLOAM_SCRIPT_ENGINE` names (`compiled` when it is unset or empty); a name
+/// that is neither engine is refused rather than ignored.
+fn engine_from_env() -> Result<gloam::sim::ScriptEngine, CliError> {
+    match std::env::var("GLOAM_SCRIPT_ENGINE") {
+        Ok(name) if !name.is_empty() => name
+            .parse()
+            .map_err(|e: String| CliError::usage(format!("GLOAM_SCRIPT_ENGINE: {e}"))),
+        _ => Ok(gloam::sim::ScriptEngine::default()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::format_rate;
@@ -232,16 +243,5 @@ mod tests {
         assert_eq!(format_rate(4.56789), "4.57 games/s");
         assert_eq!(format_rate(0.0), "- games/s");
         assert_eq!(format_rate(f64::INFINITY), "- games/s");
-    }
-}
-
-/// The engine `GLOAM_SCRIPT_ENGINE` names (`compiled` when it is unset or empty); a name
-/// that is neither engine is refused rather than ignored.
-fn engine_from_env() -> Result<gloam::sim::ScriptEngine, CliError> {
-    match std::env::var("GLOAM_SCRIPT_ENGINE") {
-        Ok(name) if !name.is_empty() => name
-            .parse()
-            .map_err(|e: String| CliError::usage(format!("GLOAM_SCRIPT_ENGINE: {e}"))),
-        _ => Ok(gloam::sim::ScriptEngine::default()),
     }
 }

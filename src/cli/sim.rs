@@ -71,6 +71,7 @@ impl ChoiceArgs {
             warbands: clean(&self.warbands),
             boards: clean(&self.boards),
             decklists: clean(&self.decklists),
+            ..MatchChoice::default()
         }
     }
 }

@@ -45,7 +45,7 @@ pub struct GameSummary {
 pub struct SimReport {
     /// The ruleset.
     pub ruleset: String,
-    /// The warbands, by seat.
+    /// The warbands (in a table match, the armies), by seat.
     pub warbands: Vec<String>,
     /// The agents, by seat (`random`, `greedy`).
     pub agents: Vec<String>,
@@ -448,6 +448,11 @@ pub fn match_for(
         .collect();
     if warbands.is_empty() && !armies.is_empty() {
         return table_match_for(loaded, ruleset, players, choice, &armies, &belongs);
+    }
+    if !choice.armies.is_empty() || choice.table.is_some() || choice.map.is_some() {
+        return Err(format!(
+            "ruleset `{ruleset}` is played with warbands on boards: it takes no armies, table or map"
+        ));
     }
     if choice.decklists.len() > players {
         return Err(format!(
@@ -878,7 +883,7 @@ pub fn run(
                         .spec()
                         .seats
                         .iter()
-                        .map(|s| s.warband.clone())
+                        .map(|s| s.brings().to_owned())
                         .collect();
                     let mut tally = Tally::new(warbands.len());
                     for index in (worker..games).step_by(jobs) {

@@ -477,3 +477,71 @@ fn a_hex_match_is_unchanged_and_serializes_without_the_table_fields() {
     let json = serde_json::to_string(rules.spec()).expect("json");
     assert!(!json.contains("army") && !json.contains("table"), "{json}");
 }
+
+#[test]
+fn sim_takes_armies_table_and_map_and_a_hex_ruleset_refuses_them() {
+    let gloam = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gloam"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run gloam")
+    };
+    let output = gloam(&[
+        "sim",
+        "skirmish",
+        "--data",
+        "tests/data/skirmish",
+        "--games",
+        "4",
+        "--armies",
+        "Blue Band",
+        "--table",
+        "Square Field",
+        "--map",
+        "Strips",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(
+        report["warbands"],
+        serde_json::json!(["Blue Band", "Blue Band"])
+    );
+    assert_eq!(report["failed"], 0);
+    assert_eq!(report["draws"], 4);
+
+    let output = gloam(&["sim", "harrowdeep", "--games", "1", "--map", "Halves"]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("played with warbands on boards: it takes no armies, table or map"),
+        "{err}"
+    );
+}
+
+#[test]
+fn spearhead_seats_its_armies_on_its_first_table_side_and_map_but_has_no_flow_to_play() {
+    let cards = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards/spearhead");
+    let (sources, _) = gloam::load::read_paths(&[cards.clone()]);
+    let (loaded, problems) = gloam::load::load(&sources, &gloam_dsl::Host::new());
+    assert!(problems.is_empty(), "{problems:?}");
+    let spec = match_for(&loaded, "spearhead", 2, &MatchChoice::default()).expect("a match");
+    let armies: Vec<&str> = spec.seats.iter().map(|s| s.brings()).collect();
+    assert_eq!(armies, ["Cinderbrood Reavers", "Thornwall Wardens"]);
+    let table = spec.table.as_ref().expect("a table match");
+    assert_eq!(
+        (table.table.as_str(), table.map.as_str()),
+        ("Realm Battlefield: Aqshy", "Horizontal")
+    );
+    let error = prepare_match(&[cards], "spearhead", 2, &MatchChoice::default()).unwrap_err();
+    assert!(
+        error.contains("has neither a setup script nor a step"),
+        "{error}"
+    );
+}

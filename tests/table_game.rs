@@ -528,7 +528,7 @@ fn sim_takes_armies_table_and_map_and_a_hex_ruleset_refuses_them() {
 #[test]
 fn spearhead_seats_its_armies_on_its_first_table_side_and_map_but_has_no_flow_to_play() {
     let cards = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards/spearhead");
-    let (sources, _) = gloam::load::read_paths(&[cards.clone()]);
+    let (sources, _) = gloam::load::read_paths(std::slice::from_ref(&cards));
     let (loaded, problems) = gloam::load::load(&sources, &gloam_dsl::Host::new());
     assert!(problems.is_empty(), "{problems:?}");
     let spec = match_for(&loaded, "spearhead", 2, &MatchChoice::default()).expect("a match");

@@ -545,3 +545,22 @@ fn spearhead_seats_its_armies_on_its_first_table_side_and_map_but_has_no_flow_to
         "{error}"
     );
 }
+
+#[test]
+fn both_script_engines_play_the_same_table_games() {
+    let on = |engine| {
+        gloam::sim::prepare_match_on(&[data()], "skirmish", 2, &MatchChoice::default(), engine)
+            .expect("the match")
+    };
+    let (rhai, compiled) = (
+        on(gloam::sim::ScriptEngine::Rhai),
+        on(gloam::sim::ScriptEngine::Compiled),
+    );
+    for seed in 1..=5 {
+        let a = gloam::sim::play_one(&rhai, seed);
+        let b = gloam::sim::play_one(&compiled, seed);
+        assert_eq!(a.error, None, "seed {seed}");
+        assert_eq!(b.error, None, "seed {seed}");
+        assert_eq!(a.log_digest, b.log_digest, "seed {seed}");
+    }
+}

@@ -32,17 +32,29 @@ pub const CARD: &str = "card";
 /// The pseudo-step that resolves a fighter ability's effect.
 pub const ABILITY: &str = "ability";
 
-/// One seat of a match: who plays, with which warband, decklist and board.
+/// One seat of a match: who plays, with which warband, decklist and board, or, in a
+/// match on a measured table, with which army.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Seat {
     /// The player's name.
     pub name: String,
-    /// The warband's name.
+    /// The warband's name (empty for a seat that brings an army).
     pub warband: String,
+    /// The army the player brings to a match on a measured table ([`MatchSpec::table`]);
+    /// `None` in a hex match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<String>,
     /// The decklist's name; `None` builds decks from every card the warband may take.
     pub decklist: Option<String>,
     /// The board the player brings; `None` takes the ruleset's boards in order.
     pub board: Option<String>,
+}
+
+impl Seat {
+    /// What the player brings: the army's name in a table match, else the warband's.
+    pub fn brings(&self) -> &str {
+        self.army.as_deref().unwrap_or(&self.warband)
+    }
 }
 
 /// What a match is: a ruleset and its seats.
@@ -52,6 +64,21 @@ pub struct MatchSpec {
     pub ruleset: String,
     /// The seats, in seating order.
     pub seats: Vec<Seat>,
+    /// For a match on a measured table: the table and its deployment map. `None`: a hex
+    /// match on the seats' boards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableChoice>,
+}
+
+/// The measured table a match is played on: a `table` item and one of its deployment maps.
+/// Seat `i` holds the map's territory `i`; no terrain feature is placed (the data gives
+/// features outlines but no positions: placing them is the pre-battle sequence's business).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TableChoice {
+    /// The `table` item's name.
+    pub table: String,
+    /// The deployment map's name.
+    pub map: String,
 }
 
 /// Why a match could not be set up.
@@ -147,6 +174,9 @@ impl RulesetGame {
                 )
             })?
             .clone();
+        if let Some(choice) = spec.table.clone() {
+            return table_match(loaded, host, ruleset, spec, &choice);
+        }
         for seat in &spec.seats {
             if library.warband(&seat.warband).is_none() {
                 return Err(unknown(
@@ -319,6 +349,47 @@ impl RulesetGame {
         &self.inner.spec
     }
 
+    /// Creates an army's models, off the table: for each warscroll, `units` units of
+    /// `models` models, each a piece of the warscroll's name owned by `player`, with the
+    /// warscroll's `stats` as characteristics (lengths in tenths of a millimetre), its
+    /// keywords, the unit's number (`next_unit`, then counted on) and half its `base` as the
+    /// base radius, under the names the world reads them by ([`gloam_dsl::Names`]).
+    fn seat_army(
+        &self,
+        ctx: &mut Ctx<'_>,
+        player: PlayerId,
+        army: &gloam_grammar::ArmyDef,
+        next_unit: &mut i64,
+    ) -> Result<(), RuleError> {
+        let names = self.names();
+        for warscroll in &army.warscrolls {
+            let mut stats: Vec<(String, i64)> = warscroll
+                .stats
+                .iter()
+                .map(|stat| (stat.name.clone(), quantity_value(stat.value)))
+                .collect();
+            stats.push((
+                names.base_radius.clone(),
+                warscroll.base.length.as_tenth_mm() / 2,
+            ));
+            for _ in 0..warscroll.units {
+                let unit = *next_unit;
+                *next_unit += 1;
+                for _ in 0..warscroll.models {
+                    let characteristics = stats
+                        .iter()
+                        .cloned()
+                        .chain(std::iter::once((names.unit.clone(), unit)));
+                    let piece = ctx.create_piece(player, &warscroll.name, characteristics)?;
+                    for keyword in &warscroll.keywords {
+                        ctx.set_keyword(piece, keyword, true)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn script(&self, kind: &str, name: &str, field: &str) -> Result<&Script, RuleError> {
         self.inner.loaded.script(kind, name, field).ok_or_else(|| {
             RuleError::step(name, format!("the {kind} `{name}` has no `{field}` script"))
@@ -466,15 +537,14 @@ impl Rules for RulesetGame {
         for characteristic in &inner.ruleset.characteristics {
             ctx.set_floor(&characteristic.name, characteristic.floor.unwrap_or(1))?;
         }
+        // Units are numbered from 1 across the whole match, in seat order.
+        let mut next_unit = 1;
         for (index, seat) in inner.spec.seats.iter().enumerate() {
             let player = PlayerId(index as u8);
             // The ruleset's zones, as it declares them (`zones = [...]`), in its order.
             for zone in &inner.ruleset.zones {
                 ctx.create_zone(ZoneId::new(player, zone.name.as_str()), zone.visibility)?;
             }
-            let warband = library
-                .warband(&seat.warband)
-                .ok_or_else(|| RuleError::step(SETUP, format!("no warband `{}`", seat.warband)))?;
             for (deck, cards) in decks_for(&inner.loaded, &inner.ruleset, seat) {
                 let zone = ZoneId::new(player, format!("{deck}_deck"));
                 if !ctx.state().zones.contains_key(&zone) {
@@ -485,6 +555,16 @@ impl Rules for RulesetGame {
                 }
                 ctx.shuffle(&zone)?;
             }
+            if let Some(army) = &seat.army {
+                let army = library
+                    .army(army)
+                    .ok_or_else(|| RuleError::step(SETUP, format!("no army `{army}`")))?;
+                self.seat_army(ctx, player, army, &mut next_unit)?;
+                continue;
+            }
+            let warband = library
+                .warband(&seat.warband)
+                .ok_or_else(|| RuleError::step(SETUP, format!("no warband `{}`", seat.warband)))?;
             for fighter in &warband.fighters {
                 // The fighter's characteristics, plus 0 for each one the ruleset declares
                 // that the fighter does not list and whose floor allows 0 (modifier-only
@@ -576,6 +656,95 @@ impl Rules for RulesetGame {
     }
 }
 
+/// A characteristic as scripts read it: a length in tenths of a millimetre, a number as
+/// written (as [`crate::world::constants_of`] reads constants).
+fn quantity_value(quantity: gloam_grammar::Quantity) -> i64 {
+    match quantity {
+        gloam_grammar::Quantity::Number(number) => number,
+        gloam_grammar::Quantity::Length(measure) => measure.length.as_tenth_mm(),
+    }
+}
+
+/// [`RulesetGame::new`] for a match on a measured table: every seat brings an army; the
+/// world is the table's chosen map ([`crate::world::table_of`], no terrain placed), each
+/// seat's territory the map's territory of its index. The kernel still needs a hex
+/// battlefield: a single hex, which no table rule reads.
+fn table_match(
+    loaded: Rc<Loaded>,
+    host: Rc<Host>,
+    ruleset: RulesetDef,
+    spec: MatchSpec,
+    choice: &TableChoice,
+) -> Result<RulesetGame, EngineError> {
+    let library = &loaded.library;
+    // A table ruleset with no flow yet (Spearhead before its steps) is refused here, where
+    // hosts report a match that cannot be set up, rather than when its game starts.
+    if ruleset.steps.is_empty() && loaded.script("ruleset", &ruleset.name, "setup").is_none() {
+        return Err(setup_error(format!(
+            "ruleset `{}` has neither a setup script nor a step: it cannot be played",
+            ruleset.name
+        )));
+    }
+    for (index, seat) in spec.seats.iter().enumerate() {
+        let army = seat.army.as_deref().ok_or_else(|| {
+            setup_error(format!(
+                "seat {index} (`{}`) brings no army, and a match on a table needs one per seat",
+                seat.name
+            ))
+        })?;
+        if library.army(army).is_none() {
+            return Err(unknown(
+                "army",
+                army,
+                library.armies().iter().map(|a| a.name.as_str()),
+            ));
+        }
+    }
+    let def = library.table(&choice.table).ok_or_else(|| {
+        unknown(
+            "table",
+            &choice.table,
+            library.tables().iter().map(|t| t.name.as_str()),
+        )
+    })?;
+    let table = crate::world::table_of(def, &choice.map, &[]).map_err(setup_error)?;
+    if table.territories.len() < spec.seats.len() {
+        return Err(setup_error(format!(
+            "map `{}` of table `{}` has {} territories for {} seats",
+            choice.map,
+            choice.table,
+            table.territories.len(),
+            spec.seats.len()
+        )));
+    }
+    let territories: Vec<String> = table.territories.iter().map(|(n, _)| n.clone()).collect();
+    let battlefield = Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]);
+    let dice = dice_of(&ruleset)?;
+    let mut world = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec)
+        .with_table(table);
+    for (index, territory) in territories.into_iter().take(spec.seats.len()).enumerate() {
+        world = world.with_territory(PlayerId(index as u8), territory);
+    }
+    let steps = ruleset
+        .steps
+        .iter()
+        .filter_map(|step| {
+            let index = loaded.step_script_index(&ruleset.name, &step.name)?;
+            Some((step.name.clone(), index))
+        })
+        .collect();
+    Ok(RulesetGame {
+        inner: Rc::new(Inner {
+            loaded,
+            host,
+            layouts: vec![(battlefield, world)],
+            ruleset,
+            spec,
+            steps,
+        }),
+    })
+}
+
 /// A script's error as one line that says where it is, as `gloam check` does: the script
 /// (`card "Heroic Shove" effect`), what failed, then the file, line and column of the call
 /// that failed in the data file, and the help when there is one.
@@ -620,10 +789,16 @@ fn decks_for(loaded: &Loaded, ruleset: &RulesetDef, seat: &Seat) -> Vec<(String,
             .map(|deck| (deck.name.clone(), deck.cards.clone()))
             .collect();
     }
-    let alliance = library
-        .warband(&seat.warband)
-        .map(|w| w.alliance.clone())
-        .unwrap_or_default();
+    let alliance = match &seat.army {
+        Some(army) => library
+            .army(army)
+            .and_then(|a| a.alliance.clone())
+            .unwrap_or_default(),
+        None => library
+            .warband(&seat.warband)
+            .map(|w| w.alliance.clone())
+            .unwrap_or_default(),
+    };
     // Cards written for this ruleset or one it extends; a sibling edition's are not dealt.
     let chain = loaded.ruleset_chain(&ruleset.name);
     ruleset

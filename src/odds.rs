@@ -397,10 +397,12 @@ impl Calculator {
             warband: warband.to_owned(),
             decklist: None,
             board: None,
+            army: None,
         };
         let spec = MatchSpec {
             ruleset: self.ruleset.clone(),
             seats: vec![seat("Attacker", attacker), seat("Target", target)],
+            table: None,
         };
         let rules = RulesetGame::new(self.loaded.clone(), self.host.clone(), spec)
             .map_err(|e| OddsError::Stage(e.to_string()))?;

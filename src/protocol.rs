@@ -531,7 +531,11 @@ impl Session {
                                 "`players` and `seats` disagree; give one of them",
                             ));
                         }
-                        MatchSpec { ruleset, seats }
+                        MatchSpec {
+                            ruleset,
+                            seats,
+                            table: None,
+                        }
                     }
                     None => {
                         crate::sim::default_match_for(&self.loaded, &ruleset, players.unwrap_or(2))

@@ -45,7 +45,7 @@ pub struct GameSummary {
 pub struct SimReport {
     /// The ruleset.
     pub ruleset: String,
-    /// The warbands, by seat.
+    /// The warbands (in a table match, the armies), by seat.
     pub warbands: Vec<String>,
     /// The agents, by seat (`random`, `greedy`).
     pub agents: Vec<String>,
@@ -338,6 +338,13 @@ pub struct MatchChoice {
     pub boards: Vec<String>,
     /// The decklists, by seat; each must be a decklist of that seat's warband.
     pub decklists: Vec<String>,
+    /// In a ruleset played on a measured table (its players bring `army` items), the
+    /// armies, by seat.
+    pub armies: Vec<String>,
+    /// The `table` item a table match is played on; `None`: the ruleset's first.
+    pub table: Option<String>,
+    /// The table's deployment map; `None`: its first.
+    pub map: Option<String>,
 }
 
 /// "no ruleset named `x` is loaded", with the closest name or the list of rulesets.
@@ -433,6 +440,20 @@ pub fn match_for(
             }
         }
     }
+    let armies: Vec<&str> = library
+        .armies()
+        .iter()
+        .filter(|a| belongs(&a.ruleset))
+        .map(|a| a.name.as_str())
+        .collect();
+    if warbands.is_empty() && !armies.is_empty() {
+        return table_match_for(loaded, ruleset, players, choice, &armies, &belongs);
+    }
+    if !choice.armies.is_empty() || choice.table.is_some() || choice.map.is_some() {
+        return Err(format!(
+            "ruleset `{ruleset}` is played with warbands on boards: it takes no armies, table or map"
+        ));
+    }
     if choice.decklists.len() > players {
         return Err(format!(
             "{} decklists named for {players} seats; name at most one per seat",
@@ -448,7 +469,6 @@ pub fn match_for(
     let by_seat = |list: &[String], index: usize| -> Option<String> {
         (!list.is_empty()).then(|| list[index % list.len()].clone())
     };
-    const NAMES: [&str; 6] = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"];
     let mut seats = Vec::with_capacity(players);
     for index in 0..players {
         let warband = by_seat(&choice.warbands, index)
@@ -493,11 +513,110 @@ pub fn match_for(
             warband,
             decklist,
             board: by_seat(&choice.boards, index),
+            army: None,
         });
     }
     Ok(MatchSpec {
         ruleset: ruleset.to_owned(),
         seats,
+        table: None,
+    })
+}
+
+/// The seat names of a default match, in seating order.
+const NAMES: [&str; 6] = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"];
+
+/// [`match_for`] for a ruleset whose players bring armies to a measured table: each seat's
+/// army (`choice.armies`, else the ruleset's armies in turn), the table (`choice.table`,
+/// else the ruleset's first `table` item) and its map (`choice.map`, else its first).
+fn table_match_for(
+    loaded: &Loaded,
+    ruleset: &str,
+    players: usize,
+    choice: &MatchChoice,
+    armies: &[&str],
+    belongs: &dyn Fn(&str) -> bool,
+) -> Result<MatchSpec, String> {
+    let library = &loaded.library;
+    for (what, asked) in [
+        ("warbands", &choice.warbands),
+        ("boards", &choice.boards),
+        ("decklists", &choice.decklists),
+    ] {
+        if !asked.is_empty() {
+            return Err(format!(
+                "ruleset `{ruleset}` is played with armies on a table: it takes no {what}"
+            ));
+        }
+    }
+    if choice.armies.len() > players {
+        return Err(format!(
+            "{} armies named for {players} seats; name at most one per seat",
+            choice.armies.len()
+        ));
+    }
+    for name in &choice.armies {
+        if !armies.contains(&name.as_str()) {
+            return Err(format!(
+                "{} (in ruleset `{ruleset}`)",
+                unknown_name("army", name, armies.iter().copied())
+            ));
+        }
+    }
+    let tables: Vec<&gloam_grammar::TableDef> = library
+        .tables()
+        .iter()
+        .filter(|t| belongs(&t.ruleset))
+        .collect();
+    let table = match &choice.table {
+        Some(name) => tables.iter().find(|t| t.name == *name).ok_or_else(|| {
+            format!(
+                "{} (in ruleset `{ruleset}`)",
+                unknown_name("table", name, tables.iter().map(|t| t.name.as_str()))
+            )
+        })?,
+        None => tables
+            .first()
+            .ok_or_else(|| format!("ruleset `{ruleset}` has armies but no `table` item"))?,
+    };
+    let map = match &choice.map {
+        Some(name) => table.map(name).ok_or_else(|| {
+            format!(
+                "{} (on table `{}`)",
+                unknown_name("map", name, table.maps.iter().map(|m| m.name.as_str())),
+                table.name
+            )
+        })?,
+        None => table
+            .maps
+            .first()
+            .ok_or_else(|| format!("table `{}` has no deployment map", table.name))?,
+    };
+    let seats = (0..players)
+        .map(|index| {
+            let army = if choice.armies.is_empty() {
+                armies[index % armies.len()].to_owned()
+            } else {
+                choice.armies[index % choice.armies.len()].clone()
+            };
+            crate::engine::Seat {
+                name: NAMES
+                    .get(index)
+                    .map_or_else(|| format!("P{index}"), |name| (*name).to_owned()),
+                warband: String::new(),
+                decklist: None,
+                board: None,
+                army: Some(army),
+            }
+        })
+        .collect();
+    Ok(MatchSpec {
+        ruleset: ruleset.to_owned(),
+        seats,
+        table: Some(crate::engine::TableChoice {
+            table: table.name.clone(),
+            map: map.name.clone(),
+        }),
     })
 }
 
@@ -764,7 +883,7 @@ pub fn run(
                         .spec()
                         .seats
                         .iter()
-                        .map(|s| s.warband.clone())
+                        .map(|s| s.brings().to_owned())
                         .collect();
                     let mut tally = Tally::new(warbands.len());
                     for index in (worker..games).step_by(jobs) {

@@ -221,8 +221,10 @@ pub fn try_card(
                 warband: String::new(),
                 decklist: None,
                 board: None,
+                army: None,
             })
             .collect(),
+        table: None,
     };
     let world = crate::world::world_for(loaded, ruleset, battlefield, dice_of(ruleset)?, &spec);
 

@@ -222,7 +222,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
          `show fighter NAME`...); `save` writes {}, `quit` stops\n",
         args.ruleset,
         rules.spec().seats[args.seat as usize].name,
-        rules.spec().seats[args.seat as usize].warband,
+        rules.spec().seats[args.seat as usize].brings(),
         args.seat,
         args.opponent,
         args.save.display()

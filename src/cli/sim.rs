@@ -46,8 +46,8 @@ pub(crate) struct SimArgs {
     json: bool,
 }
 
-/// `--warbands`, `--boards`, `--decklists`: a match's choices, by seat (shared by `sim` and
-/// `play`).
+/// `--warbands`, `--boards`, `--decklists` (`--armies`, `--table`, `--map` on a measured
+/// table): a match's choices, by seat (shared by `sim` and `play`).
 #[derive(Clone, Debug, Default, Args)]
 pub(crate) struct ChoiceArgs {
     /// The warbands, by seat, comma-separated (repeated over the seats when shorter).
@@ -62,6 +62,17 @@ pub(crate) struct ChoiceArgs {
     /// each warband's first decklist, if it has one.
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     decklists: Vec<String>,
+    /// In a ruleset played with armies on a measured table (Spearhead): the armies, by seat,
+    /// comma-separated (repeated over the seats when shorter). Default: the ruleset's armies
+    /// in turn.
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    armies: Vec<String>,
+    /// The `table` item a table match is played on. Default: the ruleset's first.
+    #[arg(long, value_name = "NAME")]
+    table: Option<String>,
+    /// The table's deployment map (seat i holds its territory i). Default: its first.
+    #[arg(long, value_name = "NAME")]
+    map: Option<String>,
 }
 
 impl ChoiceArgs {
@@ -72,6 +83,9 @@ impl ChoiceArgs {
             warbands: clean(&self.warbands),
             boards: clean(&self.boards),
             decklists: clean(&self.decklists),
+            armies: clean(&self.armies),
+            table: self.table.as_ref().map(|s| s.trim().to_owned()),
+            map: self.map.as_ref().map(|s| s.trim().to_owned()),
         }
     }
 }

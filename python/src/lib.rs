@@ -533,11 +533,11 @@ impl Game {
         self.game.state().players.len()
     }
 
-    /// The warband of each seat.
+    /// What each seat brings: its warband, or its army in a table game.
     #[getter]
     fn warbands(&self) -> Vec<String> {
         let spec = self.game.rules().spec();
-        spec.seats.iter().map(|s| s.warband.clone()).collect()
+        spec.seats.iter().map(|s| s.brings().to_string()).collect()
     }
 
     /// The requests waiting for an answer (several when players decide at once; empty once
@@ -877,7 +877,7 @@ fn play<'py>(
         "warbands",
         spec.seats
             .iter()
-            .map(|s| s.warband.clone())
+            .map(|s| s.brings().to_string())
             .collect::<Vec<_>>(),
     )?;
     Ok(dict)

@@ -451,6 +451,8 @@ impl<'a> Narrator<'a> {
                     .collect();
                 let verdict = if result.winners.len() == state.players.len() {
                     "a draw".to_owned()
+                } else if names.is_empty() {
+                    "nobody wins".to_owned()
                 } else {
                     format!("{} wins", names.join(" and "))
                 };

@@ -564,3 +564,17 @@ fn both_script_engines_play_the_same_table_games() {
         assert_eq!(a.log_digest, b.log_digest, "seed {seed}");
     }
 }
+
+#[test]
+fn a_game_with_no_winner_is_told_as_nobody_winning() {
+    // `end_game([], ...)` ends the game with no winner; the narration says so instead of
+    // "game over:  wins".
+    let game = random_game(4);
+    let last = game
+        .events()
+        .iter()
+        .rev()
+        .find_map(|event| gloam::narrate::narrate(event, game.state()))
+        .expect("the end is narrated");
+    assert_eq!(last, "game over: nobody wins (the skirmish is over)");
+}

@@ -147,6 +147,37 @@ pub struct RulesetGame {
     inner: Rc<Inner>,
 }
 
+impl RulesetGame {
+    /// A match from its parts, each step's `run` script looked up once along the `extends`
+    /// chain (hex and table matches alike).
+    fn assemble(
+        loaded: Rc<Loaded>,
+        host: Rc<Host>,
+        layouts: Vec<(Battlefield, World)>,
+        ruleset: RulesetDef,
+        spec: MatchSpec,
+    ) -> RulesetGame {
+        let steps = ruleset
+            .steps
+            .iter()
+            .filter_map(|step| {
+                let index = loaded.step_script_index(&ruleset.name, &step.name)?;
+                Some((step.name.clone(), index))
+            })
+            .collect();
+        RulesetGame {
+            inner: Rc::new(Inner {
+                loaded,
+                host,
+                layouts,
+                ruleset,
+                spec,
+                steps,
+            }),
+        }
+    }
+}
+
 impl std::fmt::Debug for RulesetGame {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RulesetGame")
@@ -215,24 +246,7 @@ impl RulesetGame {
                 world.clone().with_battlefield(battlefield),
             ));
         }
-        let steps = ruleset
-            .steps
-            .iter()
-            .filter_map(|step| {
-                let index = loaded.step_script_index(&ruleset.name, &step.name)?;
-                Some((step.name.clone(), index))
-            })
-            .collect();
-        Ok(RulesetGame {
-            inner: Rc::new(Inner {
-                loaded,
-                host,
-                layouts,
-                ruleset,
-                spec,
-                steps,
-            }),
-        })
+        Ok(RulesetGame::assemble(loaded, host, layouts, ruleset, spec))
     }
 
     /// The frames a game of this ruleset starts with.
@@ -725,24 +739,13 @@ fn table_match(
     for (index, territory) in territories.into_iter().take(spec.seats.len()).enumerate() {
         world = world.with_territory(PlayerId(index as u8), territory);
     }
-    let steps = ruleset
-        .steps
-        .iter()
-        .filter_map(|step| {
-            let index = loaded.step_script_index(&ruleset.name, &step.name)?;
-            Some((step.name.clone(), index))
-        })
-        .collect();
-    Ok(RulesetGame {
-        inner: Rc::new(Inner {
-            loaded,
-            host,
-            layouts: vec![(battlefield, world)],
-            ruleset,
-            spec,
-            steps,
-        }),
-    })
+    Ok(RulesetGame::assemble(
+        loaded,
+        host,
+        vec![(battlefield, world)],
+        ruleset,
+        spec,
+    ))
 }
 
 /// A script's error as one line that says where it is, as `gloam check` does: the script

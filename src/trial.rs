@@ -222,6 +222,7 @@ pub fn try_card(
                 decklist: None,
                 board: None,
                 army: None,
+                party: None,
             })
             .collect(),
         table: None,
@@ -365,6 +366,11 @@ pub fn try_card(
             }
             Outcome::NeedsChoice(request) => {
                 answers.push(crate::agent::random_answer(&mut agent_rng, &request));
+            }
+            Outcome::NeedsChoices(requests) => {
+                for request in &requests {
+                    answers.push(crate::agent::random_answer(&mut agent_rng, request));
+                }
             }
             _ => return Err(setup_error("the script ended in an unexpected way")),
         }

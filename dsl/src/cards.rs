@@ -75,6 +75,27 @@ fn register_queries(engine: &mut Registrar) {
             Ok(info(run, "card_glory", card)?.glory)
         })
     });
+    engine.register_fn(
+        "card_value",
+        |ctx: Ncc, card: CardId, value: ImmutableString| -> Res<i64> {
+            with_run(&ctx, "card_value", |run| {
+                Ok(info(run, "card_value", card)?
+                    .values
+                    .get(value.as_str())
+                    .copied()
+                    .unwrap_or(0))
+            })
+        },
+    );
+    engine.register_fn("card_tags", |ctx: Ncc, card: CardId| -> Res<Array> {
+        with_run(&ctx, "card_tags", |run| {
+            Ok(info(run, "card_tags", card)?
+                .tags
+                .iter()
+                .map(|tag| Dynamic::from(ImmutableString::from(tag.as_str())))
+                .collect())
+        })
+    });
     engine.register_fn("card_cost", |ctx: Ncc, card: CardId| -> Res<i64> {
         with_run(&ctx, "card_cost", |run| {
             Ok(info(run, "card_cost", card)?.cost)
@@ -471,6 +492,7 @@ fn describe_stop(stop: Stop) -> String {
             }
         ),
         Stop::Choice(request) => format!("it asked {} a question", request.player),
+        Stop::Choices(requests) => format!("it asked {} players a secret question", requests.len()),
         Stop::Chance(request) => format!("it rolled for `{}`", request.purpose),
     }
 }

@@ -902,6 +902,36 @@ fn register_effects(engine: &mut Registrar) {
         },
     );
     engine.register_fn(
+        "roll_values",
+        |ctx: Ncc, die: ImmutableString, count: i64| -> Res<Array> {
+            with_run(&ctx, "roll_values", |run| {
+                let acting = run.acting;
+                let faces = roll_dice(run, "roll_values", acting, &die, count, &ctx)?;
+                let world = run.world.clone();
+                faces
+                    .iter()
+                    .map(|face| {
+                        let name = face.clone().into_immutable_string().unwrap_or_default();
+                        world
+                            .dice
+                            .get(&die)
+                            .and_then(|def| def.face(&name))
+                            .and_then(|f| f.value)
+                            .map(Dynamic::from_int)
+                            .ok_or_else(|| {
+                                Stop::refused(
+                                    "roll_values",
+                                    format!(
+                                        "face `{name}` of die `{die}` has no value; a numbered die (`sides = 6`) has one on every face"
+                                    ),
+                                )
+                            })
+                    })
+                    .collect()
+            })
+        },
+    );
+    engine.register_fn(
         "roll_for",
         |ctx: Ncc, who: Dynamic, die: ImmutableString, count: i64| -> Res<Array> {
             with_run(&ctx, "roll_for", |run| {
@@ -1242,7 +1272,91 @@ pub(crate) fn ask(
     }
 }
 
+/// The answers of a simultaneous secret choice: one request for each of `players` (their
+/// options are `options`, or `options[i]` for the `i`th player when `options` is a list of
+/// lists), asked all at once with `secret` set, so the kernel records each answer hidden and
+/// reveals them together once all are in. The answers, in the order of `players`.
+fn choose_secretly(
+    run: &mut RunState,
+    players: &Array,
+    options: &Array,
+    prompt: &str,
+) -> Result<Array, Stop> {
+    const NAME: &str = "choose_secretly";
+    run.check_effect(NAME, ChoiceKind)?;
+    let mut asked: Vec<PlayerId> = Vec::with_capacity(players.len());
+    for (index, item) in players.iter().enumerate() {
+        let player = item.clone().try_cast::<PlayerId>().ok_or_else(|| {
+            Stop::failed(
+                NAME,
+                format!(
+                    "expects a list of players; item {} is a {}",
+                    index + 1,
+                    type_name(item)
+                ),
+            )
+        })?;
+        if asked.contains(&player) {
+            return Err(Stop::failed(
+                NAME,
+                format!("{player} is listed twice: each player answers once"),
+            ));
+        }
+        if run.state().player(player).is_none() {
+            return Err(Stop::failed(NAME, format!("{player} is not in this game")));
+        }
+        asked.push(player);
+    }
+    if asked.is_empty() {
+        return Ok(Array::new());
+    }
+    let per_player = !options.is_empty() && options.iter().all(Dynamic::is_array);
+    if per_player && options.len() != asked.len() {
+        return Err(Stop::failed(
+            NAME,
+            format!(
+                "{} lists of options for {} players: give one list for each player, or one list for all",
+                options.len(),
+                asked.len()
+            ),
+        ));
+    }
+    let as_option = |item: &Dynamic| item.is_string().then(|| Choice::Option(item.to_string()));
+    let mut requests = Vec::with_capacity(asked.len());
+    for (index, player) in asked.iter().enumerate() {
+        let choices = if per_player {
+            let list = options[index].clone().into_array().unwrap_or_default();
+            choices_of(NAME, &list, "options (strings)", as_option)?
+        } else {
+            choices_of(NAME, options, "options (strings)", as_option)?
+        };
+        requests.push(Request {
+            player: *player,
+            kind: NAME.to_owned(),
+            prompt: prompt.to_owned(),
+            options: Options::One { choices },
+            secret: true,
+        });
+    }
+    let answers = run.choose_all(NAME, requests)?;
+    answers
+        .into_iter()
+        .map(|answer| match answer {
+            Answer::One(Choice::Option(option)) => Ok(Dynamic::from(ImmutableString::from(option))),
+            _ => Err(Stop::failed(NAME, "the recorded answer is not an option")),
+        })
+        .collect()
+}
+
 fn register_choices(engine: &mut Registrar) {
+    engine.register_fn(
+        "choose_secretly",
+        |ctx: Ncc, players: Array, options: Array, prompt: ImmutableString| -> Res<Array> {
+            with_run(&ctx, "choose_secretly", |run| {
+                choose_secretly(run, &players, &options, &prompt)
+            })
+        },
+    );
     engine.register_fn(
         "choose_fighter",
         |ctx: Ncc, fighters: Array, prompt: ImmutableString| -> Res<PieceId> {

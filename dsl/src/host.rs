@@ -271,6 +271,11 @@ pub enum Outcome {
     /// The script reached a choice with no recorded answer. Nothing was committed: ask the
     /// request's player, append the answer to the answers, and run the script again.
     NeedsChoice(Request),
+    /// The script reached a simultaneous secret choice (`choose_secretly`) with no recorded
+    /// answers. Nothing was committed: ask every request at once (the kernel's
+    /// `Control::AskAll`), append the answers in the order of the requests, and run the
+    /// script again.
+    NeedsChoices(Vec<Request>),
     /// In chance mode (`gloam_core::Game::set_chance_mode`), the script reached a roll with
     /// no outcome chosen. Nothing was committed: the caller passes it on as
     /// `RuleError::ChanceNeeded`, and the game runs the script again once the host has
@@ -590,7 +595,11 @@ impl Host {
             return Err(self.nested_run(script));
         };
         let mut outcome = self.conclude(script, &run, result);
-        if matches!(outcome, Ok(Outcome::NeedsChoice(_))) && !run.memo.is_empty() {
+        if matches!(
+            outcome,
+            Ok(Outcome::NeedsChoice(_) | Outcome::NeedsChoices(_))
+        ) && !run.memo.is_empty()
+        {
             *self.carried.borrow_mut() = Some(Carried {
                 label: script.label.clone(),
                 world: world.data.clone(),
@@ -662,7 +671,9 @@ impl Host {
                     "end the script with a comparison such as `damage(target) > 0`".to_owned(),
                 ),
             }),
-            Outcome::NeedsChoice(_) | Outcome::NeedsChance(_) => Err(self.nested_run(script)),
+            Outcome::NeedsChoice(_) | Outcome::NeedsChoices(_) | Outcome::NeedsChance(_) => {
+                Err(self.nested_run(script))
+            }
         }
     }
 
@@ -759,6 +770,7 @@ impl Host {
             let span = site.word_span(position.line(), position.position());
             return match stop {
                 Stop::Choice(request) => Ok(Outcome::NeedsChoice(request.clone())),
+                Stop::Choices(requests) => Ok(Outcome::NeedsChoices(requests.clone())),
                 Stop::Chance(request) => Ok(Outcome::NeedsChance(request.clone())),
                 Stop::Failed { function, message } => Err(DslDiagnostic::RuntimeError {
                     script: label,

@@ -42,6 +42,9 @@ pub(crate) const MAX_CONDITION_DEPTH: u32 = 8;
 pub(crate) enum Stop {
     /// A choice has no recorded answer yet.
     Choice(Request),
+    /// A simultaneous secret choice has no recorded answers yet: every request is asked at
+    /// once, and the answers come back together, in the order of the requests.
+    Choices(Vec<Request>),
     /// In chance mode, a roll has no outcome yet (see `gloam_core::Game::set_chance_mode`).
     Chance(Box<gloam_core::ChanceRequest>),
     /// A query or a bad argument failed.
@@ -389,6 +392,45 @@ impl RunState {
         })?;
         self.next_answer += 1;
         Ok(answer.clone())
+    }
+
+    /// The next recorded answers to `requests`, asked all at once (their answers are
+    /// recorded together, in the order of the requests), or a stop asking for them.
+    pub(crate) fn choose_all(
+        &mut self,
+        function: &'static str,
+        requests: Vec<Request>,
+    ) -> Result<Vec<Answer>, Stop> {
+        self.check_effect(function, FunctionKind::Choice)?;
+        let remaining = self.answers.len().saturating_sub(self.next_answer);
+        if remaining == 0 {
+            return Err(Stop::Choices(requests));
+        }
+        if remaining < requests.len() {
+            return Err(Stop::failed(
+                function,
+                format!(
+                    "{} answers are asked together but only {remaining} are recorded",
+                    requests.len()
+                ),
+            ));
+        }
+        let mut answers = Vec::with_capacity(requests.len());
+        for request in &requests {
+            let answer = &self.answers[self.next_answer];
+            request.check(answer).map_err(|error| {
+                Stop::failed(
+                    function,
+                    format!(
+                        "recorded answer {} does not fit this choice: {error}",
+                        self.next_answer + 1
+                    ),
+                )
+            })?;
+            answers.push(answer.clone());
+            self.next_answer += 1;
+        }
+        Ok(answers)
     }
 
     /// Turns this run into the evaluation of a condition (pure, acting for `acting`, no

@@ -764,6 +764,120 @@ pub(crate) fn register(engine: &mut Registrar) {
     register_queries(engine);
     register_terrain_queries(engine);
     register_moves(engine);
+    register_facing(engine);
+}
+
+/// Where a fighter stands on the table and the way it faces, or why not.
+fn stance(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<(Point, (i64, i64)), Stop> {
+    let piece = run
+        .state()
+        .piece(fighter)
+        .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))?;
+    match piece.position {
+        Some(Position::Table { at, facing }) => Ok((at, facing)),
+        _ => Err(Stop::failed(
+            function,
+            format!("{fighter} is not on the table"),
+        )),
+    }
+}
+
+/// The point a facing target names: a point, or the centre of a fighter on the table.
+fn aim_point(run: &RunState, function: &'static str, target: &Dynamic) -> Result<Point, Stop> {
+    if let Some(point) = target.clone().try_cast::<Point>() {
+        return Ok(point);
+    }
+    if let Some(fighter) = target.clone().try_cast::<PieceId>() {
+        return Ok(stance(run, function, fighter)?.0);
+    }
+    Err(Stop::failed(
+        function,
+        format!("expected a fighter or a point, not a {}", type_name(target)),
+    ))
+}
+
+/// An arc's half-angle in whole degrees, as the kernel measures arcs exactly.
+fn half_angle(function: &'static str, degrees: i64) -> Result<gloam_core::HalfAngle, Stop> {
+    use gloam_core::HalfAngle as H;
+    Ok(match degrees {
+        30 => H::Deg30,
+        45 => H::Deg45,
+        60 => H::Deg60,
+        90 => H::Deg90,
+        120 => H::Deg120,
+        135 => H::Deg135,
+        150 => H::Deg150,
+        180 => H::Deg180,
+        _ => {
+            return Err(Stop::failed(
+                function,
+                format!(
+                    "an arc's half-angle is 30, 45, 60, 90, 120, 135, 150 or 180 degrees, not {degrees}"
+                ),
+            ));
+        }
+    })
+}
+
+fn register_facing(engine: &mut Registrar) {
+    engine.register_fn(
+        "arc_of",
+        |ctx: Ncc,
+         observer: PieceId,
+         target: Dynamic,
+         front: i64,
+         rear: i64|
+         -> Res<ImmutableString> {
+            const F: &str = "arc_of";
+            with_run(&ctx, F, |run| {
+                table_of(run, F)?;
+                let arcs = gloam_core::ArcSpec {
+                    front: half_angle(F, front)?,
+                    rear: half_angle(F, rear)?,
+                };
+                let (at, facing) = stance(run, F, observer)?;
+                let point = aim_point(run, F, &target)?;
+                let figure = Figure::new(at, Length::ZERO).with_facing(facing);
+                Ok(match gloam_core::arc_of(&figure, point, &arcs) {
+                    gloam_core::ArcSide::Front => "front",
+                    gloam_core::ArcSide::Side => "side",
+                    gloam_core::ArcSide::Rear => "rear",
+                }
+                .into())
+            })
+        },
+    );
+    engine.register_fn(
+        "face",
+        |ctx: Ncc, fighter: PieceId, target: Dynamic| -> Res<()> {
+            const F: &str = "face";
+            with_run(&ctx, F, |run| {
+                effect(run, F)?;
+                table_of(run, F)?;
+                let (at, facing) = stance(run, F, fighter)?;
+                let point = aim_point(run, F, &target)?;
+                let turned = Figure::new(at, Length::ZERO)
+                    .with_facing(facing)
+                    .facing_towards(point)
+                    .facing;
+                if turned == facing {
+                    return Ok(());
+                }
+                run.ctx()
+                    .place_piece(
+                        fighter,
+                        Some(Position::Table { at, facing: turned }),
+                        Vec::new(),
+                        "turn",
+                    )
+                    .map_err(|error| Stop::refused(F, error))
+            })
+        },
+    );
 }
 
 fn register_lengths(engine: &mut Registrar) {

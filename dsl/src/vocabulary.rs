@@ -712,6 +712,32 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "arc_of",
+        &[
+            p("observer", "fighter"),
+            p("target", "fighter or point"),
+            p("front", "int"),
+            p("rear", "int"),
+        ],
+        "string",
+        "where `target` lies as `observer` faces: `front` (within `front` degrees either side of its facing), `rear` (within `rear` degrees either side of its back) or `side`; half-angles of 30, 45, 60, 90, 120, 135, 150 or 180 degrees, exact; a fighter facing no way sees everything in front",
+    ),
+    doc(
+        Query,
+        "card_value",
+        &[p("card", "card"), p("value", "string")],
+        "int",
+        "a named number the card's data gives it (0 if none): for a hero's equipment and spells in a party game, a weapon's `normal`, `power` and `precision` strike modifiers, `damage`, `range` (a length), `cost`, an armour's `save`, a spell's `chance` and `wounds`, a weapon rule's number (`max_damage`)",
+    ),
+    doc(
+        Query,
+        "card_tags",
+        &[p("card", "card")],
+        "list of strings",
+        "the names the card's data tags it with beyond its keywords, in order: for a hero's equipment, its special rules (`counter_attack`, `two_handed`), where an armour protects (`head`), `heavy`; for a spell, its domain; for a race or profession card, its keywords",
+    ),
+    doc(
+        Query,
         "card_cost",
         &[p("card", "card")],
         "int",
@@ -1225,6 +1251,20 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Effect,
+        "face",
+        &[p("fighter", "fighter"), p("target", "fighter or point")],
+        "nothing",
+        "turns `fighter`, standing on the table, to face `target` (its centre); nothing changes if it faces it already",
+    ),
+    doc(
+        Effect,
+        "roll_values",
+        &[n("die", NameKind::Die), p("count", "int")],
+        "list of ints",
+        "rolls `count` dice as `roll` does and returns the value of each face rolled (a numbered die, `die \"d6\" { sides = 6 }`: its pips); refused for a face without a value",
+    ),
+    doc(
+        Effect,
         "roll_for",
         &[PLAYER, n("die", NameKind::Die), p("count", "int")],
         "list of strings",
@@ -1420,6 +1460,20 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Choice,
+        "choose_secretly",
+        &[
+            p("players", "list of players"),
+            p(
+                "options",
+                "list of strings, or one list of strings for each player",
+            ),
+            p("prompt", "string"),
+        ],
+        "list of strings",
+        "each of `players` picks one of the named options (its own list when `options` holds one list per player), all at once and in secret: an answer is hidden from the other players until every one is in, then all are revealed together; returns the answers in the order of `players` (an empty list, without asking, for no players)",
+    ),
+    doc(
+        Choice,
         "choose_route",
         &[p("routes", "list of routes"), p("prompt", "string")],
         "list of hexes",
@@ -1545,7 +1599,7 @@ pub fn docs_markdown() -> String {
             "Choices",
             "A choice asks the acting player. The first run stops at the first unanswered \
              choice and the host asks the player; once answered, the script runs again from \
-             the start with the answers so far, each choice taking the next answer in order.",
+             the start with the answers so far, each choice taking the next answer in order.              `choose_secretly` asks several players at once instead (sealed bids, a hidden              guess): the kernel records each answer as hidden (`DecidedHidden`), shows no              player another's answer (`PlayerView`, `Game::events_for`) and reveals them all              in one `Revealed` event when the last is in; only then does the script run on.",
         ),
     ] {
         out.push_str(&format!(

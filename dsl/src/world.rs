@@ -52,6 +52,9 @@ pub struct Names {
     /// On a measured table, the characteristic holding a model's height in tenths of a
     /// millimetre, for line of sight (`height`; 0 when absent).
     pub height: String,
+    /// In a game of parties, the characteristic holding what a hero is worth in the
+    /// party's points, as the party-building rules price it (`cost`).
+    pub cost: String,
 }
 
 impl Default for Names {
@@ -73,6 +76,7 @@ impl Default for Names {
             base_radius: "base_radius".into(),
             unit: "unit".into(),
             height: "height".into(),
+            cost: "cost".into(),
         }
     }
 }
@@ -138,6 +142,12 @@ pub struct CardInfo {
     /// The Attack actions it gives the fighter it is equipped on (an Attack action upgrade),
     /// usable on both sides of the fighter's card.
     pub weapons: Vec<WeaponInfo>,
+    /// Named numbers its data gives (a weapon's strike modifiers, damage and range, an
+    /// armour's save, a spell's chance), as `card_value` reads them.
+    pub values: BTreeMap<String, i64>,
+    /// Names its data tags it with beyond its keywords (a weapon's special rules, where an
+    /// armour protects), as `card_tags` reads them, in order.
+    pub tags: Vec<String>,
 }
 
 impl CardInfo {
@@ -204,6 +214,28 @@ impl CardInfo {
     {
         self.casting_value
             .extend(symbols.into_iter().map(Into::into));
+        self
+    }
+
+    /// The same card with a named number (`card_value(card, name)`); a later value of the
+    /// same name replaces the earlier.
+    pub fn with_value(mut self, name: impl Into<String>, value: i64) -> CardInfo {
+        self.values.insert(name.into(), value);
+        self
+    }
+
+    /// The same card with more tags (`card_tags`), each kept once, in order.
+    pub fn with_tags<I, S>(mut self, tags: I) -> CardInfo
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        for tag in tags {
+            let tag = tag.into();
+            if !self.tags.contains(&tag) {
+                self.tags.push(tag);
+            }
+        }
         self
     }
 

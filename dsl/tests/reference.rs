@@ -133,6 +133,7 @@ fn the_vocabulary_has_the_designed_names() {
             "choose_fighter",
             "choose_hex",
             "choose_option",
+            "choose_secretly",
             "choose_route",
             "choose_card",
             "choose_move",
@@ -207,8 +208,8 @@ fn name_parameters_have_their_kind_in_the_reference() {
     // fighter profiles),
     // weapon stats (`range`, `dice`, `damage`), card kinds (`cards_of_kind`: a kind no
     // card has keeps no card), the table's own names (objectives, terrain features and
-    // their rules, from the `table` item) and constants' names (checked when the script
-    // runs) do not.
+    // their rules, from the `table` item), constants' names (checked when the script
+    // runs) and the named numbers of a card's data (`card_value`) do not.
     for doc in vocabulary() {
         for param in doc.params {
             let expected = !matches!(
@@ -226,6 +227,7 @@ fn name_parameters_have_their_kind_in_the_reference() {
                     | "constant"
                     | "feature"
                     | "rule"
+                    | "value"
             ) && param.ty == "string";
             assert_eq!(
                 param.names.is_some(),

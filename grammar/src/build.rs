@@ -387,13 +387,56 @@ impl Builder<'_> {
                     "write it like `faces = [critical: 1, hammer: 2]`".to_string(),
                 );
             }
-            let (Some(die_name), Some(_)) = (name(die), value(die, "faces")) else {
+            // A numbered die (`sides = 6`): faces `1` to `6`, each valued at its pips.
+            let sides = int(die, "sides");
+            let faces = match (sides, value(die, "faces")) {
+                (Some(_), Some(faces)) => {
+                    self.bad_value(
+                        faces.span(),
+                        "a die has either `faces` or `sides`, not both".to_string(),
+                        "one too many",
+                        "keep `sides = 6` for a numbered die, or list the faces".to_string(),
+                    );
+                    continue;
+                }
+                (Some(n), None) if !(1..=DieDef::MAX_SIDES).contains(&n) => {
+                    if let Some(found) = value(die, "sides") {
+                        self.bad_value(
+                            found.span(),
+                            format!("a die has 1 to {} sides, not {n}", DieDef::MAX_SIDES),
+                            "out of range",
+                            "write `sides = 6` for a six-sided die".to_string(),
+                        );
+                    }
+                    continue;
+                }
+                (Some(n), None) => (1..=n)
+                    .map(|pips| FaceDef {
+                        name: pips.to_string(),
+                        count: 1,
+                    })
+                    .collect(),
+                (None, Some(_)) => faces,
+                (None, None) => {
+                    self.out.push(GrammarDiagnostic::MissingField {
+                        fields: vec!["faces".to_string(), "sides".to_string()],
+                        listed: "field `faces` or `sides`".to_string(),
+                        item: "die".to_string(),
+                        src: self.file.src(),
+                        span: self.file.span(die.header_span()),
+                        help: "a die needs its faces: add `faces = [critical: 1, hammer: 2]`, or `sides = 6` for a numbered die".to_string(),
+                    });
+                    continue;
+                }
+            };
+            let Some(die_name) = name(die) else {
                 continue;
             };
             dice.push(DieDef {
                 name: die_name,
                 about: string(die, "about"),
                 faces,
+                sides,
             });
         }
         let mut steps = Vec::new();
@@ -904,7 +947,7 @@ impl Builder<'_> {
     }
 
     /// Reports a length field that is zero (negative ones were reported by the schema).
-    fn positive_length(&mut self, item: &Item, key: &str) {
+    pub(crate) fn positive_length(&mut self, item: &Item, key: &str) {
         if let Some(Value::Length(length)) = value(item, key)
             && length.value.length == gloam_core::Length::ZERO
         {

@@ -415,8 +415,18 @@ pub struct DieDef {
     pub name: String,
     /// A description.
     pub about: Option<String>,
-    /// Its faces, each with the number of sides showing it.
+    /// Its faces, each with the number of sides showing it (for a numbered die, `1` to
+    /// `sides`, one side each).
     pub faces: Vec<FaceDef>,
+    /// For a numbered die (`sides = 6`), its number of sides: each face is valued at its
+    /// pips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sides: Option<i64>,
+}
+
+impl DieDef {
+    /// The most sides a numbered die may have.
+    pub const MAX_SIDES: i64 = 1000;
 }
 
 /// A dice face and a count: a face of a die (`hammer: 2`), or a symbol a spell needs.

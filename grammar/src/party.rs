@@ -101,6 +101,9 @@ pub struct RaceDef {
     pub alignments: Vec<String>,
     /// Its keywords.
     pub keywords: Vec<String>,
+    /// The diameter of its heroes' round bases, when not the ruleset's `base` constant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<Measure>,
     /// Its sub-races.
     pub subraces: Vec<SubraceDef>,
     /// Its abilities (for races without sub-races).
@@ -508,12 +511,14 @@ impl Builder<'_> {
             let (Some(race_name), Some(cost)) = (name(race), int(race, "cost")) else {
                 continue;
             };
+            self.positive_length(race, "base");
             races.push(RaceDef {
                 name: race_name,
                 stats,
                 cost,
                 alignments: names(race, "alignments"),
                 keywords: names(race, "keywords"),
+                base: measure(race, "base"),
                 subraces,
                 abilities: self.abilities(race),
                 text: string(race, "text"),

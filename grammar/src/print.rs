@@ -243,7 +243,9 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
             .iter()
             .map(|face| format!("{}: {}", face.name, face.count))
             .collect();
-        if faces.is_empty() {
+        if let Some(sides) = die.sides {
+            out.raw("sides", &sides.to_string());
+        } else if faces.is_empty() {
             out.raw("faces", "[]");
         } else {
             out.list("faces", &faces);
@@ -667,6 +669,9 @@ fn roster(out: &mut Out, def: &RosterDef) {
             out.names("alignments", &race.alignments);
         }
         out.names("keywords", &race.keywords);
+        if let Some(base) = race.base {
+            out.raw("base", &base.to_string());
+        }
         out.opt_string("text", race.text.as_ref());
         out.names("uncertain", &race.uncertain);
         out.opt_string("source", race.source.as_ref());

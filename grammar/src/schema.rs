@@ -394,9 +394,16 @@ const DIE_FIELDS: &[FieldSchema] = &[
     field(
         "faces",
         T::NumberPairs,
-        true,
-        "each face and how many sides show it",
+        false,
+        "each face and how many sides show it (or `sides`)",
         "faces = [critical: 1, hammer: 2, swords: 1, single_support: 1, double_support: 1]",
+    ),
+    field(
+        "sides",
+        T::Int,
+        false,
+        "a numbered die: faces `1` to `sides`, each valued at its pips (instead of `faces`)",
+        "sides = 6",
     ),
 ];
 
@@ -1452,6 +1459,13 @@ const RACE_FIELDS: &[FieldSchema] = &[
         false,
         "the race's keywords",
         "keywords = [stubborn]",
+    ),
+    field(
+        "base",
+        T::Length,
+        false,
+        "the diameter of its heroes' round bases, when not the ruleset's `base` constant",
+        "base = 40mm",
     ),
     field("text", T::String, false, "a description", "text = \"...\""),
     field(

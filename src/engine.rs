@@ -44,6 +44,10 @@ pub struct Seat {
     /// `None` in a hex match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub army: Option<String>,
+    /// The party the player brings to a match on a measured table, in a game whose players
+    /// build heroes (a `party` item); `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party: Option<String>,
     /// The decklist's name; `None` builds decks from every card the warband may take.
     pub decklist: Option<String>,
     /// The board the player brings; `None` takes the ruleset's boards in order.
@@ -51,9 +55,13 @@ pub struct Seat {
 }
 
 impl Seat {
-    /// What the player brings: the army's name in a table match, else the warband's.
+    /// What the player brings: the party's or the army's name in a table match, else the
+    /// warband's.
     pub fn brings(&self) -> &str {
-        self.army.as_deref().unwrap_or(&self.warband)
+        self.party
+            .as_deref()
+            .or(self.army.as_deref())
+            .unwrap_or(&self.warband)
     }
 }
 
@@ -206,6 +214,9 @@ impl RulesetGame {
             })?
             .clone();
         if let Some(choice) = spec.table.clone() {
+            if spec.seats.iter().any(|seat| seat.party.is_some()) {
+                return party_match(loaded, host, ruleset, spec, &choice);
+            }
             return table_match(loaded, host, ruleset, spec, &choice);
         }
         for seat in &spec.seats {
@@ -404,6 +415,106 @@ impl RulesetGame {
         Ok(())
     }
 
+    /// Creates a party's heroes, off the table: each a piece named after the hero, owned by
+    /// `player`, a unit of one (`next_unit`, then counted on), with its race's `stats` as
+    /// characteristics (lengths in tenths of a millimetre), half its race's `base` (else the
+    /// ruleset's `base` constant) as the base radius, and what the party-building rules say
+    /// it is worth ([`gloam_grammar::party_costs`]) as [`gloam_dsl::Names::cost`]. What the
+    /// hero is and carries becomes cards in its `equipped` zone (public), in this order: its
+    /// race (kind `race`; with the keywords of a sub-race of the same name), its sub-race
+    /// (`subrace`), its profession and the leader add-on (`profession`), its equipment (the
+    /// equipment's kind) and the spells of its domains (`spell`), each described in the
+    /// world's card catalog ([`crate::world::with_roster`]). The piece carries the keywords of
+    /// its race, sub-race and professions. What the rules make of all this (Heroism's +1 W, a
+    /// weapon's bonus) is the ruleset's scripts' business.
+    fn seat_party(
+        &self,
+        ctx: &mut Ctx<'_>,
+        player: PlayerId,
+        party: &gloam_grammar::PartyDef,
+        next_unit: &mut i64,
+    ) -> Result<(), RuleError> {
+        let library = &self.inner.loaded.library;
+        let names = self.names().clone();
+        let roster = library
+            .roster(&party.roster)
+            .ok_or_else(|| RuleError::step(SETUP, format!("no roster `{}`", party.roster)))?;
+        let costs =
+            gloam_grammar::party_costs(party, roster, &self.inner.ruleset).unwrap_or_default();
+        let default_base = self
+            .inner
+            .ruleset
+            .constants
+            .iter()
+            .find(|c| c.name == BASE_CONSTANT)
+            .map(|c| quantity_value(c.value));
+        for (index, hero) in party.heroes.iter().enumerate() {
+            let race = roster.race(&hero.race).ok_or_else(|| {
+                RuleError::step(
+                    SETUP,
+                    format!("no race `{}` in roster `{}`", hero.race, roster.name),
+                )
+            })?;
+            let subrace = hero.subrace.as_deref().and_then(|name| race.subrace(name));
+            let diameter = race
+                .base
+                .map(|base| base.length.as_tenth_mm())
+                .or(default_base)
+                .ok_or_else(|| {
+                    RuleError::step(
+                        SETUP,
+                        format!(
+                            "race `{}` has no `base` and the ruleset no `{BASE_CONSTANT}` constant: a hero needs a base",
+                            race.name
+                        ),
+                    )
+                })?;
+            let unit = *next_unit;
+            *next_unit += 1;
+            let worth = costs.get(index).map_or(0, gloam_grammar::HeroCost::total);
+            let characteristics: Vec<(String, i64)> = race
+                .stats
+                .iter()
+                .map(|stat| (stat.name.clone(), quantity_value(stat.value)))
+                .chain([
+                    (names.base_radius.clone(), diameter / 2),
+                    (names.unit.clone(), unit),
+                    (names.cost.clone(), worth),
+                ])
+                .collect();
+            let piece = ctx.create_piece(player, &hero.name, characteristics)?;
+            let profession = roster.profession(&hero.profession);
+            let leader = hero.leader.then(|| roster.leader()).flatten();
+            let keywords = race
+                .keywords
+                .iter()
+                .chain(subrace.iter().flat_map(|s| s.keywords.iter()))
+                .chain(profession.iter().flat_map(|p| p.keywords.iter()))
+                .chain(leader.iter().flat_map(|p| p.keywords.iter()));
+            for keyword in keywords {
+                ctx.set_keyword(piece, keyword, true)?;
+            }
+            let zone = gloam_core::ZoneId::on_piece(player, names.equipped.clone(), piece);
+            ctx.create_zone(zone.clone(), Visibility::Public)?;
+            let mut carried: Vec<&str> = vec![race.name.as_str()];
+            if let Some(subrace) = subrace.filter(|s| s.name != race.name) {
+                carried.push(&subrace.name);
+            }
+            carried.extend(profession.map(|p| p.name.as_str()));
+            carried.extend(leader.map(|p| p.name.as_str()));
+            carried.extend(hero.equipment.iter().map(String::as_str));
+            for domain in &hero.domains {
+                if let Some(domain) = roster.domains.iter().find(|d| d.name == *domain) {
+                    carried.extend(domain.spells.iter().map(|spell| spell.name.as_str()));
+                }
+            }
+            for name in carried {
+                ctx.create_card(name, player, &zone)?;
+            }
+        }
+        Ok(())
+    }
+
     fn script(&self, kind: &str, name: &str, field: &str) -> Result<&Script, RuleError> {
         self.inner.loaded.script(kind, name, field).ok_or_else(|| {
             RuleError::step(name, format!("the {kind} `{name}` has no `{field}` script"))
@@ -492,6 +603,9 @@ impl RulesetGame {
             })?;
         match outcome {
             Outcome::NeedsChoice(request) => Ok(Control::Ask(request)),
+            // A simultaneous secret choice: every player is asked at once; the kernel keeps
+            // each answer hidden until all are in, then reveals them together.
+            Outcome::NeedsChoices(requests) => Ok(Control::AskAll(requests)),
             Outcome::NeedsChance(request) => Err(RuleError::ChanceNeeded(request)),
             Outcome::Done { flow, .. } => {
                 let mut frames = Vec::new();
@@ -568,6 +682,13 @@ impl Rules for RulesetGame {
                     ctx.create_card(&card, player, &zone)?;
                 }
                 ctx.shuffle(&zone)?;
+            }
+            if let Some(party) = &seat.party {
+                let party = library
+                    .party(party)
+                    .ok_or_else(|| RuleError::step(SETUP, format!("no party `{party}`")))?;
+                self.seat_party(ctx, player, party, &mut next_unit)?;
+                continue;
             }
             if let Some(army) = &seat.army {
                 let army = library
@@ -748,6 +869,91 @@ fn table_match(
     ))
 }
 
+/// The ruleset constant giving a hero's base diameter when its race gives none.
+pub const BASE_CONSTANT: &str = "base";
+
+/// [`RulesetGame::new`] for a match on a measured table whose seats bring parties (`party`
+/// items of a role-playing skirmish game): every seat brings one; the world is the table's
+/// chosen map as in [`table_match`] (no terrain placed), each seat's territory the map's
+/// territory of its index, and the card catalog holds what the parties' rosters describe
+/// ([`crate::world::with_roster`]).
+fn party_match(
+    loaded: Rc<Loaded>,
+    host: Rc<Host>,
+    ruleset: RulesetDef,
+    spec: MatchSpec,
+    choice: &TableChoice,
+) -> Result<RulesetGame, EngineError> {
+    let library = &loaded.library;
+    if ruleset.steps.is_empty() && loaded.script("ruleset", &ruleset.name, "setup").is_none() {
+        return Err(setup_error(format!(
+            "ruleset `{}` has neither a setup script nor a step: it cannot be played",
+            ruleset.name
+        )));
+    }
+    let mut rosters: Vec<&gloam_grammar::RosterDef> = Vec::new();
+    for (index, seat) in spec.seats.iter().enumerate() {
+        let name = seat.party.as_deref().ok_or_else(|| {
+            setup_error(format!(
+                "seat {index} (`{}`) brings no party, and this match needs one per seat",
+                seat.name
+            ))
+        })?;
+        let party = library.party(name).ok_or_else(|| {
+            unknown(
+                "party",
+                name,
+                library.parties().iter().map(|p| p.name.as_str()),
+            )
+        })?;
+        let roster = library.roster(&party.roster).ok_or_else(|| {
+            unknown(
+                "roster",
+                &party.roster,
+                library.rosters().iter().map(|r| r.name.as_str()),
+            )
+        })?;
+        if !rosters.iter().any(|r| r.name == roster.name) {
+            rosters.push(roster);
+        }
+    }
+    let def = library.table(&choice.table).ok_or_else(|| {
+        unknown(
+            "table",
+            &choice.table,
+            library.tables().iter().map(|t| t.name.as_str()),
+        )
+    })?;
+    let table = crate::world::table_of(def, &choice.map, &[]).map_err(setup_error)?;
+    if table.territories.len() < spec.seats.len() {
+        return Err(setup_error(format!(
+            "map `{}` of table `{}` has {} territories for {} seats",
+            choice.map,
+            choice.table,
+            table.territories.len(),
+            spec.seats.len()
+        )));
+    }
+    let territories: Vec<String> = table.territories.iter().map(|(n, _)| n.clone()).collect();
+    let battlefield = Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]);
+    let dice = dice_of(&ruleset)?;
+    let mut world = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec)
+        .with_table(table);
+    for roster in rosters {
+        world = crate::world::with_roster(world, roster);
+    }
+    for (index, territory) in territories.into_iter().take(spec.seats.len()).enumerate() {
+        world = world.with_territory(PlayerId(index as u8), territory);
+    }
+    Ok(RulesetGame::assemble(
+        loaded,
+        host,
+        vec![(battlefield, world)],
+        ruleset,
+        spec,
+    ))
+}
+
 /// A script's error as one line that says where it is, as `gloam check` does: the script
 /// (`card "Heroic Shove" effect`), what failed, then the file, line and column of the call
 /// that failed in the data file, and the help when there is one.
@@ -772,7 +978,14 @@ pub(crate) fn dice_of(ruleset: &RulesetDef) -> Result<Dice, EngineError> {
             let faces = die
                 .faces
                 .iter()
-                .map(|f| gloam_core::DieFace::new(f.name.clone(), f.count.max(0) as u32))
+                .map(|f| {
+                    let face = gloam_core::DieFace::new(f.name.clone(), f.count.max(0) as u32);
+                    // A numbered die's faces are valued at their pips.
+                    match (die.sides, f.name.parse::<i64>()) {
+                        (Some(_), Ok(pips)) => face.with_value(pips),
+                        _ => face,
+                    }
+                })
                 .collect();
             gloam_core::DieDef::new(die.name.clone(), faces)
         })

@@ -398,6 +398,7 @@ impl Calculator {
             decklist: None,
             board: None,
             army: None,
+            party: None,
         };
         let spec = MatchSpec {
             ruleset: self.ruleset.clone(),

@@ -341,6 +341,9 @@ pub struct MatchChoice {
     /// In a ruleset played on a measured table (its players bring `army` items), the
     /// armies, by seat.
     pub armies: Vec<String>,
+    /// In a ruleset whose players bring parties of heroes (`party` items) to a measured
+    /// table, the parties, by seat.
+    pub parties: Vec<String>,
     /// The `table` item a table match is played on; `None`: the ruleset's first.
     pub table: Option<String>,
     /// The table's deployment map; `None`: its first.
@@ -446,6 +449,25 @@ pub fn match_for(
         .filter(|a| belongs(&a.ruleset))
         .map(|a| a.name.as_str())
         .collect();
+    let parties: Vec<&str> = library
+        .parties()
+        .iter()
+        .filter(|p| belongs(&p.ruleset))
+        .map(|p| p.name.as_str())
+        .collect();
+    if warbands.is_empty() && armies.is_empty() && !parties.is_empty() {
+        return party_match_for(loaded, ruleset, players, choice, &parties, &belongs);
+    }
+    if !choice.parties.is_empty() {
+        return Err(format!(
+            "ruleset `{ruleset}` is played with {}: it takes no parties",
+            if warbands.is_empty() {
+                "armies on a table"
+            } else {
+                "warbands on boards"
+            }
+        ));
+    }
     if warbands.is_empty() && !armies.is_empty() {
         return table_match_for(loaded, ruleset, players, choice, &armies, &belongs);
     }
@@ -514,6 +536,7 @@ pub fn match_for(
             decklist,
             board: by_seat(&choice.boards, index),
             army: None,
+            party: None,
         });
     }
     Ok(MatchSpec {
@@ -607,6 +630,7 @@ fn table_match_for(
                 decklist: None,
                 board: None,
                 army: Some(army),
+                party: None,
             }
         })
         .collect();
@@ -618,6 +642,113 @@ fn table_match_for(
             map: map.name.clone(),
         }),
     })
+}
+
+/// [`match_for`] for a ruleset whose players bring parties of heroes to a measured table:
+/// each seat's party (`choice.parties`, else the ruleset's parties in turn), the table
+/// (`choice.table`, else the ruleset's first `table` item) and its map (`choice.map`, else
+/// its first).
+fn party_match_for(
+    loaded: &Loaded,
+    ruleset: &str,
+    players: usize,
+    choice: &MatchChoice,
+    parties: &[&str],
+    belongs: &dyn Fn(&str) -> bool,
+) -> Result<MatchSpec, String> {
+    for (what, asked) in [
+        ("warbands", &choice.warbands),
+        ("boards", &choice.boards),
+        ("decklists", &choice.decklists),
+        ("armies", &choice.armies),
+    ] {
+        if !asked.is_empty() {
+            return Err(format!(
+                "ruleset `{ruleset}` is played with parties on a table: it takes no {what}"
+            ));
+        }
+    }
+    if choice.parties.len() > players {
+        return Err(format!(
+            "{} parties named for {players} seats; name at most one per seat",
+            choice.parties.len()
+        ));
+    }
+    for name in &choice.parties {
+        if !parties.contains(&name.as_str()) {
+            return Err(format!(
+                "{} (in ruleset `{ruleset}`)",
+                unknown_name("party", name, parties.iter().copied())
+            ));
+        }
+    }
+    let (table, map) = table_and_map(loaded, ruleset, choice, belongs, "parties")?;
+    let seats = (0..players)
+        .map(|index| {
+            let party = if choice.parties.is_empty() {
+                parties[index % parties.len()].to_owned()
+            } else {
+                choice.parties[index % choice.parties.len()].clone()
+            };
+            crate::engine::Seat {
+                name: NAMES
+                    .get(index)
+                    .map_or_else(|| format!("P{index}"), |name| (*name).to_owned()),
+                warband: String::new(),
+                decklist: None,
+                board: None,
+                army: None,
+                party: Some(party),
+            }
+        })
+        .collect();
+    Ok(MatchSpec {
+        ruleset: ruleset.to_owned(),
+        seats,
+        table: Some(crate::engine::TableChoice { table, map }),
+    })
+}
+
+/// The table (`choice.table`, else the ruleset's first `table` item) and its deployment map
+/// (`choice.map`, else its first) of a match whose seats bring `what`.
+fn table_and_map(
+    loaded: &Loaded,
+    ruleset: &str,
+    choice: &MatchChoice,
+    belongs: &dyn Fn(&str) -> bool,
+    what: &str,
+) -> Result<(String, String), String> {
+    let tables: Vec<&gloam_grammar::TableDef> = loaded
+        .library
+        .tables()
+        .iter()
+        .filter(|t| belongs(&t.ruleset))
+        .collect();
+    let table = match &choice.table {
+        Some(name) => tables.iter().find(|t| t.name == *name).ok_or_else(|| {
+            format!(
+                "{} (in ruleset `{ruleset}`)",
+                unknown_name("table", name, tables.iter().map(|t| t.name.as_str()))
+            )
+        })?,
+        None => tables
+            .first()
+            .ok_or_else(|| format!("ruleset `{ruleset}` has {what} but no `table` item"))?,
+    };
+    let map = match &choice.map {
+        Some(name) => table.map(name).ok_or_else(|| {
+            format!(
+                "{} (on table `{}`)",
+                unknown_name("map", name, table.maps.iter().map(|m| m.name.as_str())),
+                table.name
+            )
+        })?,
+        None => table
+            .maps
+            .first()
+            .ok_or_else(|| format!("table `{}` has no deployment map", table.name))?,
+    };
+    Ok((table.name.clone(), map.name.clone()))
 }
 
 /// Loads `paths` and sets up the default match of `ruleset` (each worker thread does this

@@ -97,6 +97,102 @@ pub(crate) fn world_for(
     world
 }
 
+/// `world` with the card catalog entries of what a roster describes, as a party game puts
+/// them on its heroes (`RulesetGame`'s seating, in `docs/umbra-turris.md`): each race (kind
+/// `race`; value `cost`; tags: its keywords and those of a sub-race of the same name), sub-race
+/// (`subrace`; tags: its keywords), profession (`profession`; values `cost`, `leader` and
+/// `mage` (1 or 0), `domains`; tags: its keywords), piece of equipment (its kind; values
+/// `cost`, its strike modifiers by strike, `damage`, `range` in tenths of a millimetre,
+/// `save`, `heavy` and `one_use` (1 when so), and each special rule that carries a number;
+/// tags: its special rules, its location, `heavy`, `one_use`) and spell (`spell`; values
+/// `chance`, `range`, `wounds`; tags: its domain, its reach when not a length). Scripts read
+/// them with `card_kind`, `card_value` and `card_tags`. An entry replaces a card of the same
+/// name from elsewhere in the library; among the roster's own, the first of a name is kept.
+pub(crate) fn with_roster(mut world: World, roster: &gloam_grammar::RosterDef) -> World {
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let mut entries: Vec<(&str, CardInfo)> = Vec::new();
+    for race in &roster.races {
+        let same_named = race.subraces.iter().filter(|s| s.name == race.name);
+        let tags = race
+            .keywords
+            .iter()
+            .chain(same_named.flat_map(|s| s.keywords.iter()))
+            .cloned();
+        entries.push((
+            &race.name,
+            CardInfo::new("race")
+                .with_value("cost", race.cost)
+                .with_tags(tags),
+        ));
+        for subrace in race.subraces.iter().filter(|s| s.name != race.name) {
+            entries.push((
+                &subrace.name,
+                CardInfo::new("subrace").with_tags(subrace.keywords.iter().cloned()),
+            ));
+        }
+    }
+    for profession in &roster.professions {
+        entries.push((
+            &profession.name,
+            CardInfo::new("profession")
+                .with_value("cost", profession.cost)
+                .with_value("leader", i64::from(profession.leader))
+                .with_value("mage", i64::from(profession.mage))
+                .with_value("domains", profession.domains)
+                .with_tags(profession.keywords.iter().cloned()),
+        ));
+    }
+    for item in &roster.equipment {
+        let mut info = CardInfo::new(item.kind.clone()).with_value("cost", item.cost);
+        for (strike, modifier) in &item.strikes {
+            info = info.with_value(strike.clone(), *modifier);
+        }
+        if let Some(damage) = item.damage {
+            info = info.with_value("damage", damage);
+        }
+        if let Some(range) = item.range {
+            info = info.with_value("range", range.length.as_tenth_mm());
+        }
+        if let Some(save) = item.save {
+            info = info.with_value("save", save);
+        }
+        for rule in &item.rules {
+            if let Some(number) = rule.value {
+                info = info.with_value(rule.name.clone(), number);
+            }
+        }
+        info = info.with_tags(item.rules.iter().map(|rule| rule.name.clone()));
+        info = info.with_tags(item.location.iter().cloned());
+        if item.heavy {
+            info = info.with_value("heavy", 1).with_tags(["heavy"]);
+        }
+        if item.one_use {
+            info = info.with_value("one_use", 1).with_tags(["one_use"]);
+        }
+        entries.push((&item.name, info));
+    }
+    for (domain, spell) in roster.spells() {
+        let mut info = CardInfo::new("spell").with_tags([domain.name.clone()]);
+        if let Some(chance) = spell.chance {
+            info = info.with_value("chance", chance);
+        }
+        if let Some(range) = spell.range {
+            info = info.with_value("range", range.length.as_tenth_mm());
+        }
+        if let Some(wounds) = spell.wounds {
+            info = info.with_value("wounds", wounds);
+        }
+        info = info.with_tags(spell.reach.iter().cloned());
+        entries.push((&spell.name, info));
+    }
+    for (name, info) in entries {
+        if seen.insert(name) {
+            world = world.with_card(name, info);
+        }
+    }
+    world
+}
+
 fn side_of(side: &GrammarSide) -> Side {
     match side {
         GrammarSide::Inspired => Side::Inspired,

@@ -46,8 +46,8 @@ pub(crate) struct SimArgs {
     json: bool,
 }
 
-/// `--warbands`, `--boards`, `--decklists` (`--armies`, `--table`, `--map` on a measured
-/// table): a match's choices, by seat (shared by `sim` and `play`).
+/// `--warbands`, `--boards`, `--decklists` (`--armies` or `--parties`, `--table`, `--map` on
+/// a measured table): a match's choices, by seat (shared by `sim` and `play`).
 #[derive(Clone, Debug, Default, Args)]
 pub(crate) struct ChoiceArgs {
     /// The warbands, by seat, comma-separated (repeated over the seats when shorter).
@@ -67,6 +67,11 @@ pub(crate) struct ChoiceArgs {
     /// in turn.
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     armies: Vec<String>,
+    /// In a ruleset whose players bring parties of heroes to a measured table (Umbra
+    /// Turris): the parties, by seat, comma-separated (repeated over the seats when shorter).
+    /// Default: the ruleset's parties in turn.
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    parties: Vec<String>,
     /// The `table` item a table match is played on. Default: the ruleset's first.
     #[arg(long, value_name = "NAME")]
     table: Option<String>,
@@ -84,6 +89,7 @@ impl ChoiceArgs {
             boards: clean(&self.boards),
             decklists: clean(&self.decklists),
             armies: clean(&self.armies),
+            parties: clean(&self.parties),
             table: self.table.as_ref().map(|s| s.trim().to_owned()),
             map: self.map.as_ref().map(|s| s.trim().to_owned()),
         }

@@ -1,8 +1,8 @@
 //! The shipped Umbra Turris data (`cards/umbra_turris/`, issue 14): it loads with no problem,
 //! holds every race, sub-race, profession, domain and spell name the rulebook prints (seed
 //! 003, counted by the digest's part A), cites its seed lines, and its two example parties
-//! are legal and priced as the building rules say (003 L1607-1651). The ruleset has no flow
-//! yet: nothing here plays.
+//! are legal and priced as the building rules say (003 L1607-1651). The flow is played in
+//! tests/umbra_turris_play.rs and tests/umbra_turris_sim.rs.
 
 use std::path::PathBuf;
 
@@ -37,11 +37,16 @@ fn shipped_umbra_turris_data_loads_alone_and_with_the_other_games() {
 }
 
 #[test]
-fn umbra_turris_declares_no_flow_yet() {
+fn umbra_turris_has_a_flow_of_steps_and_a_table() {
     let library = umbra();
     let ruleset = library.ruleset("umbra_turris").expect("the ruleset");
-    assert!(ruleset.steps.is_empty());
+    assert_eq!(
+        ruleset.steps.first().map(|s| s.name.as_str()),
+        Some("start")
+    );
     assert!(ruleset.actions.is_empty());
+    let table = library.table("Umbra Turris table").expect("the table");
+    assert_eq!(table.maps[0].territories.len(), 2);
 }
 
 /// The names the seed prints, with their lines: races [003 L891-903].
@@ -676,7 +681,7 @@ fn every_summoned_creature_and_shape_of_the_seed_is_in_the_data() {
                 ("sp", "6"),
                 ("bs", "0"),
                 ("t", "6"),
-                ("w", "3"),
+                ("wounds", "3"),
             ],
         ),
         (
@@ -691,7 +696,7 @@ fn every_summoned_creature_and_shape_of_the_seed_is_in_the_data() {
                 ("sp", "5"),
                 ("bs", "0"),
                 ("t", "6"),
-                ("w", "2"),
+                ("wounds", "2"),
             ],
         ),
         (
@@ -706,7 +711,7 @@ fn every_summoned_creature_and_shape_of_the_seed_is_in_the_data() {
                 ("sp", "6"),
                 ("bs", "0"),
                 ("t", "6"),
-                ("w", "2"),
+                ("wounds", "2"),
             ],
         ),
         (
@@ -720,7 +725,7 @@ fn every_summoned_creature_and_shape_of_the_seed_is_in_the_data() {
                 ("sp", "7"),
                 ("bs", "0"),
                 ("t", "6"),
-                ("w", "2"),
+                ("wounds", "2"),
             ],
         ),
         (
@@ -735,7 +740,7 @@ fn every_summoned_creature_and_shape_of_the_seed_is_in_the_data() {
                 ("sp", "6"),
                 ("bs", "0"),
                 ("t", "6"),
-                ("w", "1"),
+                ("wounds", "1"),
             ],
         ),
     ];
@@ -758,7 +763,7 @@ fn every_summoned_creature_and_shape_of_the_seed_is_in_the_data() {
     // (L734-740); a hero turned into a spawn keeps its Wounds (our reading of L760).
     let demon = creature("Shapeshift");
     assert_eq!(demon.form, "caster");
-    assert_eq!(demon.keep, ["ld", "ws", "w"]);
+    assert_eq!(demon.keep, ["ld", "ws", "wounds"]);
     assert_eq!(
         stats(&demon),
         expect(&[
@@ -773,5 +778,5 @@ fn every_summoned_creature_and_shape_of_the_seed_is_in_the_data() {
     assert_eq!(demon.strike_types, ["power"]);
     let spawned = creature("Turn into spawn");
     assert_eq!(spawned.form, "target");
-    assert_eq!(spawned.keep, ["w"]);
+    assert_eq!(spawned.keep, ["wounds"]);
 }

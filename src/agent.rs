@@ -126,12 +126,17 @@ impl GreedyAgent {
         100 * (own - best_other) + damage
     }
 
-    /// Picks an answer to `request` in `game`.
+    /// Picks an answer to `request` in `game`. A secret request (a simultaneous choice, such
+    /// as a hidden guess) is answered at random: trying answers on a copy of the game would
+    /// read the other players' committed answers, which the player may not see.
     pub fn choose_in<R: gloam_core::Rules + Clone>(
         &mut self,
         game: &gloam_core::Game<R>,
         request: &Request,
     ) -> Answer {
+        if request.secret {
+            return random_answer(&mut self.rng, request);
+        }
         let candidates = request.enumerate(Self::MAX_CANDIDATES).unwrap_or_else(|| {
             (0..Self::MAX_CANDIDATES)
                 .map(|_| random_answer(&mut self.rng, request))

@@ -1,0 +1,118 @@
+//! Whole games of Umbra Turris between random agents (issue 14, item 4): they end, on both
+//! script engines with the same event logs, with the same report whatever the job count, and
+//! after every decision the wounds, the Action Dice and the items (cards) are as the rules
+//! keep them.
+
+use std::path::PathBuf;
+
+use gloam::agent::Agent as _;
+use gloam::core::{Game, GameState, Position};
+use gloam::engine::RulesetGame;
+use gloam::sim::{AgentKind, MatchChoice, ScriptEngine, SimConfig, SimReport, check_invariants};
+
+fn cards() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
+}
+
+fn sim(games: usize, jobs: usize, engine: ScriptEngine) -> SimReport {
+    let config = SimConfig {
+        ruleset: "umbra_turris".to_owned(),
+        players: 2,
+        agents: vec![AgentKind::Random],
+        games,
+        seed: 1,
+        jobs,
+        choice: MatchChoice::default(),
+        engine,
+    };
+    gloam::sim::run(&[cards()], &config, &|_| {}).expect("the sim runs")
+}
+
+#[test]
+fn games_end_the_same_on_both_engines_and_with_one_or_two_jobs() {
+    let rhai = sim(3, 2, ScriptEngine::Rhai);
+    let compiled = sim(3, 1, ScriptEngine::Compiled);
+    assert_eq!(rhai.failed, 0, "{:?}", rhai.errors);
+    assert_eq!(rhai.played, 3);
+    assert_eq!(rhai.log_digest, compiled.log_digest);
+    let same = SimReport {
+        engine: rhai.engine.clone(),
+        ..compiled.clone()
+    };
+    assert_eq!(rhai, same);
+    assert_eq!(sim(3, 2, ScriptEngine::Compiled), compiled);
+}
+
+/// What must hold after every decision of a game of Umbra Turris, beyond the kernel's own
+/// invariants (every card in exactly one zone) and the driver's (damage never negative nor
+/// above Wounds on the table): no hero holds a negative or more than two Action Dice, nor one
+/// with a Death Counter or off the table (003 L232, L476); no hero has lost more Wounds than
+/// it has (L472); the cards (race, profession, equipment, spells) are the ones the match
+/// began with, each in one zone (items change zones, never disappear).
+fn umbra_invariants(state: &GameState, cards_at_start: usize) -> Result<(), String> {
+    check_invariants(state)?;
+    for piece in state.pieces.values() {
+        let dice = piece.tokens.get("action_die").copied().unwrap_or(0);
+        let dying = piece.tokens.get("death_counter").copied().unwrap_or(0) > 0;
+        let on_table = matches!(piece.position, Some(Position::Table { .. }));
+        if !(0..=2).contains(&dice) {
+            return Err(format!("{} holds {dice} Action Dice", piece.kind));
+        }
+        if dice > 0 && (dying || !on_table) {
+            return Err(format!(
+                "{} holds an Action Dice with a Death Counter or off the table",
+                piece.kind
+            ));
+        }
+        let damage = piece.counters.get("damage").copied().unwrap_or(0);
+        let wounds = state.characteristic(piece.id, "wounds").unwrap_or(0);
+        if damage > wounds || damage < 0 {
+            return Err(format!("{} has {damage} damage for {wounds} W", piece.kind));
+        }
+        if damage == wounds && wounds > 0 && on_table && !dying {
+            return Err(format!("{} is at 0 W without a Death Counter", piece.kind));
+        }
+    }
+    if state.cards.len() != cards_at_start {
+        return Err(format!(
+            "{} cards, {cards_at_start} at the start",
+            state.cards.len()
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn random_games_keep_wounds_action_dice_and_items_after_every_decision() {
+    let rules: RulesetGame = gloam::sim::prepare(&[cards()], "umbra_turris").expect("prepared");
+    for seed in 1..=4 {
+        let mut game = Game::start(
+            rules.clone(),
+            rules.setup(seed),
+            RulesetGame::first_frames(),
+        )
+        .expect("started");
+        let cards_at_start = game.state().cards.len();
+        assert!(cards_at_start > 50, "{cards_at_start} cards");
+        let mut agents: Vec<gloam::agent::RandomAgent> = (0..2)
+            .map(|s| gloam::agent::RandomAgent::new(seed * 31 + s))
+            .collect();
+        let mut decisions = 0;
+        while !game.is_over() {
+            let request = game.pending().first().map(|r| (*r).clone()).expect("asked");
+            let seat = request.player.0 as usize;
+            let answer = agents[seat].choose(&game.view(request.player), &request);
+            game.submit(request.player, answer)
+                .unwrap_or_else(|e| panic!("seed {seed}, decision {decisions}: {e}"));
+            decisions += 1;
+            umbra_invariants(game.state(), cards_at_start)
+                .unwrap_or_else(|e| panic!("seed {seed}, after decision {decisions}: {e}"));
+            assert!(
+                decisions < gloam::sim::MAX_DECISIONS,
+                "seed {seed} never ends"
+            );
+        }
+        let result = game.state().result.clone().expect("a result");
+        assert!(!result.reason.is_empty());
+    }
+}

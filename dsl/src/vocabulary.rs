@@ -219,6 +219,7 @@ const TABLE_TARGET: Param = p(
 );
 const PATH_LIMITS: Param = p("limits", "map (move limits)");
 const SETUP_LIMITS: Param = p("limits", "map (set-up limits)");
+const TERRAIN_LIMITS: Param = p("limits", "map (terrain limits)");
 
 static VOCABULARY: &[FunctionDoc] = &[
     // Queries: fighters and players.
@@ -1066,6 +1067,95 @@ static VOCABULARY: &[FunctionDoc] = &[
         "list of points",
         "legal anchors for setting the unit up, on a square lattice of `spacing` over the zone, at most `max` (1 to 1000), evenly spread",
     ),
+    doc(
+        Query,
+        "table_layouts",
+        &[],
+        "list of maps",
+        "the tables and deployment maps the game may be laid out on, each `#{ layout, table, map }` (pick one with `lay_out_battlefield(layout)`); empty when the match fixed them",
+    ),
+    doc(
+        Query,
+        "table_edges",
+        &[],
+        "list of edges (`[point, point]`)",
+        "the table's edges, each the two corners it joins, in the outline's order (a target of terrain limits)",
+    ),
+    doc(
+        Query,
+        "terrain_to_set_up",
+        &[],
+        "list of strings",
+        "the names of the table's terrain features that are set up in play and are not on the table yet, in the data's order",
+    ),
+    doc(
+        Query,
+        "terrain_kind",
+        &[p("feature", "string")],
+        "string",
+        "the kind of the named terrain feature (`large`, `small`...), as the data names it",
+    ),
+    doc(
+        Query,
+        "terrain_setup_candidates",
+        &[
+            p("feature", "string"),
+            TERRAIN_LIMITS,
+            p("spacing", "int"),
+            p("max", "int"),
+        ],
+        "list of points",
+        "legal places for the named feature's origin (its outline is drawn around it), on a square lattice of `spacing` over the zone, at most `max` (1 to 1000), evenly spread",
+    ),
+    doc(
+        Query,
+        "check_terrain_setup",
+        &[p("feature", "string"), p("at", "point"), TERRAIN_LIMITS],
+        "string or ()",
+        "why the named feature may not be set up with its origin at `at` under `limits`, or `()` when it may",
+    ),
+    doc(
+        Query,
+        "unit_models",
+        &[UNIT],
+        "list of fighters",
+        "every model of the unit, on the table or not (slain, waiting to be set up), in id order",
+    ),
+    doc(
+        Query,
+        "all_units_of",
+        &[PLAYER],
+        "list of units",
+        "every unit of the player, on the table or not, in order",
+    ),
+    doc(
+        Query,
+        "army_of",
+        &[PLAYER],
+        "map or ()",
+        "the army the player brings to a measured game: `#{ name, general, abilities }`, `general` the profile (warscroll) name of its general or `()`, `abilities` each `#{ name, window, choice, frequency, keywords, effect }` (`effect`: whether it has an effect script, run with `then(\"ability\", #{ name, player, fighter })`); `()` when the player brings none",
+    ),
+    doc(
+        Query,
+        "model_abilities",
+        &[FIGHTER],
+        "list of maps",
+        "the abilities of the fighter's profile in a measured game (its warscroll), each as `army_of` gives them",
+    ),
+    doc(
+        Query,
+        "model_weapons",
+        &[FIGHTER],
+        "list of strings",
+        "the names of the weapons of the fighter's profile in a measured game (its warscroll), in the data's order",
+    ),
+    doc(
+        Query,
+        "model_weapon",
+        &[FIGHTER, p("weapon", "string")],
+        "map",
+        "one weapon of the fighter's profile as a map: `name`, then the data's fields (`range`: a length, or `()` for a melee weapon; `attacks` and `damage`: an int or a roll such as `\"D3\"`; `hit`, `wound`, `rend`; `abilities`: the names of its weapon abilities; for an ability that names what it applies to, that ability's name with the list of them, `anti: [\"hero\"]`)",
+    ),
     // Effects.
     doc(
         Effect,
@@ -1348,6 +1438,27 @@ static VOCABULARY: &[FunctionDoc] = &[
         "nothing",
         "puts one model's base centre at `at` (from anywhere) if legal under `limits`; refused otherwise",
     ),
+    doc(
+        Effect,
+        "set_up_terrain",
+        &[p("feature", "string"), p("at", "point"), TERRAIN_LIMITS],
+        "nothing",
+        "sets the named terrain feature up with its origin at `at`, if legal under `limits`; refused otherwise (and when it is already set up)",
+    ),
+    doc(
+        Effect,
+        "roll_amount",
+        &[p("amount", "int or string")],
+        "int",
+        "an amount as a number: an int as it is, a roll such as `\"D3\"`, `\"2D6+1\"` rolled with the ruleset's die of that name (`d3`, `d6`) and its faces' `values` added up",
+    ),
+    doc(
+        Effect,
+        "roll_values",
+        &[n("die", NameKind::Die), p("count", "int")],
+        "list of ints",
+        "rolls `count` dice as `roll` does and returns each die's number (its face's value in the ruleset's `values`)",
+    ),
     // Effects: the flow, run once the script has finished.
     doc(
         Effect,
@@ -1451,6 +1562,19 @@ static VOCABULARY: &[FunctionDoc] = &[
         ],
         "point or ()",
         "the acting player picks an anchor for the unit among `setup_candidates` or sends any point, which is checked; `()` without asking when no candidate is legal",
+    ),
+    doc(
+        Choice,
+        "choose_terrain_setup",
+        &[
+            p("feature", "string"),
+            TERRAIN_LIMITS,
+            p("spacing", "int"),
+            p("max", "int"),
+            p("prompt", "string"),
+        ],
+        "point or ()",
+        "the acting player picks where the named feature's origin goes among `terrain_setup_candidates` or sends any point, which is checked; `()` without asking when no place is legal",
     ),
 ];
 

@@ -417,6 +417,10 @@ pub struct DieDef {
     pub about: Option<String>,
     /// Its faces, each with the number of sides showing it.
     pub faces: Vec<FaceDef>,
+    /// The number each face counts for, when the die is read as a number (the pips of a D6:
+    /// `values = [one: 1, two: 2, ...]`); `count` holds the value. Empty for a die of symbols.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<FaceDef>,
 }
 
 /// A dice face and a count: a face of a die (`hammer: 2`), or a symbol a spell needs.

@@ -248,6 +248,14 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         } else {
             out.list("faces", &faces);
         }
+        let values: Vec<String> = die
+            .values
+            .iter()
+            .map(|face| format!("{}: {}", face.name, face.count))
+            .collect();
+        if !values.is_empty() {
+            out.list("values", &values);
+        }
         out.close();
     }
     for window in &def.windows {

@@ -398,6 +398,13 @@ const DIE_FIELDS: &[FieldSchema] = &[
         "each face and how many sides show it",
         "faces = [critical: 1, hammer: 2, swords: 1, single_support: 1, double_support: 1]",
     ),
+    field(
+        "values",
+        T::NumberPairs,
+        false,
+        "the number each face counts for when the die is read as a number (rolls such as `D3` or `2D6` in the data, `roll_amount` in scripts)",
+        "values = [one: 1, two: 2, three: 3, four: 4, five: 5, six: 6]",
+    ),
 ];
 
 const WINDOW_FIELDS: &[FieldSchema] = &[

@@ -1450,37 +1450,61 @@ fn register_moves(engine: &mut Registrar) {
             const F: &str = "place_model";
             with_run(&ctx, F, |run| {
                 effect(run, F)?;
-                let mut scene = scene_of(run, F)?;
-                let limits = place_limits(&*table_of(run, F)?, F, &limits)?;
-                let names = &run.world.names;
-                let piece = run
-                    .state()
-                    .piece(fighter)
-                    .ok_or_else(|| Stop::refused(F, format!("there is no {fighter}")))?;
-                let radius = piece
-                    .characteristics
-                    .get(&names.base_radius)
-                    .copied()
-                    .unwrap_or(0);
-                let side = piece.owner;
-                let facing = match piece.position {
-                    Some(Position::Table { facing, .. }) => facing,
-                    _ => (0, 0),
-                };
-                let group = unit_of(run, F, fighter)?;
-                scene.pieces.retain(|p| p.id != fighter);
-                let placed = TablePiece {
-                    id: fighter,
-                    side,
-                    group,
-                    figure: Figure::new(at, Length::tenth_mm(radius)).with_facing(facing),
-                };
-                check_placement(&scene, std::slice::from_ref(&placed), &limits)
+                let placed = model_placement(run, F, fighter, at, &limits)?
                     .map_err(|refusal| Stop::refused(F, refusal))?;
                 apply_setup(run, F, &[placed])
             })
         },
     );
+    engine.register_fn(
+        "check_place_model",
+        |ctx: Ncc, fighter: PieceId, at: Point, limits: Map| -> Res<Dynamic> {
+            const F: &str = "check_place_model";
+            with_run(&ctx, F, |run| {
+                Ok(match model_placement(run, F, fighter, at, &limits)? {
+                    Ok(_) => Dynamic::UNIT,
+                    Err(refusal) => refusal_text(&refusal),
+                })
+            })
+        },
+    );
+}
+
+/// One model put with its base centre at `at` (from anywhere): the piece as it would
+/// stand, or why `limits` refuse it.
+fn model_placement(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    at: Point,
+    limits: &Map,
+) -> Result<Result<TablePiece, gloam_core::Refused>, Stop> {
+    let mut scene = scene_of(run, function)?;
+    let limits = place_limits(&*table_of(run, function)?, function, limits)?;
+    let names = &run.world.names;
+    let piece = run
+        .state()
+        .piece(fighter)
+        .ok_or_else(|| Stop::refused(function, format!("there is no {fighter}")))?;
+    let radius = piece
+        .characteristics
+        .get(&names.base_radius)
+        .copied()
+        .unwrap_or(0);
+    let side = piece.owner;
+    let facing = match piece.position {
+        Some(Position::Table { facing, .. }) => facing,
+        _ => (0, 0),
+    };
+    let group = unit_of(run, function, fighter)?;
+    scene.pieces.retain(|p| p.id != fighter);
+    let placed = TablePiece {
+        id: fighter,
+        side,
+        group,
+        figure: Figure::new(at, Length::tenth_mm(radius)).with_facing(facing),
+    };
+    Ok(check_placement(&scene, std::slice::from_ref(&placed), &limits).map(|()| placed))
 }
 
 /// A free point the rules checked and refused: the script stops, nothing changes, and the

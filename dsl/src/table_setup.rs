@@ -55,6 +55,17 @@ fn register_layouts(engine: &mut Registrar) {
                 .collect())
         })
     });
+    engine.register_fn("territories_at", |ctx: Ncc, at: Point| -> Res<Array> {
+        with_run(&ctx, "territories_at", |run| {
+            let table = table_of(run, "territories_at")?;
+            Ok(table
+                .territories
+                .iter()
+                .filter(|(_, area)| area.contains(at))
+                .map(|(name, _)| text(name))
+                .collect())
+        })
+    });
     engine.register_fn("table_edges", |ctx: Ncc| -> Res<Array> {
         with_run(&ctx, "table_edges", |run| {
             let table = table_of(run, "table_edges")?;

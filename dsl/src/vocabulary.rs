@@ -1062,6 +1062,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "check_place_model",
+        &[FIGHTER, p("at", "point"), SETUP_LIMITS],
+        "string or ()",
+        "why one model may not be put with its base centre at `at` (from anywhere) under `limits`, or `()` when it may (as `place_model` checks)",
+    ),
+    doc(
+        Query,
         "setup_candidates",
         &[UNIT, SETUP_LIMITS, p("spacing", "int"), p("max", "int")],
         "list of points",
@@ -1073,6 +1080,13 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[],
         "list of maps",
         "the tables and deployment maps the game may be laid out on, each `#{ layout, table, map }` (pick one with `lay_out_battlefield(layout)`); empty when the match fixed them",
+    ),
+    doc(
+        Query,
+        "territories_at",
+        &[p("at", "point")],
+        "list of strings",
+        "the names of the deployment map's territories that hold the point (its boundary counts), in order",
     ),
     doc(
         Query,

@@ -288,20 +288,7 @@ pub fn table_of(
                 feature: (*name).to_owned(),
                 known: names(&mut def.terrain.iter().map(|t| t.name.as_str())),
             })?;
-        let corners = |outline: &[gloam_grammar::PointDef]| {
-            outline.iter().map(|p| p.to_point()).collect::<Vec<_>>()
-        };
-        let mut feature = Feature::new(
-            terrain.name.clone(),
-            terrain.kind.clone(),
-            terrain.rules.iter().cloned(),
-            corners(&terrain.outline),
-            terrain.height.length,
-        );
-        for part in &terrain.parts {
-            feature = feature.with_part(corners(&part.outline), part.height.length);
-        }
-        table = table.with_feature(feature.moved_by(*at));
+        table = table.with_feature(feature_of(terrain).moved_by(*at));
     }
     table
         .validate()
@@ -310,4 +297,23 @@ pub fn table_of(
             problem,
         })?;
     Ok(table)
+}
+
+/// A `terrain` item of a table as a script world's [`Feature`], around its own origin (not
+/// placed): its floor, then its raised parts. [`Feature::moved_by`] puts it on the table.
+pub fn feature_of(terrain: &gloam_grammar::TerrainDef) -> Feature {
+    let corners = |outline: &[gloam_grammar::PointDef]| {
+        outline.iter().map(|p| p.to_point()).collect::<Vec<_>>()
+    };
+    let mut feature = Feature::new(
+        terrain.name.clone(),
+        terrain.kind.clone(),
+        terrain.rules.iter().cloned(),
+        corners(&terrain.outline),
+        terrain.height.length,
+    );
+    for part in &terrain.parts {
+        feature = feature.with_part(corners(&part.outline), part.height.length);
+    }
+    feature
 }

@@ -328,8 +328,21 @@ pub(crate) fn show_fighter(
     let damage = piece.counters.get(&names.damage).copied().unwrap_or(0);
     let wounds = state.characteristic(id, &names.wounds).unwrap_or(0);
     let _ = writeln!(out, "  wounds taken: {damage} of {wounds}");
-    match piece.position.and_then(|p| p.hex()) {
-        Some(hex) => {
+    let unit = rules
+        .ruleset()
+        .unit
+        .as_deref()
+        .and_then(gloam_core::LengthUnit::from_suffix)
+        .unwrap_or(gloam_core::LengthUnit::Inch);
+    match piece.position {
+        Some(gloam_core::Position::Table { at, .. }) => {
+            let _ = writeln!(
+                out,
+                "  at {} on the table",
+                gloam::table_text::point_words(at, unit)
+            );
+        }
+        Some(gloam_core::Position::Hex(hex)) => {
             let types = hex_types(&rules.hex_types_in(state), hex);
             let _ = writeln!(
                 out,

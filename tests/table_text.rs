@@ -2,7 +2,9 @@
 //! table with territories, terrain with a raised part, an objective and two players' units
 //! (a snapshot); the scale bar; models at the table's edges and corners; a model exactly on
 //! the line between two cells; terrain features set up in play as pieces of the `terrain`
-//! layer; players' words for lengths, directions and typed points.
+//! layer; players' words for lengths, directions and typed points. Then the table game in
+//! the other commands: a saved skirmish game replays (`gloam replay`), `gloam render --save`
+//! draws its table (terrain pieces too), and `gloam replay --html` writes its page.
 
 use std::path::PathBuf;
 
@@ -404,4 +406,204 @@ fn a_table_that_is_not_a_rectangle_marks_what_lies_outside_it() {
     ));
     assert_eq!(grid[0][0], ' ');
     assert_eq!(grid[3][7], '/');
+}
+
+fn skirmish_data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/skirmish")
+}
+
+/// A whole skirmish game played by random agents, saved in a fresh folder.
+fn saved_skirmish(name: &str, seed: u64) -> PathBuf {
+    use gloam::agent::Agent as _;
+    let dir = std::env::temp_dir().join(format!("gloam-table-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    let rules = gloam::sim::prepare(&[skirmish_data()], "skirmish").expect("the skirmish");
+    let mut game = gloam_core::Game::start(
+        rules.clone(),
+        rules.setup(seed),
+        gloam::engine::RulesetGame::first_frames(),
+    )
+    .expect("started");
+    let mut agent = gloam::agent::RandomAgent::new(seed);
+    while !game.is_over() {
+        let request = game.pending()[0].clone();
+        let answer = agent.choose(&game.view(request.player), &request);
+        game.submit(request.player, answer).expect("a legal answer");
+    }
+    let file = dir.join("skirmish.json");
+    gloam::save::SavedGame::of(&game, vec![skirmish_data()])
+        .write(&file)
+        .expect("saved");
+    file
+}
+
+fn gloam(args: &[&str]) -> (bool, String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(args)
+        .output()
+        .expect("gloam runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn of_class<'a, 'i>(
+    document: &'a roxmltree::Document<'i>,
+    class: &str,
+) -> Vec<roxmltree::Node<'a, 'i>> {
+    document
+        .descendants()
+        .filter(|node| node.attribute("class") == Some(class))
+        .collect()
+}
+
+#[test]
+fn a_saved_table_game_replays_and_renders_its_table() {
+    let file = saved_skirmish("render", 5);
+    let path = file.to_str().expect("a path");
+    let (ok, out, err) = gloam(&["replay", path]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("replay matches"), "{out}");
+    // The last state: the table, both territories, the objective, every model.
+    let svg_file = file.with_extension("svg");
+    let svg_path = svg_file.to_str().expect("a path");
+    let (ok, out, err) = gloam(&["render", "--save", path, "--out", svg_path]);
+    assert!(ok, "{out}{err}");
+    let svg = std::fs::read_to_string(&svg_file).expect("the picture");
+    let document = roxmltree::Document::parse(&svg).expect("valid SVG");
+    assert_eq!(of_class(&document, "table").len(), 1);
+    assert_eq!(of_class(&document, "territory").len(), 2);
+    assert_eq!(of_class(&document, "objective").len(), 1);
+    assert_eq!(
+        of_class(&document, "base").len(),
+        8,
+        "every model is on the table"
+    );
+    assert!(of_class(&document, "hex").is_empty(), "no hex is drawn");
+    let roster: Vec<String> = of_class(&document, "roster")
+        .iter()
+        .filter_map(|n| n.text().map(str::to_owned))
+        .collect();
+    assert_eq!(roster.len(), 4, "{roster:?}");
+    assert!(roster[0].starts_with("A  Ann  Red Band"), "{roster:?}");
+    // At a step, with the overlays of a model.
+    let (ok, out, err) = gloam(&[
+        "render",
+        "--save",
+        path,
+        "--step",
+        "3",
+        "--los",
+        "Red Captain",
+        "--range",
+        "Red Captain:3",
+    ]);
+    assert!(ok, "{out}{err}");
+    let document = roxmltree::Document::parse(&out).expect("valid SVG");
+    assert_eq!(of_class(&document, "range").len(), 1);
+    assert!(!of_class(&document, "sight").is_empty());
+    // Before set-up, a model has no line of sight to draw.
+    let (ok, _, err) = gloam(&[
+        "render",
+        "--save",
+        path,
+        "--step",
+        "0",
+        "--los",
+        "Red Captain",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("is not on the battlefield at this step"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_replay_page_of_a_table_game_steps_through_its_table() {
+    let file = saved_skirmish("page", 9);
+    let page_file = file.with_extension("html");
+    let (ok, out, err) = gloam(&[
+        "replay",
+        file.to_str().expect("a path"),
+        "--html",
+        page_file.to_str().expect("a path"),
+    ]);
+    assert!(ok, "{out}{err}");
+    let page = std::fs::read_to_string(&page_file).expect("the page");
+    let start_tag = "<script type=\"application/json\" id=\"gloam-data\">";
+    let start = page.find(start_tag).expect("the page's data") + start_tag.len();
+    let end = start + page[start..].find("</script>").expect("its end");
+    let data: serde_json::Value = serde_json::from_str(&page[start..end]).expect("JSON");
+    let boards = data["boards"].as_array().expect("boards");
+    assert_eq!(boards.len(), 1, "the table is stored once");
+    assert!(
+        boards[0]
+            .as_str()
+            .expect("svg")
+            .contains("class=\"territory\"")
+    );
+    let frames = data["frames"].as_array().expect("frames");
+    let last = frames.last().expect("a last step");
+    let items = data["items"].as_array().expect("items");
+    let bases = last["pieces"]
+        .as_array()
+        .expect("pieces")
+        .iter()
+        .filter(|i| {
+            items[i.as_u64().expect("an index") as usize]
+                .as_str()
+                .is_some_and(|item| item.contains("class=\"base\""))
+        })
+        .count();
+    assert_eq!(bases, 8);
+    let narration: Vec<&str> = frames
+        .iter()
+        .flat_map(|f| f["narration"].as_array().into_iter().flatten())
+        .filter_map(|line| line.as_str())
+        .collect();
+    assert!(
+        narration
+            .iter()
+            .any(|l| l.contains(" are set up (") || l.contains(" is set up at (")),
+        "{narration:?}"
+    );
+}
+
+#[test]
+fn a_picture_draws_terrain_set_up_as_pieces() {
+    let rules = gloam::sim::prepare(&[skirmish_data()], "skirmish").expect("the skirmish");
+    let mut state = GameState::new(1, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    {
+        let mut ctx = Ctx::new(&mut state, &mut log);
+        let piece = ctx
+            .create_piece_in(PlayerId(0), "Crate", TERRAIN_LAYER, Vec::new())
+            .expect("a terrain piece");
+        ctx.place_piece(piece, at(inch(4), inch(12)), vec![], "terrain")
+            .expect("placed");
+    }
+    let svg = gloam::render::layers(&rules, &state, &gloam::render::Overlays::default())
+        .expect("drawn")
+        .to_svg();
+    let document = roxmltree::Document::parse(&svg).expect("valid SVG");
+    let terrain = of_class(&document, "terrain");
+    assert_eq!(terrain.len(), 2, "the crate's floor and its lid");
+    assert!(
+        terrain
+            .iter()
+            .all(|t| t.attribute("data-feature") == Some("Crate"))
+    );
+    // The floor's first corner is the piece's point: 4 in east (20 px margin + 80 px), 12 in
+    // north of the near edge of a 20-inch table (20 + 40 px header + (20 - 12) x 20 px).
+    assert!(
+        terrain[0]
+            .attribute("points")
+            .is_some_and(|p| p.starts_with("100,220 ")),
+        "{:?}",
+        terrain[0].attribute("points")
+    );
 }

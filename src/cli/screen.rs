@@ -23,6 +23,9 @@ pub(crate) fn help() -> String {
   Q,R               for a hex question, the hex itself by its coordinates (`-1,7` or
                     `(-1, 7)`): rows are labelled `rR` on the board, with the Q of their
                     first and last hexes; Q grows by 1 from one hex to the next in a row
+  X Y               for a question on a measured table that takes any point, a point of
+                    your own in the table's unit (`12 6.5`, from the bottom-left corner);
+                    for a move, how far east and north the unit goes (`-1 2.5`)
   hand              your hand (your hidden cards) with their texts
   board             the battlefield, its legend and the fighters
   show card NAME    a card's text, kind, glory or cost, keywords and restrictions

@@ -330,7 +330,25 @@ impl RulesetGame {
         self.inner.loaded.ruleset_chain(&self.inner.ruleset.name)
     }
 
-    /// The names of the ways the boards may be laid out, in order (empty: one way).
+    /// The names of the table and deployment map a table game plays on in `state` (the
+    /// layout its flow chose, else the first); `None` for a game on hexes.
+    pub fn table_and_map_in(&self, state: &gloam_core::GameState) -> Option<(&str, &str)> {
+        let world = &self.inner.layouts[0].1;
+        let index = usize::try_from(state.counter(&world.names().layout)).unwrap_or(0);
+        let layouts = world.table_layouts();
+        layouts
+            .get(index)
+            .or_else(|| layouts.first())
+            .map(|(table, map)| (table.as_str(), map.as_str()))
+    }
+
+    /// The script world a game of this match plays in in `state`: the layout its flow chose
+    /// (`lay_out_battlefield`: for a table game, the table and map in play), else the first.
+    pub fn world_in(&self, state: &gloam_core::GameState) -> &World {
+        &self.layout_in(state).1
+    }
+
+        /// The names of the ways the boards may be laid out, in order (empty: one way).
     pub fn layout_names(&self) -> &[String] {
         self.inner.layouts[0].1.layouts()
     }
@@ -785,15 +803,11 @@ fn table_match(
     let dice = dice_of(&ruleset)?;
     let base = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec);
     let base = crate::world::with_model_weapons(base, &loaded, &spec);
-    let base = if layouts.len() > 1 {
-        base.with_table_layouts(
-            layouts
-                .iter()
-                .map(|(def, map)| (def.name.clone(), map.clone())),
-        )
-    } else {
-        base
-    };
+    let base = base.with_table_layouts(
+        layouts
+            .iter()
+            .map(|(def, map)| (def.name.clone(), map.clone())),
+    );
     let mut worlds = Vec::new();
     for (def, map) in &layouts {
         let table = crate::world::table_of(def, map, &[]).map_err(setup_error)?;

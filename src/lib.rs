@@ -37,6 +37,7 @@ pub mod report;
 pub mod rules_diff;
 pub mod save;
 pub mod sim;
+pub mod table_text;
 pub mod text;
 pub mod trial;
 pub mod world;

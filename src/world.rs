@@ -374,22 +374,6 @@ pub fn table_of(
     for objective in &deployment.objectives {
         table = table.with_objective(objective.name.clone(), objective.at.to_point());
     }
-    let feature_of = |terrain: &gloam_grammar::TerrainDef| {
-        let corners = |outline: &[gloam_grammar::PointDef]| {
-            outline.iter().map(|p| p.to_point()).collect::<Vec<_>>()
-        };
-        let mut feature = Feature::new(
-            terrain.name.clone(),
-            terrain.kind.clone(),
-            terrain.rules.iter().cloned(),
-            corners(&terrain.outline),
-            terrain.height.length,
-        );
-        for part in &terrain.parts {
-            feature = feature.with_part(corners(&part.outline), part.height.length);
-        }
-        feature
-    };
     for (name, at) in placements {
         let terrain = def
             .terrain
@@ -416,4 +400,23 @@ pub fn table_of(
             problem,
         })?;
     Ok(table)
+}
+
+/// A `terrain` item of a table as a script world's [`Feature`], around its own origin (not
+/// placed): its floor, then its raised parts. [`Feature::moved_by`] puts it on the table.
+pub fn feature_of(terrain: &gloam_grammar::TerrainDef) -> Feature {
+    let corners = |outline: &[gloam_grammar::PointDef]| {
+        outline.iter().map(|p| p.to_point()).collect::<Vec<_>>()
+    };
+    let mut feature = Feature::new(
+        terrain.name.clone(),
+        terrain.kind.clone(),
+        terrain.rules.iter().cloned(),
+        corners(&terrain.outline),
+        terrain.height.length,
+    );
+    for part in &terrain.parts {
+        feature = feature.with_part(corners(&part.outline), part.height.length);
+    }
+    feature
 }

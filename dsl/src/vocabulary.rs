@@ -1636,12 +1636,31 @@ with \"this game has no table\".
 - **Move limits** (a map; `budget` required): `budget` (the longest path), `never_within`
   (never that close to an enemy on the way), `not_end_within`, `end_within: [target, d]`,
   `no_farther_from_enemy: true`, `may_pass: [fighters]`, `impassable: [names]`,
-  `no_stop: [names]` (terrain features by name or by rule, `\"unstable\"`; a name or rule
-  no feature on the table has matches nothing), `on_table` (default true).
+  `no_stop: [names]` (terrain features by name or by rule, `\"unstable\"`, or
+  `[name, height]` for only their parts taller than `height`; a name or rule no feature on
+  the table has matches nothing), `on_table` (default true).
 - **Set-up limits** (a map, every key optional): `zone` (a territory name, wholly within
   it), `away: [[target, d], ...]` (more than `d` from each), `wholly_near: [[target, d],
   ...]`, `no_stop`, `on_table`. A unit is set up from its models not on the table, in id
   order, in a row along x, bases touching, the first centred on the anchor.
+- **Tables and maps chosen in play**: a match that leaves them open has one layout for each
+  table and deployment map of its ruleset; `table_layouts()` lists them and
+  `lay_out_battlefield(layout)` picks one before anything is on the table.
+- **Terrain set up in play**: a table's features not placed by the match are drawn around
+  their own origin and stand on the table once `set_up_terrain` puts them
+  (`terrain_to_set_up`, `choose_terrain_setup`). **Terrain limits** (a map, every key
+  optional): `zone` (a territory the footprint lies wholly within), `away: [[target, d],
+  ...]` (more than `d` from each: a point, a fighter, `table_edge()`, an edge as
+  `table_edges()` gives it, or a territory, objective or terrain feature by name),
+  `terrain_gap: d` (more than `d` from every feature on the table), `on_table` (default
+  true).
+- **Profiles** of a measured game's models: `model_weapons`, `model_weapon` (a map of the
+  weapon's values as the data writes them) and `model_abilities`; `army_of(player)` tells
+  the army a player brings, its general and its abilities, whose effects run as the
+  driver's `ability` step (`then(\"ability\", #{ name, player, fighter })`).
+- **Numbered dice**: a die whose faces carry `values` in the ruleset is read as numbers
+  by `roll_values(die, n)`, and a roll written as in the data (`\"D3\"`, `\"2D6+1\"`) by
+  `roll_amount`.
 - **Refusals** are in players' words, in the table's unit: a check returns the reason as a
   string (`()` when legal); an effect given an illegal move is refused and the whole script
   undone; `choose_move` and `choose_setup` offer the candidates and accept any other point

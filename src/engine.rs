@@ -348,7 +348,7 @@ impl RulesetGame {
         &self.layout_in(state).1
     }
 
-        /// The names of the ways the boards may be laid out, in order (empty: one way).
+    /// The names of the ways the boards may be laid out, in order (empty: one way).
     pub fn layout_names(&self) -> &[String] {
         self.inner.layouts[0].1.layouts()
     }

@@ -30,6 +30,7 @@ pub mod geom;
 pub mod load;
 pub mod narrate;
 pub mod odds;
+pub mod odds_table;
 pub mod protocol;
 pub mod render;
 #[cfg(feature = "cli")]

@@ -1527,10 +1527,18 @@ pub(crate) const POINT_CHOICES: &[&str] = &["choose_move", "choose_setup", "choo
 /// Between the refused answer and the reason in a refused point's message.
 pub(crate) const WAS_REFUSED: &str = " was refused: ";
 
+/// The kernel's formation candidates, each offset once (the first time it comes) and none
+/// that leaves the unit where it is: a request offers only moves that move.
 fn move_candidates(scene: &Scene, unit: GroupId, limits: &PathLimits) -> Result<Vec<Point>, Stop> {
-    formation_candidates(scene, unit, limits, &Lattice::default())
-        .map(|candidates| candidates.into_iter().map(|c| c.by).collect())
-        .map_err(|refusal| Stop::failed("move_candidates", refusal.to_string()))
+    let candidates = formation_candidates(scene, unit, limits, &Lattice::default())
+        .map_err(|refusal| Stop::failed("move_candidates", refusal.to_string()))?;
+    let mut offsets: Vec<Point> = Vec::with_capacity(candidates.len());
+    for candidate in candidates {
+        if candidate.by != Point::ORIGIN && !offsets.contains(&candidate.by) {
+            offsets.push(candidate.by);
+        }
+    }
+    Ok(offsets)
 }
 
 /// The most set-up candidates a script may ask for: lists stay under the sandbox's default

@@ -1058,7 +1058,7 @@ static VOCABULARY: &[FunctionDoc] = &[
         "move_candidates",
         &[UNIT, PATH_LIMITS],
         "list of points",
-        "legal offsets for moving the unit as a formation: toward the nearest enemy, into base contact, farthest along each direction, then a lattice",
+        "legal offsets for moving the unit as a formation: toward the nearest enemy, into base contact, farthest along each direction, then a lattice; each offset once, none that leaves the unit where it is",
     ),
     doc(
         Query,

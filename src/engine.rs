@@ -83,10 +83,12 @@ pub struct MatchSpec {
 /// features outlines but no positions: placing them is the pre-battle sequence's business).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TableChoice {
-    /// The `table` item's name.
-    pub table: String,
-    /// The deployment map's name.
-    pub map: String,
+    /// The `table` item's name, or `None` to let the flow choose among the ruleset's tables
+    /// (`table_layouts`, `lay_out_battlefield`).
+    pub table: Option<String>,
+    /// The deployment map's name, or `None` to let the flow choose among the chosen
+    /// table's maps.
+    pub map: Option<String>,
 }
 
 /// Why a match could not be set up.
@@ -339,6 +341,24 @@ impl RulesetGame {
         self.inner.loaded.ruleset_chain(&self.inner.ruleset.name)
     }
 
+    /// The names of the table and deployment map a table game plays on in `state` (the
+    /// layout its flow chose, else the first); `None` for a game on hexes.
+    pub fn table_and_map_in(&self, state: &gloam_core::GameState) -> Option<(&str, &str)> {
+        let world = &self.inner.layouts[0].1;
+        let index = usize::try_from(state.counter(&world.names().layout)).unwrap_or(0);
+        let layouts = world.table_layouts();
+        layouts
+            .get(index)
+            .or_else(|| layouts.first())
+            .map(|(table, map)| (table.as_str(), map.as_str()))
+    }
+
+    /// The script world a game of this match plays in in `state`: the layout its flow chose
+    /// (`lay_out_battlefield`: for a table game, the table and map in play), else the first.
+    pub fn world_in(&self, state: &gloam_core::GameState) -> &World {
+        &self.layout_in(state).1
+    }
+
     /// The names of the ways the boards may be laid out, in order (empty: one way).
     pub fn layout_names(&self) -> &[String] {
         self.inner.layouts[0].1.layouts()
@@ -376,7 +396,8 @@ impl RulesetGame {
 
     /// Creates an army's models, off the table: for each warscroll, `units` units of
     /// `models` models, each a piece of the warscroll's name owned by `player`, with the
-    /// warscroll's `stats` as characteristics (lengths in tenths of a millimetre), its
+    /// warscroll's `stats` as characteristics (lengths in tenths of a millimetre; 0 for a
+    /// characteristic the ruleset declares with `floor = 0` that it does not list), its
     /// keywords, the unit's number (`next_unit`, then counted on) and half its `base` as the
     /// base radius, under the names the world reads them by ([`gloam_dsl::Names`]).
     fn seat_army(
@@ -393,6 +414,15 @@ impl RulesetGame {
                 .iter()
                 .map(|stat| (stat.name.clone(), quantity_value(stat.value)))
                 .collect();
+            // As for fighters: 0 for each characteristic the ruleset declares with a floor
+            // of 0 that the warscroll does not list (a Ward a unit does not have).
+            for characteristic in &self.inner.ruleset.characteristics {
+                if characteristic.floor == Some(0)
+                    && !stats.iter().any(|(name, _)| *name == characteristic.name)
+                {
+                    stats.push((characteristic.name.clone(), 0));
+                }
+            }
             stats.push((
                 names.base_radius.clone(),
                 warscroll.base.length.as_tenth_mm() / 2,
@@ -511,6 +541,25 @@ impl RulesetGame {
             for name in carried {
                 ctx.create_card(name, player, &zone)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Creates one piece off the table for each terrain feature the match's tables leave to
+    /// be set up in play ([`gloam_dsl::Table::loose`], by name, across every layout), in
+    /// layer [`gloam_dsl::TERRAIN_LAYER`], owned by the first seat: `set_up_terrain` puts
+    /// it, and so the feature, on the table.
+    fn terrain_pieces(&self, ctx: &mut Ctx<'_>) -> Result<(), RuleError> {
+        let mut names: Vec<&str> = Vec::new();
+        for (_, world) in &self.inner.layouts {
+            for feature in world.table().map_or(&[][..], |t| t.loose.as_slice()) {
+                if !names.contains(&feature.name.as_str()) {
+                    names.push(&feature.name);
+                }
+            }
+        }
+        for name in names {
+            ctx.create_piece_in(PlayerId(0), name, gloam_dsl::TERRAIN_LAYER, [])?;
         }
         Ok(())
     }
@@ -695,6 +744,9 @@ impl Rules for RulesetGame {
                     .army(army)
                     .ok_or_else(|| RuleError::step(SETUP, format!("no army `{army}`")))?;
                 self.seat_army(ctx, player, army, &mut next_unit)?;
+                if index + 1 == inner.spec.seats.len() {
+                    self.terrain_pieces(ctx)?;
+                }
                 continue;
             }
             let warband = library
@@ -835,38 +887,67 @@ fn table_match(
             ));
         }
     }
-    let def = library.table(&choice.table).ok_or_else(|| {
-        unknown(
-            "table",
-            &choice.table,
-            library.tables().iter().map(|t| t.name.as_str()),
-        )
-    })?;
-    let table = crate::world::table_of(def, &choice.map, &[]).map_err(setup_error)?;
-    if table.territories.len() < spec.seats.len() {
-        return Err(setup_error(format!(
-            "map `{}` of table `{}` has {} territories for {} seats",
-            choice.map,
-            choice.table,
-            table.territories.len(),
-            spec.seats.len()
-        )));
+    // Every table and map the match allows: the chosen ones, or all of the ruleset's.
+    let chain = loaded.ruleset_chain(&ruleset.name);
+    let tables: Vec<&gloam_grammar::TableDef> = match &choice.table {
+        Some(name) => vec![library.table(name).ok_or_else(|| {
+            unknown(
+                "table",
+                name,
+                library.tables().iter().map(|t| t.name.as_str()),
+            )
+        })?],
+        None => library
+            .tables()
+            .iter()
+            .filter(|t| chain.contains(&t.ruleset.as_str()))
+            .collect(),
+    };
+    let mut layouts: Vec<(&gloam_grammar::TableDef, String)> = Vec::new();
+    for def in &tables {
+        for map in &def.maps {
+            if choice.map.as_ref().is_none_or(|chosen| *chosen == map.name) {
+                layouts.push((def, map.name.clone()));
+            }
+        }
     }
-    let territories: Vec<String> = table.territories.iter().map(|(n, _)| n.clone()).collect();
+    if layouts.is_empty() {
+        return Err(setup_error(match (&choice.table, &choice.map) {
+            (_, Some(map)) => format!("no table of the match has a deployment map `{map}`"),
+            _ => format!(
+                "ruleset `{}` has no table with a deployment map",
+                ruleset.name
+            ),
+        }));
+    }
     let battlefield = Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]);
     let dice = dice_of(&ruleset)?;
-    let mut world = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec)
-        .with_table(table);
-    for (index, territory) in territories.into_iter().take(spec.seats.len()).enumerate() {
-        world = world.with_territory(PlayerId(index as u8), territory);
+    let base = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec);
+    let base = crate::world::with_model_weapons(base, &loaded, &spec);
+    let base = base.with_table_layouts(
+        layouts
+            .iter()
+            .map(|(def, map)| (def.name.clone(), map.clone())),
+    );
+    let mut worlds = Vec::new();
+    for (def, map) in &layouts {
+        let table = crate::world::table_of(def, map, &[]).map_err(setup_error)?;
+        if table.territories.len() < spec.seats.len() {
+            return Err(setup_error(format!(
+                "map `{map}` of table `{}` has {} territories for {} seats",
+                def.name,
+                table.territories.len(),
+                spec.seats.len()
+            )));
+        }
+        let territories: Vec<String> = table.territories.iter().map(|(n, _)| n.clone()).collect();
+        let mut world = base.clone().with_table(table);
+        for (index, territory) in territories.into_iter().take(spec.seats.len()).enumerate() {
+            world = world.with_territory(PlayerId(index as u8), territory);
+        }
+        worlds.push((battlefield.clone(), world));
     }
-    Ok(RulesetGame::assemble(
-        loaded,
-        host,
-        vec![(battlefield, world)],
-        ruleset,
-        spec,
-    ))
+    Ok(RulesetGame::assemble(loaded, host, worlds, ruleset, spec))
 }
 
 /// The ruleset constant giving a hero's base diameter when its race gives none.
@@ -917,19 +998,37 @@ fn party_match(
             rosters.push(roster);
         }
     }
-    let def = library.table(&choice.table).ok_or_else(|| {
-        unknown(
-            "table",
-            &choice.table,
-            library.tables().iter().map(|t| t.name.as_str()),
-        )
-    })?;
-    let table = crate::world::table_of(def, &choice.map, &[]).map_err(setup_error)?;
+    // The chosen table and map, else the ruleset's first table and that table's first map
+    // (a party match lays out one table; choosing among several in play is a table match's).
+    let chain = loaded.ruleset_chain(&ruleset.name);
+    let def = match &choice.table {
+        Some(name) => library.table(name).ok_or_else(|| {
+            unknown(
+                "table",
+                name,
+                library.tables().iter().map(|t| t.name.as_str()),
+            )
+        })?,
+        None => library
+            .tables()
+            .iter()
+            .find(|t| chain.contains(&t.ruleset.as_str()))
+            .ok_or_else(|| {
+                setup_error(format!("ruleset `{}` has no `table` item", ruleset.name))
+            })?,
+    };
+    let map =
+        match &choice.map {
+            Some(map) => map.clone(),
+            None => def.maps.first().map(|m| m.name.clone()).ok_or_else(|| {
+                setup_error(format!("table `{}` has no deployment map", def.name))
+            })?,
+        };
+    let table = crate::world::table_of(def, &map, &[]).map_err(setup_error)?;
     if table.territories.len() < spec.seats.len() {
         return Err(setup_error(format!(
-            "map `{}` of table `{}` has {} territories for {} seats",
-            choice.map,
-            choice.table,
+            "map `{map}` of table `{}` has {} territories for {} seats",
+            def.name,
             table.territories.len(),
             spec.seats.len()
         )));
@@ -980,10 +1079,15 @@ pub(crate) fn dice_of(ruleset: &RulesetDef) -> Result<Dice, EngineError> {
                 .iter()
                 .map(|f| {
                     let face = gloam_core::DieFace::new(f.name.clone(), f.count.max(0) as u32);
-                    // A numbered die's faces are valued at their pips.
-                    match (die.sides, f.name.parse::<i64>()) {
-                        (Some(_), Ok(pips)) => face.with_value(pips),
-                        _ => face,
+                    // A face's value is the die's `values` entry, else, for a numbered
+                    // die (`sides = 6`), its pips.
+                    let pips = die.sides.and(f.name.parse::<i64>().ok());
+                    match die.values.iter().find(|v| v.name == f.name) {
+                        Some(value) => face.with_value(value.count),
+                        None => match pips {
+                            Some(pips) => face.with_value(pips),
+                            None => face,
+                        },
                     }
                 })
                 .collect();

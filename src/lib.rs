@@ -30,6 +30,7 @@ pub mod geom;
 pub mod load;
 pub mod narrate;
 pub mod odds;
+pub mod odds_table;
 pub mod protocol;
 pub mod render;
 #[cfg(feature = "cli")]
@@ -37,6 +38,7 @@ pub mod report;
 pub mod rules_diff;
 pub mod save;
 pub mod sim;
+pub mod table_text;
 pub mod text;
 pub mod trial;
 pub mod world;

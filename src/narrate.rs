@@ -13,7 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use gloam_core::{
-    CardId, Choice, Event, GameState, Hex, PieceId, PlayerId, Scope, Value, Visibility, ZoneId,
+    CardId, Choice, Event, GameState, Hex, LengthUnit, PieceId, PlayerId, Point, Position, Scope,
+    Value, Visibility, ZoneId,
 };
 
 use crate::engine::RulesetGame;
@@ -100,6 +101,105 @@ impl<'a> Narrator<'a> {
         self.rules.map_or(&DEFAULT, RulesetGame::names)
     }
 
+    /// The unit a measured game's lengths are told in: the ruleset's `unit`, else inches.
+    fn length_unit(&self) -> LengthUnit {
+        self.rules
+            .and_then(|rules| rules.ruleset().unit.as_deref())
+            .and_then(LengthUnit::from_suffix)
+            .unwrap_or(LengthUnit::Inch)
+    }
+
+    /// A run of models of one unit set up, moved by one offset or taken off the table
+    /// together, from `events[0]`, told as one line; `None` when `events[0]` is not a
+    /// change of table position. Returns the line and how many events it tells.
+    fn table_moves(&self, events: &[Event], state: &GameState) -> Option<(String, usize)> {
+        let Event::PieceMoved {
+            piece,
+            from,
+            to,
+            how,
+            ..
+        } = events.first()?
+        else {
+            return None;
+        };
+        let step = TableStep::of(*from, *to)?;
+        let unit_of = |piece: PieceId| {
+            state.piece(piece).map(|p| {
+                (
+                    p.owner,
+                    p.kind.clone(),
+                    p.characteristics.get(&self.names().unit).copied(),
+                )
+            })
+        };
+        let key = unit_of(*piece);
+        let run = if key.as_ref().is_some_and(|k| k.2.is_some()) {
+            events
+                .iter()
+                .take_while(|event| match event {
+                    Event::PieceMoved {
+                        piece: other,
+                        from,
+                        to,
+                        how: other_how,
+                        ..
+                    } => {
+                        other_how == how
+                            && unit_of(*other) == key
+                            && TableStep::of(*from, *to).is_some_and(|s| s.joins(&step))
+                    }
+                    _ => false,
+                })
+                .count()
+        } else {
+            1
+        };
+        let unit = self.length_unit();
+        let who = piece_name(state, *piece);
+        let how_words = words(how);
+        let models = format!("{run} models");
+        let line = match (step, run) {
+            (TableStep::SetUp(at), 1) => {
+                format!(
+                    "{who} is set up at {}",
+                    crate::table_text::point_words(at, unit)
+                )
+            }
+            (TableStep::SetUp(at), _) => format!(
+                "{who} are set up ({models}, the first at {})",
+                crate::table_text::point_words(at, unit)
+            ),
+            (TableStep::Moved(by, at), run) => {
+                let length =
+                    crate::table_text::length_words(crate::table_text::offset_length(by), unit);
+                let direction = crate::table_text::direction_words(by);
+                let verb = if run == 1 { "moves" } else { "move" };
+                let extra = if how == "move" {
+                    String::new()
+                } else {
+                    format!(" ({how_words})")
+                };
+                if run == 1 {
+                    format!(
+                        "{who} {verb} {length} {direction} to {}{extra}",
+                        crate::table_text::point_words(at, unit)
+                    )
+                } else {
+                    format!("{who} ({models}) {verb} {length} {direction}{extra}")
+                }
+            }
+            (TableStep::Removed, 1) if how == "out of action" => {
+                format!("{who} is taken out of action")
+            }
+            (TableStep::Removed, 1) => format!("{who} is taken off the table ({how_words})"),
+            (TableStep::Removed, _) => {
+                format!("{who} ({models}) are taken off the table ({how_words})")
+            }
+        };
+        Some((line, run.max(1)))
+    }
+
     /// The same narrator, telling the game as `viewer` sees it.
     pub fn for_viewer(self, viewer: PlayerId) -> Narrator<'a> {
         Narrator {
@@ -138,6 +238,10 @@ impl<'a> Narrator<'a> {
             Choice::Card(card) => self.card_name(state, *card),
             Choice::Hex(hex) => format!("hex {hex}"),
             Choice::Option(text) => words(text),
+            Choice::Point(point) => format!(
+                "point {}",
+                crate::table_text::point_words(*point, self.length_unit())
+            ),
             other => words(&other.to_string()),
         }
     }
@@ -235,6 +339,13 @@ impl<'a> Narrator<'a> {
                     index += same.max(1);
                     continue;
                 }
+                Event::PieceMoved { .. } if self.table_moves(&events[index..], state).is_some() => {
+                    if let Some((line, told)) = self.table_moves(&events[index..], state) {
+                        out.push(line);
+                        index += told;
+                        continue;
+                    }
+                }
                 Event::HexTypeChanged { hex, .. } => {
                     let run: Vec<(&String, bool)> = events[index..]
                         .iter()
@@ -301,6 +412,11 @@ impl<'a> Narrator<'a> {
                 how,
                 ..
             } => {
+                if TableStep::of(*from, *to).is_some() {
+                    return self
+                        .table_moves(std::slice::from_ref(event), state)
+                        .map(|(line, _)| line);
+                }
                 let who = piece_name(state, *piece);
                 let how = words(how);
                 match (from.and_then(|p| p.hex()), to.and_then(|p| p.hex())) {
@@ -408,6 +524,23 @@ impl<'a> Narrator<'a> {
                     words(&after.face)
                 )
             }
+            Event::Decided {
+                player,
+                answer,
+                kind,
+            } if kind == crate::table_text::MOVE_REQUEST => match answer.items().as_slice() {
+                // The move that follows tells the rest.
+                [Choice::Point(by)] => format!(
+                    "{} chooses to move {} {}",
+                    player_name(state, *player),
+                    crate::table_text::length_words(
+                        crate::table_text::offset_length(*by),
+                        self.length_unit()
+                    ),
+                    crate::table_text::direction_words(*by)
+                ),
+                _ => format!("{} chooses not to move", player_name(state, *player)),
+            },
             Event::Decided { player, answer, .. } => {
                 let items: Vec<String> = answer
                     .items()
@@ -559,6 +692,44 @@ impl<'a> Narrator<'a> {
                 words(&to.name)
             )
         })
+    }
+}
+
+/// A change of a model's place on a measured table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TableStep {
+    /// Put on the table at a point.
+    SetUp(Point),
+    /// Moved by an offset, to a point.
+    Moved(Point, Point),
+    /// Taken off the table.
+    Removed,
+}
+
+impl TableStep {
+    fn of(from: Option<Position>, to: Option<Position>) -> Option<TableStep> {
+        match (from, to) {
+            (None, Some(Position::Table { at, .. })) => Some(TableStep::SetUp(at)),
+            (Some(Position::Table { at: a, .. }), Some(Position::Table { at: b, .. })) => {
+                Some(TableStep::Moved(
+                    Point::new(b.x.saturating_sub(a.x), b.y.saturating_sub(a.y)),
+                    b,
+                ))
+            }
+            (Some(Position::Table { .. }), None) => Some(TableStep::Removed),
+            _ => None,
+        }
+    }
+
+    /// Whether `self` goes on one line with `first`: set-ups together, removals together,
+    /// moves by the same offset together.
+    fn joins(&self, first: &TableStep) -> bool {
+        match (first, self) {
+            (TableStep::SetUp(_), TableStep::SetUp(_))
+            | (TableStep::Removed, TableStep::Removed) => true,
+            (TableStep::Moved(a, _), TableStep::Moved(b, _)) => a == b,
+            _ => false,
+        }
     }
 }
 

@@ -404,6 +404,9 @@ pub fn layers(
     state: &GameState,
     overlays: &Overlays,
 ) -> Result<Layers, RenderError> {
+    if let Some(table) = crate::table_text::table_in(rules, state) {
+        return table_layers(rules, state, &table, overlays);
+    }
     Scene::new(rules, state).layers(overlays)
 }
 
@@ -1452,7 +1455,8 @@ pub fn table_svg(state: &GameState, table: &Table, sight_from: Option<PieceId>) 
     let width = px(table.size.0.as_tenth_mm());
     let depth = px(table.size.1.as_tenth_mm());
     let (ox, oy) = (MARGIN, HEADER + MARGIN);
-    let point = |p: gloam_core::Point| (ox + px(p.x), oy + px(p.y));
+    // North (growing y) is up, as in the text drawing (`crate::table_text`).
+    let point = |p: gloam_core::Point| (ox + px(p.x), oy + depth - px(p.y));
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -1585,6 +1589,7 @@ pub fn table_svg(state: &GameState, table: &Table, sight_from: Option<PieceId>) 
             owner_colour(piece.owner)
         );
         let (fx, fy) = figure.facing;
+        let fy = -fy;
         if (fx, fy) != (0, 0) {
             let length = ((fx as f64).powi(2) + (fy as f64).powi(2)).sqrt();
             let _ = write!(
@@ -1607,4 +1612,344 @@ pub fn table_svg(state: &GameState, table: &Table, sight_from: Option<PieceId>) 
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The colours of territories, by their order on the map (light washes).
+const TERRITORY_COLOURS: [&str; 4] = ["#dbeafe", "#fee2e2", "#dcfce7", "#f3e8ff"];
+
+/// The layers of a game on a measured table (`table`, as [`crate::table_text::table_in`]
+/// gives it), at 1 inch = 20 pixels, north up: the table with its territories (washed, named
+/// in the legend), terrain (floors, raised parts darker, each feature named), objectives
+/// (numbered discs), each model's base in its owner's colour with its unit's glyph (the text
+/// drawing's), and the legend of units. `--los` draws sight lines from a model (the
+/// kernel's line of sight over every footprint, heights from the `height` characteristic);
+/// `--range` a ring `N` of the table's unit beyond a model's base.
+fn table_layers(
+    rules: &RulesetGame,
+    state: &GameState,
+    table: &gloam_dsl::Table,
+    overlays: &Overlays,
+) -> Result<Layers, RenderError> {
+    let names = rules.names();
+    let text = crate::table_text::TableText::of_game(rules, state);
+    let glyphs = text.as_ref().map(|t| t.labels.clone()).unwrap_or_default();
+    let px = |tenths: i64| tenths as f64 * TABLE_SCALE;
+    let xs = table.outline.iter().map(|p| p.x);
+    let ys = table.outline.iter().map(|p| p.y);
+    let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
+    let (y0, y1) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
+    let (width, depth) = (px(x1 - x0), px(y1 - y0));
+    let (ox, oy) = (MARGIN, HEADER + MARGIN);
+    let point = |p: gloam_core::Point| (ox + px(p.x - x0), oy + depth - px(p.y - y0));
+    let polygon = |corners: &[gloam_core::Point]| {
+        corners
+            .iter()
+            .map(|p| {
+                let (x, y) = point(*p);
+                format!("{},{}", n(x), n(y))
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let area = |area: &gloam_core::Area, attributes: &str| match area {
+        gloam_core::Area::Circle { centre, radius } => {
+            let (x, y) = point(*centre);
+            format!(
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" {attributes}/>",
+                n(x),
+                n(y),
+                n(px(radius.as_tenth_mm()))
+            )
+        }
+        gloam_core::Area::Polygon(corners) => {
+            format!("<polygon points=\"{}\" {attributes}/>", polygon(corners))
+        }
+        _ => String::new(),
+    };
+    let mut board = String::new();
+    let _ = writeln!(
+        board,
+        "<polygon class=\"table\" points=\"{}\" fill=\"#f5f5f0\" stroke=\"#57534e\" stroke-width=\"2\"/>",
+        polygon(&table.outline)
+    );
+    for (index, (name, territory)) in table.territories.iter().enumerate() {
+        let colour = TERRITORY_COLOURS[index % TERRITORY_COLOURS.len()];
+        let _ = writeln!(
+            board,
+            "<g class=\"territory\" data-territory=\"{}\"><title>{}</title>{}</g>",
+            escape(name),
+            escape(&format!("territory {name}")),
+            area(
+                territory,
+                &format!("fill=\"{colour}\" fill-opacity=\"0.8\" stroke=\"none\"")
+            )
+        );
+    }
+    for feature in &table.features {
+        for (part, terrain) in feature.footprints.iter().enumerate() {
+            let (fill, what) = if part == 0 {
+                ("#a8a29e", "floor".to_owned())
+            } else {
+                ("#57534e", "raised part".to_owned())
+            };
+            let _ = writeln!(
+                board,
+                "<polygon class=\"terrain\" data-feature=\"{}\" points=\"{}\" fill=\"{fill}\" \
+                 fill-opacity=\"0.8\" stroke=\"#292524\"><title>{}</title></polygon>",
+                escape(&feature.name),
+                polygon(&terrain.footprint),
+                escape(&format!(
+                    "{} ({}): {what}, {} high{}{}",
+                    feature.name,
+                    feature.kind,
+                    crate::table_text::length_words(terrain.height, table.unit),
+                    if feature.rules.is_empty() { "" } else { "; " },
+                    feature.rules.join(", ")
+                ))
+            );
+        }
+    }
+    // The objectives: numbered discs of 20 mm radius (the table gives only their centres).
+    for (index, (name, at)) in table.objectives.iter().enumerate() {
+        let (x, y) = point(*at);
+        let _ = writeln!(
+            board,
+            "<g class=\"objective\" data-objective=\"{}\"><title>{}</title><circle cx=\"{}\" cy=\"{}\" \
+             r=\"{}\" fill=\"#0891b2\" fill-opacity=\"0.35\" stroke=\"#0e7490\" stroke-width=\"2\"/>\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text></g>",
+            index + 1,
+            escape(&format!(
+                "objective {}: {name} at {}",
+                index + 1,
+                crate::table_text::point_words(*at, table.unit)
+            )),
+            n(x),
+            n(y),
+            n(px(200)),
+            n(x),
+            n(y + 4.0),
+            index + 1
+        );
+    }
+    // The legend: the scale, territories, terrain, objectives, units.
+    let lx = ox + width + MARGIN;
+    let mut ly = oy + 10.0;
+    let mut legend = String::new();
+    legend_heading(&mut legend, lx, &mut ly, "Table");
+    let _ = writeln!(
+        legend,
+        "<text x=\"{}\" y=\"{}\">{}</text>",
+        n(lx),
+        n(ly),
+        escape(&format!(
+            "{} × {} ({}; 1 inch = 20 px, north up)",
+            crate::table_text::length_words(gloam_core::Length::tenth_mm(x1 - x0), table.unit),
+            crate::table_text::length_words(gloam_core::Length::tenth_mm(y1 - y0), table.unit),
+            rules
+                .table_and_map_in(state)
+                .map_or_else(String::new, |(table, map)| format!("{table}, {map}"))
+        ))
+    );
+    ly += LINE;
+    let entry = |legend: &mut String, ly: &mut f64, swatch: &str, label: &str| {
+        let _ = writeln!(
+            legend,
+            "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{swatch}\" stroke=\"#57534e\"/>\
+             <text x=\"{}\" y=\"{}\">{}</text>",
+            n(lx),
+            n(*ly - 10.0),
+            n(lx + 18.0),
+            n(*ly),
+            escape(label)
+        );
+        *ly += LINE;
+    };
+    for (index, (name, _)) in table.territories.iter().enumerate() {
+        let colour = TERRITORY_COLOURS[index % TERRITORY_COLOURS.len()];
+        entry(&mut legend, &mut ly, colour, &format!("territory {name}"));
+    }
+    for feature in &table.features {
+        entry(
+            &mut legend,
+            &mut ly,
+            "#a8a29e",
+            &format!("{} ({})", feature.name, feature.kind),
+        );
+    }
+    if table.features.iter().any(|f| f.footprints.len() > 1) {
+        entry(&mut legend, &mut ly, "#57534e", "raised part");
+    }
+    for (index, (name, _)) in table.objectives.iter().enumerate() {
+        entry(
+            &mut legend,
+            &mut ly,
+            "#0891b2",
+            &format!("{} objective {name}", index + 1),
+        );
+    }
+    let roster_top = ly + LINE;
+    // The pieces: the title line, then each model, then the unit roster.
+    let mut pieces = String::new();
+    let mut title = rules.ruleset().title.clone();
+    if let Some(result) = &state.result {
+        let winners: Vec<String> = result
+            .winners
+            .iter()
+            .filter_map(|p| state.player(*p).map(|p| p.name.clone()))
+            .collect();
+        let _ = write!(title, " · over: {} ({})", winners.join(", "), result.reason);
+    }
+    let _ = writeln!(
+        pieces,
+        "<text x=\"{}\" y=\"{}\" font-size=\"15\" font-weight=\"bold\">{}</text>",
+        n(MARGIN),
+        n(MARGIN + 8.0),
+        escape(&title)
+    );
+    let figure = |piece: &Piece| -> Option<gloam_core::Figure> {
+        let Some(gloam_core::Position::Table { at, facing }) = piece.position else {
+            return None;
+        };
+        let radius = piece
+            .characteristics
+            .get(&names.base_radius)
+            .copied()
+            .unwrap_or(0);
+        let height = piece
+            .characteristics
+            .get(&names.height)
+            .copied()
+            .unwrap_or(0);
+        Some(
+            gloam_core::Figure::new(at, gloam_core::Length::tenth_mm(radius))
+                .with_height(gloam_core::Length::tenth_mm(height))
+                .with_facing(facing),
+        )
+    };
+    let models = state.pieces.values().filter(|p| p.layer.is_empty());
+    for piece in models.clone() {
+        let Some(figure) = figure(piece) else {
+            continue;
+        };
+        let (x, y) = point(figure.centre);
+        let r = px(figure.radius.as_tenth_mm()).max(3.0);
+        let glyph = glyphs
+            .get(&piece.id)
+            .map_or_else(String::new, char::to_string);
+        let mut tip = format!("{} ({glyph})", piece_words(state, piece.id));
+        for (name, value) in piece.counters.iter().filter(|(_, v)| **v != 0) {
+            let _ = write!(tip, "; {name} {value}");
+        }
+        let _ = writeln!(
+            pieces,
+            "<g class=\"base\" data-piece=\"{}\" data-owner=\"{}\"><title>{}</title>\
+             <circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"#18181b\" stroke-width=\"1.5\"/>\
+             <text x=\"{}\" y=\"{}\" fill=\"#ffffff\" font-size=\"{}\" text-anchor=\"middle\">{}</text></g>",
+            piece.id.0,
+            piece.owner.0,
+            escape(&tip),
+            n(x),
+            n(y),
+            n(r),
+            owner_colour(piece.owner),
+            n(x),
+            n(y + r * 0.35),
+            n((r * 1.1).clamp(6.0, 14.0)),
+            escape(&glyph)
+        );
+    }
+    // The roster: one line per unit, from the text drawing's legend.
+    let mut roster_y = roster_top;
+    if let Some(text) = &text {
+        let units = text
+            .legend
+            .lines()
+            .skip_while(|line| *line != "units:")
+            .skip(1);
+        let _ = writeln!(
+            pieces,
+            "<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Units</text>",
+            n(lx),
+            n(roster_y)
+        );
+        roster_y += LINE;
+        for line in units {
+            let _ = writeln!(
+                pieces,
+                "<text class=\"roster\" x=\"{}\" y=\"{}\" font-family=\"monospace\" font-size=\"11\">{}</text>",
+                n(lx),
+                n(roster_y),
+                escape(line.trim())
+            );
+            roster_y += LINE - 4.0;
+        }
+    }
+    // Overlays.
+    let mut overlay = String::new();
+    let find = |id: PieceId, what: &'static str| -> Result<gloam_core::Figure, RenderError> {
+        state
+            .piece(id)
+            .and_then(figure)
+            .ok_or_else(|| RenderError::NotOnBattlefield {
+                fighter: piece_words(state, id),
+                what,
+            })
+    };
+    if let Some(from_id) = overlays.sight_from {
+        let from = find(from_id, "line of sight")?;
+        let terrain: Vec<gloam_core::Terrain> = table
+            .features
+            .iter()
+            .flat_map(|f| f.footprints.iter().cloned())
+            .collect();
+        for piece in models.clone().filter(|p| p.id != from_id) {
+            let Some(other) = figure(piece) else {
+                continue;
+            };
+            let seen = gloam_core::line_of_sight(&from, &other, &terrain);
+            let (a, b) = (point(from.centre), point(other.centre));
+            let _ = writeln!(
+                overlay,
+                "<line class=\"sight\" data-to=\"{}\" data-visible=\"{seen}\" x1=\"{}\" y1=\"{}\" \
+                 x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"{}/>",
+                piece.id.0,
+                n(a.0),
+                n(a.1),
+                n(b.0),
+                n(b.1),
+                if seen { "#ca8a04" } else { "#52525b" },
+                if seen {
+                    ""
+                } else {
+                    " stroke-dasharray=\"5 4\""
+                }
+            );
+        }
+    }
+    if let Some((id, reach)) = overlays.range {
+        let from = find(id, "range")?;
+        let (x, y) = point(from.centre);
+        let reach = gloam_core::Length::of(i64::from(reach), table.unit);
+        let _ = writeln!(
+            overlay,
+            "<circle class=\"range\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#18181b\" \
+             stroke-width=\"2\" stroke-dasharray=\"6 4\"/>",
+            n(x),
+            n(y),
+            n(px((from.radius + reach).as_tenth_mm()))
+        );
+    }
+    let height = (oy + depth + MARGIN).max(roster_y + MARGIN);
+    // Room for the longest roster line (monospace, 11 px: about 6.7 px a character).
+    let longest = text
+        .as_ref()
+        .and_then(|t| t.legend.lines().map(|l| l.trim().chars().count()).max())
+        .unwrap_or(0);
+    Ok(Layers {
+        size: (lx + LEGEND_WIDTH.max(longest as f64 * 6.7 + MARGIN), height),
+        board,
+        legend,
+        pieces,
+        overlay,
+    })
 }

@@ -591,30 +591,34 @@ fn table_match_for(
         .iter()
         .filter(|t| belongs(&t.ruleset))
         .collect();
+    if tables.is_empty() {
+        return Err(format!(
+            "ruleset `{ruleset}` has armies but no `table` item"
+        ));
+    }
+    // A table or map left unchosen is the flow's to choose (`table_layouts`).
     let table = match &choice.table {
-        Some(name) => tables.iter().find(|t| t.name == *name).ok_or_else(|| {
+        Some(name) => Some(*tables.iter().find(|t| t.name == *name).ok_or_else(|| {
             format!(
                 "{} (in ruleset `{ruleset}`)",
                 unknown_name("table", name, tables.iter().map(|t| t.name.as_str()))
             )
-        })?,
-        None => tables
-            .first()
-            .ok_or_else(|| format!("ruleset `{ruleset}` has armies but no `table` item"))?,
+        })?),
+        None => None,
     };
-    let map = match &choice.map {
-        Some(name) => table.map(name).ok_or_else(|| {
-            format!(
-                "{} (on table `{}`)",
-                unknown_name("map", name, table.maps.iter().map(|m| m.name.as_str())),
-                table.name
-            )
-        })?,
-        None => table
-            .maps
-            .first()
-            .ok_or_else(|| format!("table `{}` has no deployment map", table.name))?,
-    };
+    if let Some(name) = &choice.map {
+        let maps: Vec<&str> = tables
+            .iter()
+            .filter(|t| table.is_none_or(|chosen| chosen.name == t.name))
+            .flat_map(|t| t.maps.iter().map(|m| m.name.as_str()))
+            .collect();
+        if !maps.contains(&name.as_str()) {
+            return Err(format!(
+                "{} (in ruleset `{ruleset}`)",
+                unknown_name("map", name, maps.iter().copied())
+            ));
+        }
+    }
     let seats = (0..players)
         .map(|index| {
             let army = if choice.armies.is_empty() {
@@ -638,8 +642,8 @@ fn table_match_for(
         ruleset: ruleset.to_owned(),
         seats,
         table: Some(crate::engine::TableChoice {
-            table: table.name.clone(),
-            map: map.name.clone(),
+            table: table.map(|t| t.name.clone()),
+            map: choice.map.clone(),
         }),
     })
 }
@@ -705,7 +709,10 @@ fn party_match_for(
     Ok(MatchSpec {
         ruleset: ruleset.to_owned(),
         seats,
-        table: Some(crate::engine::TableChoice { table, map }),
+        table: Some(crate::engine::TableChoice {
+            table: Some(table),
+            map: Some(map),
+        }),
     })
 }
 

@@ -337,9 +337,105 @@ pub enum TableSetupError {
     },
 }
 
+/// The same world knowing the armies the match's seats bring ([`World::with_army`]), the
+/// abilities of their warscrolls and the weapons of every warscroll
+/// ([`World::with_model_weapons`]): range (a length, unset for a melee weapon),
+/// attacks, hit, wound, rend, damage (a number, or a roll written as in the data, `"D3"`),
+/// the names of its weapon abilities (`abilities`), and for each ability that names what it
+/// applies to, that ability with the list of those names (`anti: ["hero", "charged"]`).
+pub(crate) fn with_model_weapons(mut world: World, loaded: &Loaded, spec: &MatchSpec) -> World {
+    use gloam_dsl::{ModelWeapon, ProfileValue};
+    let amount = |amount: &gloam_grammar::Amount| match amount {
+        gloam_grammar::Amount::Fixed(n) => ProfileValue::Int(*n),
+        gloam_grammar::Amount::Roll { dice, die, plus } => {
+            let count = if *dice == 1 {
+                String::new()
+            } else {
+                dice.to_string()
+            };
+            let sides = die.strip_prefix('d').unwrap_or(die).to_uppercase();
+            let plus = match plus.signum() {
+                1 => format!("+{plus}"),
+                -1 => plus.to_string(),
+                _ => String::new(),
+            };
+            ProfileValue::Text(format!("{count}D{sides}{plus}"))
+        }
+    };
+    let ability = |def: &gloam_grammar::AbilityDef| gloam_dsl::ArmyAbility {
+        name: def.name.clone(),
+        window: def.window.clone(),
+        choice: def.choice.clone(),
+        frequency: def.frequency.clone(),
+        keywords: def.keywords.clone(),
+        has_effect: def.effect.is_some(),
+    };
+    for (index, seat) in spec.seats.iter().enumerate() {
+        let Some(army) = seat.army.as_deref().and_then(|a| loaded.library.army(a)) else {
+            continue;
+        };
+        world = world.with_army(
+            PlayerId(index as u8),
+            gloam_dsl::ArmyInfo {
+                name: army.name.clone(),
+                general: army.general.clone(),
+                abilities: army.abilities.iter().map(ability).collect(),
+            },
+        );
+        for warscroll in &army.warscrolls {
+            world = world.with_model_abilities(
+                warscroll.name.clone(),
+                warscroll.abilities.iter().map(ability).collect(),
+            );
+            let weapons = warscroll
+                .weapons
+                .iter()
+                .map(|weapon| {
+                    let mut profile = vec![
+                        (
+                            "range".to_owned(),
+                            weapon.range.map_or(ProfileValue::Unset, |range| {
+                                ProfileValue::Int(range.length.as_tenth_mm())
+                            }),
+                        ),
+                        ("attacks".to_owned(), amount(&weapon.attacks)),
+                        ("hit".to_owned(), ProfileValue::Int(weapon.hit)),
+                        ("wound".to_owned(), ProfileValue::Int(weapon.wound)),
+                        ("rend".to_owned(), ProfileValue::Int(weapon.rend)),
+                        ("damage".to_owned(), amount(&weapon.damage)),
+                    ];
+                    let mut names: Vec<String> = Vec::new();
+                    let mut applies: Vec<(String, Vec<String>)> = Vec::new();
+                    for ability in &weapon.abilities {
+                        if !names.contains(&ability.name) {
+                            names.push(ability.name.clone());
+                        }
+                        if let Some(value) = &ability.value {
+                            match applies.iter_mut().find(|(n, _)| *n == ability.name) {
+                                Some((_, list)) => list.push(value.clone()),
+                                None => applies.push((ability.name.clone(), vec![value.clone()])),
+                            }
+                        }
+                    }
+                    profile.push(("abilities".to_owned(), ProfileValue::Names(names)));
+                    for (name, list) in applies {
+                        profile.push((name, ProfileValue::Names(list)));
+                    }
+                    ModelWeapon {
+                        name: weapon.name.clone(),
+                        profile,
+                    }
+                })
+                .collect();
+            world = world.with_model_weapons(warscroll.name.clone(), weapons);
+        }
+    }
+    world
+}
+
 /// The measured table scripts see for a game on `def`, with the deployment map `map` in play
 /// and the terrain features of `placements` set up, each with its own origin moved to the
-/// given point (features not listed are not on the table). Refusal messages speak in the
+/// given point (features not listed are left to be set up in play: `Table::loose`). Refusal messages speak in the
 /// unit the table's width is written in.
 ///
 /// # Examples
@@ -384,20 +480,14 @@ pub fn table_of(
                 feature: (*name).to_owned(),
                 known: names(&mut def.terrain.iter().map(|t| t.name.as_str())),
             })?;
-        let corners = |outline: &[gloam_grammar::PointDef]| {
-            outline.iter().map(|p| p.to_point()).collect::<Vec<_>>()
-        };
-        let mut feature = Feature::new(
-            terrain.name.clone(),
-            terrain.kind.clone(),
-            terrain.rules.iter().cloned(),
-            corners(&terrain.outline),
-            terrain.height.length,
-        );
-        for part in &terrain.parts {
-            feature = feature.with_part(corners(&part.outline), part.height.length);
+        table = table.with_feature(feature_of(terrain).moved_by(*at));
+    }
+    // The features not placed here are set up in play (`set_up_terrain`), each drawn around
+    // its own origin.
+    for terrain in &def.terrain {
+        if !placements.iter().any(|(name, _)| *name == terrain.name) {
+            table = table.with_loose_feature(feature_of(terrain));
         }
-        table = table.with_feature(feature.moved_by(*at));
     }
     table
         .validate()
@@ -406,4 +496,23 @@ pub fn table_of(
             problem,
         })?;
     Ok(table)
+}
+
+/// A `terrain` item of a table as a script world's [`Feature`], around its own origin (not
+/// placed): its floor, then its raised parts. [`Feature::moved_by`] puts it on the table.
+pub fn feature_of(terrain: &gloam_grammar::TerrainDef) -> Feature {
+    let corners = |outline: &[gloam_grammar::PointDef]| {
+        outline.iter().map(|p| p.to_point()).collect::<Vec<_>>()
+    };
+    let mut feature = Feature::new(
+        terrain.name.clone(),
+        terrain.kind.clone(),
+        terrain.rules.iter().cloned(),
+        corners(&terrain.outline),
+        terrain.height.length,
+    );
+    for part in &terrain.parts {
+        feature = feature.with_part(corners(&part.outline), part.height.length);
+    }
+    feature
 }

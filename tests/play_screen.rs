@@ -1,6 +1,8 @@
 //! `gloam play`'s screen and commands, driven through stdin (issue 16, item 4): the legend
 //! of the ruleset's hex types, the hand (the player's own, never the other player's),
-//! `show card`, `show fighter`, `help`, did-you-mean, and hex answers by coordinates.
+//! `show card`, `show fighter`, `help`, did-you-mean, and hex answers by coordinates; a game
+//! on a measured table drawn top-down, its table-point questions in players' words, typed
+//! points and refused ones (issue 13, item 4).
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -14,12 +16,17 @@ fn cards_dir() -> PathBuf {
 
 /// Runs `gloam play RULESET` with `input` on stdin; returns stdout.
 fn play(ruleset: &str, extra: &[&str], input: &str) -> String {
+    play_data(cards_dir(), ruleset, extra, input)
+}
+
+/// [`play`] with the data in `data`.
+fn play_data(data: PathBuf, ruleset: &str, extra: &[&str], input: &str) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("play-screen-{ruleset}"));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let mut child = Command::new(env!("CARGO_BIN_EXE_gloam"))
         .current_dir(&dir)
         .args(["play", ruleset, "--data"])
-        .arg(cards_dir())
+        .arg(data)
         .args(["--opponent", "random", "--save", "save.json"])
         .args(extra)
         .stdin(Stdio::piped())
@@ -192,4 +199,44 @@ fn a_hex_question_takes_the_hexs_coordinates() {
     );
     assert!(out.contains("Ann chooses hex (-1, 7)"), "{out}");
     assert!(out.contains("hex (-1, 7) is now feature"), "{out}");
+}
+
+#[test]
+fn a_table_game_shows_the_table_and_takes_typed_points() {
+    // Seed 1 of the skirmish (tests/data/skirmish): Ann sets up her captain at the first
+    // candidate and her spears at a point she types, picks her captain to move, types a move
+    // too long (refused, nothing changed), then a short one of her own.
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/skirmish");
+    let out = play_data(data, "skirmish", &[], "1\n12 6.5\n1\n30 2\n-1 0\n");
+    for expected in [
+        "20 +----------------------------------------+\n",
+        "scale |-----------| 6 in   (a column is 0.5 in across, a row 1 in tall; north is up)",
+        "territories:   .  South   ,  North",
+        "objective:  1  Centre at (10.0 in, 10.0 in)",
+        "  A  Ann  Red Band   Red Captain  not on the table (1 model)   damage 0",
+        "  b  Bo   Blue Band  Blue Blades  2 of 2 models on the table  damage 0",
+        "  1. set up at (2.0 in, 2.0 in)",
+        "a point of your own: type `X Y` in inches from the bottom-left corner",
+        "Ann chooses point (12.0 in, 6.5 in)",
+        "Ann's Red Spears are set up (3 models, the first at (12.0 in, 6.5 in))",
+        "  1. your Red Captain (A) at (2.0 in, 2.0 in)",
+        "  1. move 5.0 in north, ending ",
+        "a move of your own: type how far east and north, `X Y` in inches",
+        "refused: A (Ann's Red Captain) cannot go there: the path is ",
+        "nothing changed; answer again",
+        "Ann chooses to move 1.0 in west",
+        "Ann's Red Captain moves 1.0 in west to (1.0 in, 2.0 in)",
+        "game over: nobody wins",
+    ] {
+        assert!(out.contains(expected), "`{expected}` not in:\n{out}");
+    }
+    // At the end the captain stands at (1 in, 2 in): its 40 mm base covers the cells of
+    // x = 0.5 to 1.5 in on the rows of y = 1 and 2 in (its centre's).
+    let rows: Vec<&str> = out
+        .lines()
+        .rev()
+        .filter(|line| line.starts_with("   |") && line.contains('A'))
+        .take(2)
+        .collect();
+    assert_eq!(rows, ["   |.AA . . . . . . . . . . . . . . . . . . |"; 2]);
 }

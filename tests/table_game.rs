@@ -115,16 +115,24 @@ fn table_invariants(state: &GameState) -> Result<(), String> {
 }
 
 #[test]
-fn the_default_match_seats_the_armies_on_the_first_table_and_map() {
+fn the_default_match_seats_the_armies_and_plays_on_the_first_table_and_map_until_the_flow_picks() {
     let rules = rules_with(&MatchChoice::default());
     let spec = rules.spec();
     let armies: Vec<Option<&str>> = spec.seats.iter().map(|s| s.army.as_deref()).collect();
     assert_eq!(armies, [Some("Red Band"), Some("Blue Band")]);
     assert_eq!(spec.seats[0].brings(), "Red Band");
+    // Table and map are left to the flow (`table_layouts`, `lay_out_battlefield`): every map
+    // of the ruleset's table is a layout, the first in play until one is chosen.
     let table = spec.table.as_ref().expect("a table match");
+    assert_eq!((table.table.as_deref(), table.map.as_deref()), (None, None));
     assert_eq!(
-        (table.table.as_str(), table.map.as_str()),
-        ("Square Field", "Halves")
+        rules.layout_names(),
+        ["Square Field / Halves", "Square Field / Strips"]
+    );
+    let game = start(1);
+    assert_eq!(
+        rules.table_and_map_in(game.state()),
+        Some(("Square Field", "Halves"))
     );
 }
 
@@ -159,7 +167,16 @@ fn every_model_is_a_piece_off_the_table_with_its_unit_base_and_stats() {
         (PlayerId(1), "Blue Blades", 4, 160, 6 * INCH, 2),
         (PlayerId(1), "Blue Blades", 4, 160, 6 * INCH, 2),
     ];
-    assert_eq!(state.pieces.len(), expected.len());
+    // The models, then one piece (layer `terrain`) for the table's feature set up in play.
+    let models = state.pieces.values().filter(|p| p.layer.is_empty()).count();
+    assert_eq!(models, expected.len());
+    let terrain: Vec<&str> = state
+        .pieces
+        .values()
+        .filter(|p| p.layer == gloam_dsl::TERRAIN_LAYER)
+        .map(|p| p.kind.as_str())
+        .collect();
+    assert_eq!(terrain, ["Crate"]);
     for (index, (owner, kind, unit, radius, moves, health)) in expected.into_iter().enumerate() {
         let id = *state.pieces.keys().nth(index).expect("a piece");
         assert_eq!(
@@ -184,7 +201,11 @@ fn a_choice_picks_the_armies_table_and_map_and_bad_names_are_refused() {
     let rules = rules_with(&choice);
     let armies: Vec<&str> = rules.spec().seats.iter().map(|s| s.brings()).collect();
     assert_eq!(armies, ["Blue Band", "Blue Band"]);
-    assert_eq!(rules.spec().table.as_ref().expect("table").map, "Strips");
+    assert_eq!(
+        rules.spec().table.as_ref().expect("table").map.as_deref(),
+        Some("Strips")
+    );
+    assert_eq!(rules.layout_names(), ["Square Field / Strips"]);
     // On the Strips map seat 0 holds West: its first set-up candidate is wholly within
     // x <= 6in.
     let mut game =
@@ -407,7 +428,11 @@ fn random_agents_finish_games_keeping_the_invariants() {
         let answers = game.record().answers.len();
         assert!((6..=8).contains(&answers), "seed {seed}: {answers}");
         assert!(
-            game.state().pieces.values().all(|p| p.position.is_some()),
+            game.state()
+                .pieces
+                .values()
+                .filter(|p| p.layer.is_empty())
+                .all(|p| p.position.is_some()),
             "seed {seed}: every model was set up"
         );
     }
@@ -449,8 +474,8 @@ fn a_table_game_saves_and_replays() {
         "the seats' armies are saved"
     );
     assert!(
-        json.contains("\"map\":\"Halves\""),
-        "the table and map are saved"
+        json.contains("\"table\":{\"table\":null,\"map\":null}"),
+        "the match's table and map (left to the flow) are saved: {json}"
     );
     let read = SavedGame::from_json(&json).expect("a save");
     assert_eq!(read, saved);
@@ -459,7 +484,10 @@ fn a_table_game_saves_and_replays() {
     assert_eq!(replayed.state(), game.state());
 
     // A save whose table has gone is refused with the name and a suggestion.
-    let broken = json.replace("\"Square Field\"", "\"Square Feld\"");
+    let broken = json.replace(
+        "\"table\":{\"table\":null",
+        "\"table\":{\"table\":\"Square Feld\"",
+    );
     let error = SavedGame::from_json(&broken)
         .expect("still a save")
         .replay()
@@ -526,7 +554,7 @@ fn sim_takes_armies_table_and_map_and_a_hex_ruleset_refuses_them() {
 }
 
 #[test]
-fn spearhead_seats_its_armies_on_its_first_table_side_and_map_but_has_no_flow_to_play() {
+fn spearhead_seats_its_armies_and_leaves_the_side_and_map_to_its_flow() {
     let cards = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards/spearhead");
     let (sources, _) = gloam::load::read_paths(std::slice::from_ref(&cards));
     let (loaded, problems) = gloam::load::load(&sources, &gloam_dsl::Host::new());
@@ -535,15 +563,10 @@ fn spearhead_seats_its_armies_on_its_first_table_side_and_map_but_has_no_flow_to
     let armies: Vec<&str> = spec.seats.iter().map(|s| s.brings()).collect();
     assert_eq!(armies, ["Cinderbrood Reavers", "Thornwall Wardens"]);
     let table = spec.table.as_ref().expect("a table match");
-    assert_eq!(
-        (table.table.as_str(), table.map.as_str()),
-        ("Realm Battlefield: Aqshy", "Horizontal")
-    );
-    let error = prepare_match(&[cards], "spearhead", 2, &MatchChoice::default()).unwrap_err();
-    assert!(
-        error.contains("has neither a setup script nor a step"),
-        "{error}"
-    );
+    assert_eq!((table.table.as_deref(), table.map.as_deref()), (None, None));
+    let rules = prepare_match(&[cards], "spearhead", 2, &MatchChoice::default()).expect("a match");
+    // Both sides of the realm battlefield with both of their maps (004 L7-8).
+    assert_eq!(rules.layout_names().len(), 4);
 }
 
 #[test]

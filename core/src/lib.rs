@@ -31,6 +31,7 @@ mod sight;
 mod state;
 mod table;
 mod table_candidates;
+mod table_footprint;
 mod table_group;
 mod table_path;
 mod value;
@@ -80,6 +81,10 @@ pub use table::{
 };
 pub use table_candidates::{
     Candidate, CandidateKind, Lattice, formation_candidates, placement_candidates,
+};
+pub use table_footprint::{
+    FootprintLimits, FootprintRefused, Shape, check_footprint, footprint_at, footprint_candidates,
+    footprint_gap_cmp, footprint_wholly_within,
 };
 pub use table_group::{
     Coherency, CoherencyBreak, Gap, Scene, SceneError, Subject, TablePiece, Target,

@@ -33,6 +33,7 @@ pub(crate) fn register(engine: &mut Registrar) {
     crate::flow::register(engine);
     crate::terrain::register(engine);
     crate::table::register(engine);
+    crate::table_setup::register(engine);
     crate::combat::register(engine);
     register_lists(engine);
 }
@@ -985,6 +986,24 @@ fn roll_dice(
     count: i64,
     ctx: &Ncc,
 ) -> Result<Array, Stop> {
+    let roll = roll_pool(run, function, player, die, count, ctx)?;
+    Ok(roll
+        .dice()
+        .iter()
+        .map(|rolled| Dynamic::from(ImmutableString::from(rolled.face.as_str())))
+        .collect())
+}
+
+/// Rolls `count` dice of `die` for `player` (or the acting player) through the kernel, as
+/// `roll` does: the same limits, events, loaded dice and chance nodes.
+pub(crate) fn roll_pool(
+    run: &mut RunState,
+    function: &'static str,
+    player: Option<PlayerId>,
+    die: &str,
+    count: i64,
+    ctx: &Ncc,
+) -> Result<gloam_core::Roll, Stop> {
     effect(run, function)?;
     not_negative(function, "the number of dice", count)?;
     let world = run.world.clone();
@@ -1001,18 +1020,12 @@ fn roll_dice(
     let count = u32::try_from(count)
         .map_err(|_| Stop::refused(function, format!("{count} dice are too many")))?;
     let purpose = run.label.to_string();
-    let roll = run
-        .ctx()
+    run.ctx()
         .roll(player, &purpose, &world.dice, &Pool::of(die, count))
         .map_err(|error| match error {
             RuleError::ChanceNeeded(request) => Stop::Chance(request),
             error => Stop::refused(function, error),
-        })?;
-    Ok(roll
-        .dice()
-        .iter()
-        .map(|rolled| Dynamic::from(ImmutableString::from(rolled.face.as_str())))
-        .collect())
+        })
 }
 
 /// The kernel's pool limit, lowered to what the script can hold as the list of faces

@@ -80,6 +80,7 @@ mod moves;
 mod runtime;
 mod source;
 mod table;
+mod table_setup;
 mod terrain;
 mod triggers;
 mod values;
@@ -95,10 +96,11 @@ pub use host::{Host, Outcome, Script, ScriptContext, ScriptKind};
 pub use known::KnownNames;
 pub use limits::Limits;
 pub use source::ScriptSource;
-pub use table::{Feature, Table};
+pub use table::{Feature, TERRAIN_LAYER, Table};
 pub use triggers::{ListenerId, TriggerIndex};
 pub use variables::{EVENT_VARIABLES, FIGHTER_CARD_KINDS, Place, STEP_VARIABLES, Window};
 pub use vocabulary::{FunctionDoc, FunctionKind, NameKind, Param, docs_markdown, vocabulary};
 pub use world::{
-    AbilityInfo, Bindings, CardInfo, CardRestriction, FighterInfo, Names, Side, WeaponInfo, World,
+    AbilityInfo, ArmyAbility, ArmyInfo, Bindings, CardInfo, CardRestriction, FighterInfo,
+    ModelWeapon, Names, ProfileValue, Side, WeaponInfo, World,
 };

@@ -24,7 +24,7 @@ pub(crate) fn register(engine: &mut Registrar) {
                 .state()
                 .pieces
                 .values()
-                .filter(|piece| piece.owner == player)
+                .filter(|piece| piece.owner == player && piece.layer.is_empty())
                 .map(|piece| Dynamic::from(piece.id))
                 .collect())
         })

@@ -129,6 +129,10 @@ pub struct Table {
     pub outline: Vec<Point>,
     /// The terrain features placed on it, in order.
     pub features: Vec<Feature>,
+    /// The terrain features set up in play (`set_up_terrain`), each drawn around its own
+    /// origin: a feature stands on the table where the piece of layer [`TERRAIN_LAYER`] whose
+    /// kind is its name stands (off the table until then).
+    pub loose: Vec<Feature>,
     /// The territories of the deployment map in play, by name, in order.
     pub territories: Vec<(String, Area)>,
     /// The objectives, by name, each a point (its centre), in order.
@@ -149,6 +153,7 @@ impl Table {
                 Point::new(0, d),
             ],
             features: Vec::new(),
+            loose: Vec::new(),
             territories: Vec::new(),
             objectives: Vec::new(),
             unit,
@@ -158,6 +163,13 @@ impl Table {
     /// The same table with one more terrain feature.
     pub fn with_feature(mut self, feature: Feature) -> Table {
         self.features.push(feature);
+        self
+    }
+
+    /// The same table with one more feature to be set up in play, drawn around its own
+    /// origin (see [`Table::loose`]).
+    pub fn with_loose_feature(mut self, feature: Feature) -> Table {
+        self.loose.push(feature);
         self
     }
 
@@ -179,7 +191,7 @@ impl Table {
         gloam_core::validate_polygon(&self.outline)
             .map_err(|error| format!("the table's outline: {error}"))?;
         let mut names = std::collections::BTreeSet::new();
-        for feature in &self.features {
+        for feature in self.features.iter().chain(&self.loose) {
             if !names.insert(("feature", feature.name.as_str())) {
                 return Err(format!("two terrain features are named `{}`", feature.name));
             }
@@ -239,23 +251,54 @@ impl Table {
     }
 }
 
+/// The layer of the pieces that stand for terrain features set up in play: a piece of this
+/// layer whose kind names one of the table's [`Table::loose`] features puts that feature on
+/// the table at the piece's position.
+pub const TERRAIN_LAYER: &str = "terrain";
+
 /// The table edge, as a target (`table_edge()`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Edge;
+pub(crate) struct Edge;
 
 const NO_TABLE: &str = "this game has no table (it is played on hexes): the table vocabulary \
                         needs a world built with a table";
 
-fn table_of<'a>(run: &'a RunState, function: &'static str) -> Result<&'a Table, Stop> {
-    run.world
+/// The table as it stands in the game: the world's table with the features set up in play
+/// so far (pieces of [`TERRAIN_LAYER`] on the table, in piece order) among its features.
+pub(crate) fn table_of<'a>(
+    run: &'a RunState,
+    function: &'static str,
+) -> Result<std::borrow::Cow<'a, Table>, Stop> {
+    let table = run
+        .world
         .table
         .as_ref()
-        .ok_or_else(|| Stop::failed(function, NO_TABLE))
+        .ok_or_else(|| Stop::failed(function, NO_TABLE))?;
+    if table.loose.is_empty() {
+        return Ok(std::borrow::Cow::Borrowed(table));
+    }
+    let placed: Vec<Feature> = run
+        .state()
+        .pieces
+        .values()
+        .filter(|piece| piece.layer == TERRAIN_LAYER)
+        .filter_map(|piece| {
+            let at = piece.position?.point()?;
+            let feature = table.loose.iter().find(|f| f.name == piece.kind)?;
+            Some(feature.clone().moved_by(at))
+        })
+        .collect();
+    if placed.is_empty() {
+        return Ok(std::borrow::Cow::Borrowed(table));
+    }
+    let mut table = table.clone();
+    table.features.extend(placed);
+    Ok(std::borrow::Cow::Owned(table))
 }
 
 /// The scene of the game now: the pieces standing on the table (base radius, unit and
 /// height from the world's characteristic names), the terrain and the outline.
-fn scene_of(run: &RunState, function: &'static str) -> Result<Scene, Stop> {
+pub(crate) fn scene_of(run: &RunState, function: &'static str) -> Result<Scene, Stop> {
     let table = table_of(run, function)?;
     let names = &run.world.names;
     let state = run.state();
@@ -273,7 +316,11 @@ fn scene_of(run: &RunState, function: &'static str) -> Result<Scene, Stop> {
 }
 
 /// The unit (group) of a piece, as [`Scene::from_state`] reads it.
-fn unit_of(run: &RunState, function: &'static str, fighter: PieceId) -> Result<GroupId, Stop> {
+pub(crate) fn unit_of(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<GroupId, Stop> {
     let piece = run
         .state()
         .piece(fighter)
@@ -303,7 +350,7 @@ fn subject_of(function: &'static str, param: &str, value: &Dynamic) -> Result<Su
     ))
 }
 
-fn table_type_name(value: &Dynamic) -> &'static str {
+pub(crate) fn table_type_name(value: &Dynamic) -> &'static str {
     if value.is::<Point>() {
         "point"
     } else if value.is::<GroupId>() {
@@ -315,7 +362,7 @@ fn table_type_name(value: &Dynamic) -> &'static str {
     }
 }
 
-fn target_of(
+pub(crate) fn target_of(
     table: &Table,
     function: &'static str,
     param: &str,
@@ -365,7 +412,7 @@ fn target_of(
     ))
 }
 
-fn length(function: &'static str, what: &str, value: i64) -> Result<Length, Stop> {
+pub(crate) fn length(function: &'static str, what: &str, value: i64) -> Result<Length, Stop> {
     if value < 0 {
         return Err(Stop::failed(
             function,
@@ -386,7 +433,7 @@ fn scaled(function: &'static str, n: i64, per: i64) -> Result<i64, Stop> {
         })
 }
 
-fn get_int(function: &'static str, map: &Map, key: &str) -> Result<Option<i64>, Stop> {
+pub(crate) fn get_int(function: &'static str, map: &Map, key: &str) -> Result<Option<i64>, Stop> {
     match map.get(key) {
         None => Ok(None),
         Some(value) => value.as_int().map(Some).map_err(|_| {
@@ -401,7 +448,11 @@ fn get_int(function: &'static str, map: &Map, key: &str) -> Result<Option<i64>, 
     }
 }
 
-fn get_list(function: &'static str, map: &Map, key: &str) -> Result<Option<Array>, Stop> {
+pub(crate) fn get_list(
+    function: &'static str,
+    map: &Map,
+    key: &str,
+) -> Result<Option<Array>, Stop> {
     match map.get(key) {
         None => Ok(None),
         Some(value) => value.clone().into_array().map(Some).map_err(|_| {
@@ -423,18 +474,39 @@ fn terrain_list(
     items: &Array,
 ) -> Result<Vec<usize>, Stop> {
     let mut indices = Vec::new();
+    let terrain = table.terrain();
     for item in items {
-        let name = item.read_lock::<ImmutableString>().map(|s| s.to_string());
+        // A name, or `[name, height]`: only the parts of those features taller than `height`.
+        let (name, above) = match item.clone().into_array() {
+            Ok(pair) => match pair.as_slice() {
+                [name, height] => (
+                    name.read_lock::<ImmutableString>().map(|s| s.to_string()),
+                    height.as_int().ok(),
+                ),
+                _ => (None, None),
+            },
+            Err(_) => (
+                item.read_lock::<ImmutableString>().map(|s| s.to_string()),
+                None,
+            ),
+        };
         let Some(name) = name else {
             return Err(Stop::failed(
                 function,
                 format!(
-                    "limit `{key}` lists terrain by feature name or rule; an item is a {}",
+                    "limit `{key}` lists terrain by feature name or rule, or `[name, height]` for \
+                     the parts taller than `height`; an item is a {}",
                     table_type_name(item)
                 ),
             ));
         };
-        let found = table.terrain_named(&name);
+        let found = table.terrain_named(&name).into_iter().filter(|&index| {
+            above.is_none_or(|height| {
+                terrain
+                    .get(index)
+                    .is_some_and(|t| t.height.as_tenth_mm() > height)
+            })
+        });
         indices.extend(found);
     }
     Ok(indices)
@@ -478,7 +550,7 @@ const PATH_KEYS: &[&str] = &[
 
 const PLACE_KEYS: &[&str] = &["zone", "away", "wholly_near", "no_stop", "on_table"];
 
-fn known_keys(function: &'static str, map: &Map, keys: &[&str]) -> Result<(), Stop> {
+pub(crate) fn known_keys(function: &'static str, map: &Map, keys: &[&str]) -> Result<(), Stop> {
     if let Some(key) = map.keys().find(|key| !keys.contains(&key.as_str())) {
         return Err(Stop::failed(
             function,
@@ -488,7 +560,7 @@ fn known_keys(function: &'static str, map: &Map, keys: &[&str]) -> Result<(), St
     Ok(())
 }
 
-fn get_bool(function: &'static str, map: &Map, key: &str) -> Result<Option<bool>, Stop> {
+pub(crate) fn get_bool(function: &'static str, map: &Map, key: &str) -> Result<Option<bool>, Stop> {
     match map.get(key) {
         None => Ok(None),
         Some(value) => value.as_bool().map(Some).map_err(|_| {
@@ -716,7 +788,7 @@ fn apply_setup(
 
 /// Asks the acting player for a table point among `candidates` (any other point allowed);
 /// `None` without asking when there is no candidate.
-fn ask_point(
+pub(crate) fn ask_point(
     run: &mut RunState,
     function: &'static str,
     candidates: Vec<Point>,
@@ -1014,7 +1086,7 @@ fn register_queries(engine: &mut Registrar) {
                     let scene = scene_of(run, function)?;
                     let table = table_of(run, function)?;
                     let subject = subject_of(function, "subject", &subject)?;
-                    let target = target_of(table, function, "target", &target)?;
+                    let target = target_of(&table, function, "target", &target)?;
                     let distance = length(function, "the distance", distance)?;
                     let answer = if wholly {
                         scene.wholly_within(subject, &target, distance)
@@ -1225,7 +1297,7 @@ fn register_terrain_queries(engine: &mut Registrar) {
                 let pieces = scene
                     .subject(subject)
                     .map_err(|error| Stop::failed(F, error.to_string()))?;
-                Ok(floors(table, &feature).into_iter().any(|floor| {
+                Ok(floors(&table, &feature).into_iter().any(|floor| {
                     let area = Area::Polygon(floor.footprint.clone());
                     pieces
                         .iter()
@@ -1249,7 +1321,7 @@ fn register_terrain_queries(engine: &mut Registrar) {
                 };
                 let (from, to) = (figure(a)?, figure(b)?);
                 // Every floor counts, whatever its height: the target is given no height.
-                let crossed: Vec<Terrain> = floors(table, &feature)
+                let crossed: Vec<Terrain> = floors(&table, &feature)
                     .into_iter()
                     .map(|floor| Terrain {
                         height: Length::tenth_mm(1),
@@ -1313,7 +1385,7 @@ fn register_moves(engine: &mut Registrar) {
             const F: &str = "check_move";
             with_run(&ctx, F, |run| {
                 let scene = scene_of(run, F)?;
-                let limits = path_limits(table_of(run, F)?, F, &limits)?;
+                let limits = path_limits(&*table_of(run, F)?, F, &limits)?;
                 let path = path_of(F, &path)?;
                 Ok(or_unit(
                     check_path(&scene, fighter, &path, &limits)
@@ -1329,7 +1401,7 @@ fn register_moves(engine: &mut Registrar) {
             const F: &str = "check_formation";
             with_run(&ctx, F, |run| {
                 let scene = scene_of(run, F)?;
-                let limits = path_limits(table_of(run, F)?, F, &limits)?;
+                let limits = path_limits(&*table_of(run, F)?, F, &limits)?;
                 members(&scene, F, unit)?;
                 Ok(or_unit(
                     check_formation(&scene, unit, offset, &limits)
@@ -1345,7 +1417,7 @@ fn register_moves(engine: &mut Registrar) {
             const F: &str = "check_setup";
             with_run(&ctx, F, |run| {
                 let scene = scene_of(run, F)?;
-                let limits = place_limits(table_of(run, F)?, F, &limits)?;
+                let limits = place_limits(&*table_of(run, F)?, F, &limits)?;
                 let pieces = setup_formation(run, F, unit, anchor)?;
                 Ok(or_unit(
                     check_placement(&scene, &pieces, &limits)
@@ -1361,7 +1433,7 @@ fn register_moves(engine: &mut Registrar) {
             const F: &str = "move_candidates";
             with_run(&ctx, F, |run| {
                 let scene = scene_of(run, F)?;
-                let limits = path_limits(table_of(run, F)?, F, &limits)?;
+                let limits = path_limits(&*table_of(run, F)?, F, &limits)?;
                 members(&scene, F, unit)?;
                 Ok(move_candidates(&scene, unit, &limits)?
                     .into_iter()
@@ -1388,7 +1460,7 @@ fn register_moves(engine: &mut Registrar) {
             const F: &str = "choose_move";
             with_run(&ctx, F, |run| {
                 let scene = scene_of(run, F)?;
-                let limits = path_limits(table_of(run, F)?, F, &limits)?;
+                let limits = path_limits(&*table_of(run, F)?, F, &limits)?;
                 members(&scene, F, unit)?;
                 let candidates = move_candidates(&scene, unit, &limits)?;
                 let Some(point) = ask_point(run, F, candidates.clone(), &prompt)? else {
@@ -1420,7 +1492,7 @@ fn register_moves(engine: &mut Registrar) {
                 };
                 if !candidates.contains(&point) {
                     let scene = scene_of(run, F)?;
-                    let limits = place_limits(table_of(run, F)?, F, &limits)?;
+                    let limits = place_limits(&*table_of(run, F)?, F, &limits)?;
                     let pieces = setup_formation(run, F, unit, point)?;
                     if let Err(refusal) = check_placement(&scene, &pieces, &limits) {
                         return Err(refused_point(F, point, &refusal));
@@ -1437,7 +1509,7 @@ fn register_moves(engine: &mut Registrar) {
             with_run(&ctx, F, |run| {
                 effect(run, F)?;
                 let scene = scene_of(run, F)?;
-                let limits = path_limits(table_of(run, F)?, F, &limits)?;
+                let limits = path_limits(&*table_of(run, F)?, F, &limits)?;
                 members(&scene, F, unit).map_err(refused)?;
                 check_formation(&scene, unit, offset, &limits)
                     .map_err(|refusal| Stop::refused(F, refusal))?;
@@ -1452,7 +1524,7 @@ fn register_moves(engine: &mut Registrar) {
             with_run(&ctx, F, |run| {
                 effect(run, F)?;
                 let scene = scene_of(run, F)?;
-                let limits = path_limits(table_of(run, F)?, F, &limits)?;
+                let limits = path_limits(&*table_of(run, F)?, F, &limits)?;
                 let path = path_of(F, &path)?;
                 check_path(&scene, fighter, &path, &limits)
                     .map_err(|refusal| Stop::refused(F, refusal))?;
@@ -1478,7 +1550,7 @@ fn register_moves(engine: &mut Registrar) {
             with_run(&ctx, F, |run| {
                 effect(run, F)?;
                 let scene = scene_of(run, F)?;
-                let limits = place_limits(table_of(run, F)?, F, &limits)?;
+                let limits = place_limits(&*table_of(run, F)?, F, &limits)?;
                 let pieces = setup_formation(run, F, unit, anchor).map_err(refused)?;
                 check_placement(&scene, &pieces, &limits)
                     .map_err(|refusal| Stop::refused(F, refusal))?;
@@ -1492,42 +1564,70 @@ fn register_moves(engine: &mut Registrar) {
             const F: &str = "place_model";
             with_run(&ctx, F, |run| {
                 effect(run, F)?;
-                let mut scene = scene_of(run, F)?;
-                let limits = place_limits(table_of(run, F)?, F, &limits)?;
-                let names = &run.world.names;
-                let piece = run
-                    .state()
-                    .piece(fighter)
-                    .ok_or_else(|| Stop::refused(F, format!("there is no {fighter}")))?;
-                let radius = piece
-                    .characteristics
-                    .get(&names.base_radius)
-                    .copied()
-                    .unwrap_or(0);
-                let side = piece.owner;
-                let facing = match piece.position {
-                    Some(Position::Table { facing, .. }) => facing,
-                    _ => (0, 0),
-                };
-                let group = unit_of(run, F, fighter)?;
-                scene.pieces.retain(|p| p.id != fighter);
-                let placed = TablePiece {
-                    id: fighter,
-                    side,
-                    group,
-                    figure: Figure::new(at, Length::tenth_mm(radius)).with_facing(facing),
-                };
-                check_placement(&scene, std::slice::from_ref(&placed), &limits)
+                let placed = model_placement(run, F, fighter, at, &limits)?
                     .map_err(|refusal| Stop::refused(F, refusal))?;
                 apply_setup(run, F, &[placed])
             })
         },
     );
+    engine.register_fn(
+        "check_place_model",
+        |ctx: Ncc, fighter: PieceId, at: Point, limits: Map| -> Res<Dynamic> {
+            const F: &str = "check_place_model";
+            with_run(&ctx, F, |run| {
+                Ok(match model_placement(run, F, fighter, at, &limits)? {
+                    Ok(_) => Dynamic::UNIT,
+                    Err(refusal) => refusal_text(&refusal),
+                })
+            })
+        },
+    );
+}
+
+/// One model put with its base centre at `at` (from anywhere): the piece as it would
+/// stand, or why `limits` refuse it.
+fn model_placement(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    at: Point,
+    limits: &Map,
+) -> Result<Result<TablePiece, gloam_core::Refused>, Stop> {
+    let mut scene = scene_of(run, function)?;
+    let limits = place_limits(&*table_of(run, function)?, function, limits)?;
+    let names = &run.world.names;
+    let piece = run
+        .state()
+        .piece(fighter)
+        .ok_or_else(|| Stop::refused(function, format!("there is no {fighter}")))?;
+    let radius = piece
+        .characteristics
+        .get(&names.base_radius)
+        .copied()
+        .unwrap_or(0);
+    let side = piece.owner;
+    let facing = match piece.position {
+        Some(Position::Table { facing, .. }) => facing,
+        _ => (0, 0),
+    };
+    let group = unit_of(run, function, fighter)?;
+    scene.pieces.retain(|p| p.id != fighter);
+    let placed = TablePiece {
+        id: fighter,
+        side,
+        group,
+        figure: Figure::new(at, Length::tenth_mm(radius)).with_facing(facing),
+    };
+    Ok(check_placement(&scene, std::slice::from_ref(&placed), &limits).map(|()| placed))
 }
 
 /// A free point the rules checked and refused: the script stops, nothing changes, and the
 /// request stays pending (the host's undo).
-fn refused_point(function: &'static str, point: Point, refusal: &gloam_core::Refused) -> Stop {
+pub(crate) fn refused_point(
+    function: &'static str,
+    point: Point,
+    refusal: &gloam_core::Refused,
+) -> Stop {
     Stop::refused(
         function,
         format!("{}{WAS_REFUSED}{refusal}", Choice::Point(point)),
@@ -1536,15 +1636,23 @@ fn refused_point(function: &'static str, point: Point, refusal: &gloam_core::Ref
 
 /// The choices that take a free table point and refuse an illegal one (see
 /// [`crate::DslDiagnostic::refused_answer`]).
-pub(crate) const POINT_CHOICES: &[&str] = &["choose_move", "choose_setup"];
+pub(crate) const POINT_CHOICES: &[&str] = &["choose_move", "choose_setup", "choose_terrain_setup"];
 
 /// Between the refused answer and the reason in a refused point's message.
 pub(crate) const WAS_REFUSED: &str = " was refused: ";
 
+/// The kernel's formation candidates, each offset once (the first time it comes) and none
+/// that leaves the unit where it is: a request offers only moves that move.
 fn move_candidates(scene: &Scene, unit: GroupId, limits: &PathLimits) -> Result<Vec<Point>, Stop> {
-    formation_candidates(scene, unit, limits, &Lattice::default())
-        .map(|candidates| candidates.into_iter().map(|c| c.by).collect())
-        .map_err(|refusal| Stop::failed("move_candidates", refusal.to_string()))
+    let candidates = formation_candidates(scene, unit, limits, &Lattice::default())
+        .map_err(|refusal| Stop::failed("move_candidates", refusal.to_string()))?;
+    let mut offsets: Vec<Point> = Vec::with_capacity(candidates.len());
+    for candidate in candidates {
+        if candidate.by != Point::ORIGIN && !offsets.contains(&candidate.by) {
+            offsets.push(candidate.by);
+        }
+    }
+    Ok(offsets)
 }
 
 /// The most set-up candidates a script may ask for: lists stay under the sandbox's default
@@ -1560,7 +1668,7 @@ fn setup_candidates(
     max: i64,
 ) -> Result<Vec<Point>, Stop> {
     let scene = scene_of(run, function)?;
-    let limits = place_limits(table_of(run, function)?, function, limits)?;
+    let limits = place_limits(&*table_of(run, function)?, function, limits)?;
     if spacing <= 0 {
         return Err(Stop::failed(
             function,

@@ -155,10 +155,7 @@ pub(crate) fn register(engine: &mut Registrar) {
                 };
                 // The boards are laid out before anything is placed on them.
                 let state = run.state();
-                let placed = state
-                    .pieces
-                    .values()
-                    .any(|piece| matches!(piece.position, Some(Position::Hex(_))));
+                let placed = state.pieces.values().any(|piece| piece.position.is_some());
                 if placed || !state.hex_types.is_empty() {
                     return Err(Stop::refused(
                         F,

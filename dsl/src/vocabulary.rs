@@ -219,6 +219,7 @@ const TABLE_TARGET: Param = p(
 );
 const PATH_LIMITS: Param = p("limits", "map (move limits)");
 const SETUP_LIMITS: Param = p("limits", "map (set-up limits)");
+const TERRAIN_LIMITS: Param = p("limits", "map (terrain limits)");
 
 static VOCABULARY: &[FunctionDoc] = &[
     // Queries: fighters and players.
@@ -1083,7 +1084,14 @@ static VOCABULARY: &[FunctionDoc] = &[
         "move_candidates",
         &[UNIT, PATH_LIMITS],
         "list of points",
-        "legal offsets for moving the unit as a formation: toward the nearest enemy, into base contact, farthest along each direction, then a lattice",
+        "legal offsets for moving the unit as a formation: toward the nearest enemy, into base contact, farthest along each direction, then a lattice; each offset once, none that leaves the unit where it is",
+    ),
+    doc(
+        Query,
+        "check_place_model",
+        &[FIGHTER, p("at", "point"), SETUP_LIMITS],
+        "string or ()",
+        "why one model may not be put with its base centre at `at` (from anywhere) under `limits`, or `()` when it may (as `place_model` checks)",
     ),
     doc(
         Query,
@@ -1091,6 +1099,102 @@ static VOCABULARY: &[FunctionDoc] = &[
         &[UNIT, SETUP_LIMITS, p("spacing", "int"), p("max", "int")],
         "list of points",
         "legal anchors for setting the unit up, on a square lattice of `spacing` over the zone, at most `max` (1 to 1000), evenly spread",
+    ),
+    doc(
+        Query,
+        "table_layouts",
+        &[],
+        "list of maps",
+        "the tables and deployment maps the game may be laid out on, each `#{ layout, table, map }` (pick one with `lay_out_battlefield(layout)`); empty when the match fixed them",
+    ),
+    doc(
+        Query,
+        "territories_at",
+        &[p("at", "point")],
+        "list of strings",
+        "the names of the deployment map's territories that hold the point (its boundary counts), in order",
+    ),
+    doc(
+        Query,
+        "table_edges",
+        &[],
+        "list of edges (`[point, point]`)",
+        "the table's edges, each the two corners it joins, in the outline's order (a target of terrain limits)",
+    ),
+    doc(
+        Query,
+        "terrain_to_set_up",
+        &[],
+        "list of strings",
+        "the names of the table's terrain features that are set up in play and are not on the table yet, in the data's order",
+    ),
+    doc(
+        Query,
+        "terrain_kind",
+        &[p("feature", "string")],
+        "string",
+        "the kind of the named terrain feature (`large`, `small`...), as the data names it",
+    ),
+    doc(
+        Query,
+        "terrain_setup_candidates",
+        &[
+            p("feature", "string"),
+            TERRAIN_LIMITS,
+            p("spacing", "int"),
+            p("max", "int"),
+        ],
+        "list of points",
+        "legal places for the named feature's origin (its outline is drawn around it), on a square lattice of `spacing` over the zone, at most `max` (1 to 1000), evenly spread",
+    ),
+    doc(
+        Query,
+        "check_terrain_setup",
+        &[p("feature", "string"), p("at", "point"), TERRAIN_LIMITS],
+        "string or ()",
+        "why the named feature may not be set up with its origin at `at` under `limits`, or `()` when it may",
+    ),
+    doc(
+        Query,
+        "unit_models",
+        &[UNIT],
+        "list of fighters",
+        "every model of the unit, on the table or not (slain, waiting to be set up), in id order",
+    ),
+    doc(
+        Query,
+        "all_units_of",
+        &[PLAYER],
+        "list of units",
+        "every unit of the player, on the table or not, in order",
+    ),
+    doc(
+        Query,
+        "army_of",
+        &[PLAYER],
+        "map or ()",
+        "the army the player brings to a measured game: `#{ name, general, abilities }`, `general` the profile (warscroll) name of its general or `()`, `abilities` each `#{ name, window, choice, frequency, keywords, effect }` (`effect`: whether it has an effect script, run with `then(\"ability\", #{ name, player, fighter })`); `()` when the player brings none",
+    ),
+    doc(
+        Query,
+        "model_abilities",
+        &[FIGHTER],
+        "list of maps",
+        "the abilities of the fighter's profile in a measured game (its warscroll), each as `army_of` gives them",
+    ),
+    doc(
+        Query,
+        "model_weapons",
+        &[FIGHTER],
+        "list of strings",
+        "the names of the weapons of the fighter's profile in a measured game (its warscroll), in the data's order",
+    ),
+    doc(
+        Query,
+        "model_weapon",
+        &[FIGHTER, p("weapon", "string")],
+        "map",
+        "one weapon of the fighter's profile as a map: `name`, then the data's fields (`range`: a length, or `()` for a melee weapon; `attacks` and `damage`: an int or a roll such as `\"D3\"`; `hit`, `wound`, `rend`; `abilities`: the names of its weapon abilities; for an ability that names what it applies to, that ability's name with the list of them, `anti: [\"hero\"]`)",
     ),
     // Effects.
     doc(
@@ -1388,6 +1492,27 @@ static VOCABULARY: &[FunctionDoc] = &[
         "nothing",
         "puts one model's base centre at `at` (from anywhere) if legal under `limits`; refused otherwise",
     ),
+    doc(
+        Effect,
+        "set_up_terrain",
+        &[p("feature", "string"), p("at", "point"), TERRAIN_LIMITS],
+        "nothing",
+        "sets the named terrain feature up with its origin at `at`, if legal under `limits`; refused otherwise (and when it is already set up)",
+    ),
+    doc(
+        Effect,
+        "roll_amount",
+        &[p("amount", "int or string")],
+        "int",
+        "an amount as a number: an int as it is, a roll such as `\"D3\"`, `\"2D6+1\"` rolled with the ruleset's die of that name (`d3`, `d6`) and its faces' `values` added up",
+    ),
+    doc(
+        Effect,
+        "roll_values",
+        &[n("die", NameKind::Die), p("count", "int")],
+        "list of ints",
+        "rolls `count` dice as `roll` does and returns each die's number (its face's value in the ruleset's `values`)",
+    ),
     // Effects: the flow, run once the script has finished.
     doc(
         Effect,
@@ -1506,6 +1631,19 @@ static VOCABULARY: &[FunctionDoc] = &[
         "point or ()",
         "the acting player picks an anchor for the unit among `setup_candidates` or sends any point, which is checked; `()` without asking when no candidate is legal",
     ),
+    doc(
+        Choice,
+        "choose_terrain_setup",
+        &[
+            p("feature", "string"),
+            TERRAIN_LIMITS,
+            p("spacing", "int"),
+            p("max", "int"),
+            p("prompt", "string"),
+        ],
+        "point or ()",
+        "the acting player picks where the named feature's origin goes among `terrain_setup_candidates` or sends any point, which is checked; `()` without asking when no place is legal",
+    ),
 ];
 
 /// Every function scripts may call, queries first, then effects, then choices.
@@ -1552,12 +1690,31 @@ with \"this game has no table\".
 - **Move limits** (a map; `budget` required): `budget` (the longest path), `never_within`
   (never that close to an enemy on the way), `not_end_within`, `end_within: [target, d]`,
   `no_farther_from_enemy: true`, `may_pass: [fighters]`, `impassable: [names]`,
-  `no_stop: [names]` (terrain features by name or by rule, `\"unstable\"`; a name or rule
-  no feature on the table has matches nothing), `on_table` (default true).
+  `no_stop: [names]` (terrain features by name or by rule, `\"unstable\"`, or
+  `[name, height]` for only their parts taller than `height`; a name or rule no feature on
+  the table has matches nothing), `on_table` (default true).
 - **Set-up limits** (a map, every key optional): `zone` (a territory name, wholly within
   it), `away: [[target, d], ...]` (more than `d` from each), `wholly_near: [[target, d],
   ...]`, `no_stop`, `on_table`. A unit is set up from its models not on the table, in id
   order, in a row along x, bases touching, the first centred on the anchor.
+- **Tables and maps chosen in play**: a match that leaves them open has one layout for each
+  table and deployment map of its ruleset; `table_layouts()` lists them and
+  `lay_out_battlefield(layout)` picks one before anything is on the table.
+- **Terrain set up in play**: a table's features not placed by the match are drawn around
+  their own origin and stand on the table once `set_up_terrain` puts them
+  (`terrain_to_set_up`, `choose_terrain_setup`). **Terrain limits** (a map, every key
+  optional): `zone` (a territory the footprint lies wholly within), `away: [[target, d],
+  ...]` (more than `d` from each: a point, a fighter, `table_edge()`, an edge as
+  `table_edges()` gives it, or a territory, objective or terrain feature by name),
+  `terrain_gap: d` (more than `d` from every feature on the table), `on_table` (default
+  true).
+- **Profiles** of a measured game's models: `model_weapons`, `model_weapon` (a map of the
+  weapon's values as the data writes them) and `model_abilities`; `army_of(player)` tells
+  the army a player brings, its general and its abilities, whose effects run as the
+  driver's `ability` step (`then(\"ability\", #{ name, player, fighter })`).
+- **Numbered dice**: a die whose faces carry `values` in the ruleset is read as numbers
+  by `roll_values(die, n)`, and a roll written as in the data (`\"D3\"`, `\"2D6+1\"`) by
+  `roll_amount`.
 - **Refusals** are in players' words, in the table's unit: a check returns the reason as a
   string (`()` when legal); an effect given an illegal move is refused and the whole script
   undone; `choose_move` and `choose_setup` offer the candidates and accept any other point

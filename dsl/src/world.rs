@@ -504,6 +504,62 @@ fn sight_of(
     (blocked, sight)
 }
 
+/// An ability of an army or of a model's profile in a measured game, as `army_of` and
+/// `model_abilities` give it to scripts: its name, its timing window, the group of army
+/// choices it is picked from (`regiment_ability`, `enhancement`), its frequency and keywords.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArmyAbility {
+    /// Its name (its `effect` runs as the driver's `ability` step of that name).
+    pub name: String,
+    /// When it is used.
+    pub window: Option<String>,
+    /// The group of army choices it is picked from.
+    pub choice: Option<String>,
+    /// How often it may be used.
+    pub frequency: Option<String>,
+    /// Its keywords.
+    pub keywords: Vec<String>,
+    /// Whether it has an `effect` script.
+    pub has_effect: bool,
+}
+
+/// What a player brings to a measured game, as `army_of` gives it to scripts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArmyInfo {
+    /// The army's name.
+    pub name: String,
+    /// The profile (warscroll) of its general, if it names one.
+    pub general: Option<String>,
+    /// Its abilities, in the data's order.
+    pub abilities: Vec<ArmyAbility>,
+}
+
+/// One value of a [`ModelWeapon`]'s profile, as scripts read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProfileValue {
+    /// A number (a length in tenths of a millimetre).
+    Int(i64),
+    /// A text: a roll such as `"D3"` or `"2D6+1"` (`roll_amount` rolls it).
+    Text(String),
+    /// Names (weapon abilities, what an ability applies to).
+    Names(Vec<String>),
+    /// No value (a melee weapon's range): `()` in scripts.
+    Unset,
+}
+
+/// A weapon of a measured game's model: its name and its profile, a list of named values in
+/// the data's order (`range`, `attacks`, `hit`, `wound`, `rend`, `damage`, `abilities`...),
+/// which `model_weapon` gives scripts as a map. The names are the data's, not the script
+/// host's: no game's terms are here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelWeapon {
+    /// Its name.
+    pub name: String,
+    /// Its profile.
+    pub profile: Vec<(String, ProfileValue)>,
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct WorldData {
     pub(crate) battlefield: Battlefield,
@@ -521,6 +577,16 @@ pub(crate) struct WorldData {
     off_board_blocks: bool,
     /// The measured table, for a game played on one.
     pub(crate) table: Option<crate::Table>,
+    /// For a game on a table whose layouts are tables and maps: the table and the map of
+    /// each layout of [`WorldData::layouts`], in the same order.
+    pub(crate) table_layouts: Vec<(String, String)>,
+    /// The weapons of the models of a measured game, by model kind (a warscroll's name).
+    pub(crate) model_weapons: BTreeMap<String, Vec<ModelWeapon>>,
+    /// What each player's army is, for a measured game: its name, its general's profile and
+    /// its abilities (`army_of`).
+    pub(crate) armies: BTreeMap<PlayerId, ArmyInfo>,
+    /// The abilities of the models of a measured game, by model kind.
+    pub(crate) model_abilities: BTreeMap<String, Vec<ArmyAbility>>,
     /// The ruleset's named numbers (`constant(name)`), lengths in tenths of a millimetre.
     pub(crate) constants: BTreeMap<String, i64>,
 }
@@ -581,6 +647,10 @@ impl World {
                 blocking_types: types,
                 off_board_blocks,
                 table: None,
+                table_layouts: Vec::new(),
+                model_weapons: BTreeMap::new(),
+                armies: BTreeMap::new(),
+                model_abilities: BTreeMap::new(),
                 constants: BTreeMap::new(),
             }),
         }
@@ -710,6 +780,64 @@ impl World {
     /// The measured table, if the game is played on one.
     pub fn table(&self) -> Option<&crate::Table> {
         self.data.table.as_ref()
+    }
+
+    /// The same world whose layouts are the measured tables and deployment maps `layouts`
+    /// (table name, map name), in order: the layout names are `"table / map"`, which
+    /// `lay_out_battlefield` picks and `table_layouts` lists with their parts.
+    pub fn with_table_layouts<I>(mut self, layouts: I) -> World
+    where
+        I: IntoIterator<Item = (String, String)>,
+    {
+        let data = Rc::make_mut(&mut self.data);
+        data.table_layouts = layouts.into_iter().collect();
+        data.layouts = data
+            .table_layouts
+            .iter()
+            .map(|(table, map)| format!("{table} / {map}"))
+            .collect();
+        self
+    }
+
+    /// The table and map of each layout (empty unless [`World::with_table_layouts`]).
+    pub fn table_layouts(&self) -> &[(String, String)] {
+        &self.data.table_layouts
+    }
+
+    /// The same world knowing the weapons of the models of kind `kind` (a measured game's
+    /// profile: a warscroll), which `model_weapons` and `model_weapon` read.
+    pub fn with_model_weapons(
+        mut self,
+        kind: impl Into<String>,
+        weapons: Vec<ModelWeapon>,
+    ) -> World {
+        Rc::make_mut(&mut self.data)
+            .model_weapons
+            .insert(kind.into(), weapons);
+        self
+    }
+
+    /// The same world knowing `player`'s army (`army_of`).
+    pub fn with_army(mut self, player: PlayerId, army: ArmyInfo) -> World {
+        Rc::make_mut(&mut self.data).armies.insert(player, army);
+        self
+    }
+
+    /// The same world knowing the abilities of the models of kind `kind` (`model_abilities`).
+    pub fn with_model_abilities(
+        mut self,
+        kind: impl Into<String>,
+        abilities: Vec<ArmyAbility>,
+    ) -> World {
+        Rc::make_mut(&mut self.data)
+            .model_abilities
+            .insert(kind.into(), abilities);
+        self
+    }
+
+    /// The weapons of the models of kind `kind`, in order.
+    pub fn model_weapons(&self, kind: &str) -> &[ModelWeapon] {
+        self.data.model_weapons.get(kind).map_or(&[], Vec::as_slice)
     }
 
     /// The same world knowing the ruleset's named number `name` (a length in tenths of a

@@ -89,6 +89,21 @@ fn the_vocabulary_has_the_designed_names() {
         "check_setup",
         "move_candidates",
         "setup_candidates",
+        // Set-up in play and profiles of a measured game (docs/dsl.md, "The measured table").
+        "table_layouts",
+        "table_edges",
+        "territories_at",
+        "terrain_to_set_up",
+        "terrain_kind",
+        "terrain_setup_candidates",
+        "check_terrain_setup",
+        "check_place_model",
+        "unit_models",
+        "all_units_of",
+        "army_of",
+        "model_abilities",
+        "model_weapons",
+        "model_weapon",
     ] {
         assert!(names(FunctionKind::Query).contains(&name), "query {name}");
     }
@@ -124,6 +139,9 @@ fn the_vocabulary_has_the_designed_names() {
         "move_model",
         "set_up_unit",
         "place_model",
+        "set_up_terrain",
+        "roll_amount",
+        "roll_values",
     ] {
         assert!(names(FunctionKind::Effect).contains(&name), "effect {name}");
     }
@@ -137,7 +155,8 @@ fn the_vocabulary_has_the_designed_names() {
             "choose_route",
             "choose_card",
             "choose_move",
-            "choose_setup"
+            "choose_setup",
+            "choose_terrain_setup"
         ]
     );
 }

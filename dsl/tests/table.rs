@@ -629,7 +629,7 @@ fn bad_input_is_a_located_error_never_a_panic() {
         ),
         (
             "move_candidates(unit_of(m0), #{ budget: 1, impassable: [3] })",
-            "by feature name or rule; an item is a int",
+            "by feature name or rule, or `[name, height]` for the parts taller than `height`; an item is a int",
         ),
         (
             "move_candidates(unit_of(m0), #{ budget: 1, end_within: [m2] })",

@@ -113,6 +113,11 @@ fn faces(item: &Item, key: &str) -> Vec<FaceDef> {
         .collect()
 }
 
+/// A die's `values`: each face with the number it counts for (in `count`).
+fn faces_values(item: &Item) -> Vec<FaceDef> {
+    faces(item, "values")
+}
+
 fn tags(item: &Item, key: &str) -> Vec<KeywordDef> {
     elements(item, key)
         .iter()
@@ -432,11 +437,52 @@ impl Builder<'_> {
             let Some(die_name) = name(die) else {
                 continue;
             };
+            let values = faces_values(die);
+            for value in &values {
+                if !faces.iter().any(|face| face.name == value.name) {
+                    if let Some(span) =
+                        elements(die, "values")
+                            .iter()
+                            .find_map(|element| match element {
+                                Element::Pair(pair) if pair.key.value == value.name => {
+                                    Some(pair.key.span)
+                                }
+                                _ => None,
+                            })
+                    {
+                        self.bad_value(
+                            span,
+                            format!("`{}` is not a face of die `{die_name}`", value.name),
+                            "no such face",
+                            format!(
+                                "give values to the die's faces: {}",
+                                faces
+                                    .iter()
+                                    .map(|f| f.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        );
+                    }
+                }
+            }
+            // A numbered die's faces count for their pips unless `values` says otherwise.
+            let values = match sides {
+                Some(_) if values.is_empty() => faces
+                    .iter()
+                    .map(|face| FaceDef {
+                        name: face.name.clone(),
+                        count: face.name.parse().unwrap_or(0),
+                    })
+                    .collect(),
+                _ => values,
+            };
             dice.push(DieDef {
                 name: die_name,
                 about: string(die, "about"),
                 faces,
                 sides,
+                values,
             });
         }
         let mut steps = Vec::new();

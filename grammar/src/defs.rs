@@ -422,6 +422,10 @@ pub struct DieDef {
     /// pips.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sides: Option<i64>,
+    /// The number each face counts for, when the die is read as a number (the pips of a D6:
+    /// `values = [one: 1, two: 2, ...]`); `count` holds the value. Empty for a die of symbols.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<FaceDef>,
 }
 
 impl DieDef {

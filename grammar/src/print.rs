@@ -250,6 +250,15 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         } else {
             out.list("faces", &faces);
         }
+        let values: Vec<String> = die
+            .values
+            .iter()
+            .map(|face| format!("{}: {}", face.name, face.count))
+            .collect();
+        // A numbered die's values are its pips, written by `sides`.
+        if !values.is_empty() && die.sides.is_none() {
+            out.list("values", &values);
+        }
         out.close();
     }
     for window in &def.windows {

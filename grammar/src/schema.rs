@@ -405,6 +405,13 @@ const DIE_FIELDS: &[FieldSchema] = &[
         "a numbered die: faces `1` to `sides`, each valued at its pips (instead of `faces`)",
         "sides = 6",
     ),
+    field(
+        "values",
+        T::NumberPairs,
+        false,
+        "the number each face counts for when the die is read as a number (rolls such as `D3` or `2D6` in the data, `roll_amount` in scripts)",
+        "values = [one: 1, two: 2, three: 3, four: 4, five: 5, six: 6]",
+    ),
 ];
 
 const WINDOW_FIELDS: &[FieldSchema] = &[

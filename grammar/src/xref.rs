@@ -576,6 +576,27 @@ impl Checker<'_> {
                                 &format!("declare it in ruleset `{}`'s `die` items", ruleset.name),
                             ),
                         });
+                    } else if let Some(Value::String(text)) = weapon.field(key).map(|f| &f.value)
+                        && let Some(crate::defs::Amount::Roll { die, .. }) =
+                            crate::defs::Amount::parse_roll(&text.value)
+                        && let Some(def) = ruleset.die(&die)
+                        && def
+                            .faces
+                            .iter()
+                            .any(|face| !def.values.iter().any(|v| v.name == face.name))
+                    {
+                        self.out.push(GrammarDiagnostic::BadValue {
+                            message: format!(
+                                "`{key}` rolls die `{die}`, which has no number on every face"
+                            ),
+                            src: self.file.src(),
+                            span: self.file.span(text.span),
+                            label: "not a numbered die".to_string(),
+                            help: format!(
+                                "give die `{die}` of ruleset `{}` a `values` list, one number per face (`values = [one: 1, two: 2]`)",
+                                ruleset.name
+                            ),
+                        });
                     }
                 }
                 for written in list_names(weapon, "uncertain") {

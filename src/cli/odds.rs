@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use gloam::core::Ratio;
 use gloam::odds::{Calculator, Odds, Situation, fraction};
+use gloam::odds_table::{TableCalculator, TableOdds, TableSituation};
 
 use super::CliError;
 
@@ -42,6 +43,10 @@ pub(crate) fn data_paths(given: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 pub(crate) fn run(args: &OddsArgs) -> Result<bool, CliError> {
+    // A ruleset played by armies on a table (Spearhead) has its own situations.
+    if let Ok(calculator) = TableCalculator::new(&data_paths(&args.paths), &args.ruleset) {
+        return run_table(args, calculator);
+    }
     let mut calculator = Calculator::new(&data_paths(&args.paths), &args.ruleset)
         .map_err(|e| CliError::input(e.to_string()))?;
     if args.list {
@@ -167,5 +172,113 @@ fn table(situation: &Situation, odds: &Odds) -> String {
             odds.side_changed.to_f64() * 100.0
         );
     }
+    out
+}
+
+/// `gloam odds` for a ruleset played on a table: units and weapons, damage points.
+fn run_table(args: &OddsArgs, mut calculator: TableCalculator) -> Result<bool, CliError> {
+    if args.list {
+        let listed = calculator.list();
+        let text = if args.json {
+            let value = serde_json::json!({ "units": listed });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            )
+        } else {
+            let mut out = String::new();
+            for unit in &listed {
+                let _ = writeln!(
+                    out,
+                    "{} / {} [{}]",
+                    unit.army,
+                    unit.unit,
+                    unit.keywords.join(", ")
+                );
+                for w in &unit.weapons {
+                    let _ = writeln!(out, "    {}", w.name);
+                }
+            }
+            out
+        };
+        super::emit(&text)?;
+        return Ok(true);
+    }
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| CliError::input(format!("cannot read the situation from stdin: {e}")))?;
+    let situation: TableSituation = serde_json::from_str(&input).map_err(|e| {
+        CliError::input(format!(
+            "the situation on stdin is not valid: {e}; expected {{\"attacker\": {{\"army\", \"unit\", \"weapon\", \"charged\"}}, \"target\": {{\"army\", \"unit\", \"cover\"}}}} (see docs/odds.md)"
+        ))
+    })?;
+    let odds = calculator
+        .odds(&situation)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    let text = if args.json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&odds.to_json()).unwrap_or_default()
+        )
+    } else {
+        table_text(&situation, &odds)
+    };
+    super::emit(&text)?;
+    Ok(true)
+}
+
+fn table_text(situation: &TableSituation, odds: &TableOdds) -> String {
+    let p = &odds.profile;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}) attack {} ({}) with {}{}",
+        situation.attacker.unit,
+        situation.attacker.army,
+        situation.target.unit,
+        situation.target.army,
+        situation.attacker.weapon,
+        if situation.attacker.charged {
+            ", having charged"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        out,
+        "  {} models x {} attacks, hit {}+ ({:+}), wound {}+ ({:+}), rend {}, damage {}{}; save {}+ ({:+}){}",
+        p.models,
+        p.attacks,
+        p.hit,
+        p.hit_modifier,
+        p.wound,
+        p.wound_modifier,
+        p.rend,
+        p.damage,
+        p.crit
+            .as_ref()
+            .map(|c| format!(", crit: {c}"))
+            .unwrap_or_default(),
+        p.save,
+        p.save_modifier,
+        p.ward.map(|w| format!(", ward {w}+")).unwrap_or_default()
+    );
+    let _ = writeln!(out, "\ndamage      chance   exact");
+    for (amount, chance) in &odds.damage {
+        let _ = writeln!(
+            out,
+            "{amount:<9} {:>7.2}%  {:<16} {}",
+            chance.to_f64() * 100.0,
+            fraction(*chance),
+            bar(*chance)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nexpected damage {:.3} ({})",
+        odds.expected_damage.to_f64(),
+        fraction(odds.expected_damage)
+    );
     out
 }

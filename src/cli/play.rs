@@ -9,7 +9,8 @@ use gloam::agent::{Agent as _, GreedyAgent, RandomAgent};
 use gloam::engine::RulesetGame;
 use gloam::narrate::{Board, Narrator, piece_name};
 use gloam::save::SavedGame;
-use gloam_core::{Answer, Choice, Game, GameState, Options, PlayerId, Request};
+use gloam::table_text::{PointQuestion, TableText};
+use gloam_core::{Answer, Choice, Game, GameState, Options, PlayerId, Position, Request};
 
 use super::CliError;
 use super::data::DataArgs;
@@ -47,13 +48,55 @@ enum Opponent {
     Random,
 }
 
+/// What the screen shows of a game on a measured table at one decision: the drawing and,
+/// for a question of table points, how to read them.
+struct TableScreen {
+    text: TableText,
+    unit: gloam_core::LengthUnit,
+    points: Option<PointQuestion>,
+}
+
+impl TableScreen {
+    /// `None` for a game on hexes.
+    fn of(
+        rules: &RulesetGame,
+        state: &GameState,
+        request: Option<&Request>,
+    ) -> Option<TableScreen> {
+        let table = gloam::table_text::table_in(rules, state)?;
+        let text = TableText::of_game(rules, state)?;
+        let points = request.and_then(|r| PointQuestion::of(r, state, &table, rules.names()));
+        Some(TableScreen {
+            text,
+            unit: table.unit,
+            points,
+        })
+    }
+
+    /// The refusal of an answer, in players' words on this table: the rules' reason (after
+    /// "was refused: " when the error has it).
+    fn readable(&self, error: &str, state: &GameState) -> String {
+        let reason = error
+            .split_once(" was refused: ")
+            .map_or(error, |(_, reason)| reason);
+        gloam::table_text::readable(reason, state, self.unit, &self.text.labels)
+    }
+}
+
 fn describe(
     choice: &Choice,
     state: &GameState,
     viewer: PlayerId,
     board: &Board,
     rules: &RulesetGame,
+    table: Option<&TableScreen>,
 ) -> String {
+    if let Some(words) = table
+        .and_then(|t| t.points.as_ref())
+        .and_then(|points| points.describe(choice, state, &table?.text.labels))
+    {
+        return words;
+    }
     match choice {
         Choice::Piece(id) => match state.piece(*id) {
             Some(piece) => {
@@ -62,11 +105,23 @@ fn describe(
                 } else {
                     "enemy"
                 };
-                let at = piece
-                    .position
-                    .and_then(|p| p.hex())
-                    .map_or_else(|| "off the battlefield".to_owned(), |h| format!("at {h}"));
-                let label = board.labels.get(id).map_or("", String::as_str);
+                let at = match (piece.position, table) {
+                    (Some(Position::Table { at, .. }), Some(table)) => {
+                        format!("at {}", gloam::table_text::point_words(at, table.unit))
+                    }
+                    (_, Some(_)) => "not on the table".to_owned(),
+                    (position, None) => position
+                        .and_then(|p| p.hex())
+                        .map_or_else(|| "off the battlefield".to_owned(), |h| format!("at {h}")),
+                };
+                let label = match table {
+                    Some(table) => table
+                        .text
+                        .labels
+                        .get(id)
+                        .map_or_else(String::new, char::to_string),
+                    None => board.labels.get(id).cloned().unwrap_or_default(),
+                };
                 format!("{whose} {} ({label}) {at}", piece.kind)
             }
             None => "a fighter no longer in the game".to_owned(),
@@ -112,7 +167,14 @@ fn parse_hex(line: &str) -> Option<gloam_core::Hex> {
     ))
 }
 
-fn parse_answer(line: &str, request: &Request) -> Result<Answer, String> {
+fn parse_answer(
+    line: &str,
+    request: &Request,
+    points: Option<&PointQuestion>,
+) -> Result<Answer, String> {
+    if let Some(answer) = points.and_then(|points| points.parse(line)) {
+        return Ok(answer);
+    }
     if let (Some(hex), Options::One { choices }) = (parse_hex(line), &request.options) {
         return if choices.contains(&Choice::Hex(hex)) {
             Ok(Answer::One(Choice::Hex(hex)))
@@ -249,10 +311,18 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         // The layout the set-up chose (the boards are laid out before anything is drawn on
         // them).
         let board = Board::of(&rules, game.state());
-        out.push_str(&board_text(&rules, game.state(), &board));
+        let table = TableScreen::of(&rules, game.state(), Some(&request));
+        out.push_str(&board_text(&rules, game.state(), &board, table.as_ref()));
         out.push('\n');
         out.push_str(&screen::hand(&rules, game.state(), human));
-        out.push_str(&question(&request, game.state(), human, &board, &rules));
+        out.push_str(&question(
+            &request,
+            game.state(),
+            human,
+            &board,
+            &rules,
+            table.as_ref(),
+        ));
         super::emit(&std::mem::take(&mut out))?;
         loop {
             let Some(Ok(line)) = lines.next() else {
@@ -289,8 +359,15 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
                     let board = Board::of(&rules, game.state());
                     super::emit(&format!(
                         "{}\n{}",
-                        board_text(&rules, game.state(), &board),
-                        question(&request, game.state(), human, &board, &rules)
+                        board_text(&rules, game.state(), &board, table.as_ref()),
+                        question(
+                            &request,
+                            game.state(),
+                            human,
+                            &board,
+                            &rules,
+                            table.as_ref()
+                        )
                     ))?;
                 }
                 ("show", rest) => {
@@ -313,10 +390,22 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
                     };
                     super::emit(&format!("{text}> "))?;
                 }
-                _ => match parse_answer(line, &request) {
+                _ => match parse_answer(
+                    line,
+                    &request,
+                    table.as_ref().and_then(|t| t.points.as_ref()),
+                ) {
                     Ok(answer) => match game.submit(human, answer) {
                         Ok(_) => break,
-                        Err(error) => super::emit(&format!("refused: {error}\n> "))?,
+                        Err(error) => {
+                            let error = match &table {
+                                Some(table) => table.readable(&error.to_string(), game.state()),
+                                None => error.to_string(),
+                            };
+                            super::emit(&format!(
+                                "refused: {error}\nnothing changed; answer again\n> "
+                            ))?
+                        }
                     },
                     Err(message) => super::emit(&format!("{message}\n> "))?,
                 },
@@ -328,15 +417,31 @@ pub(crate) fn run(args: &PlayArgs) -> Result<bool, CliError> {
         let _ = writeln!(out, "{line}");
     }
     let board = Board::of(&rules, game.state());
-    out.push_str(&screen::roster(&rules, game.state(), &board));
+    match TableScreen::of(&rules, game.state(), None) {
+        Some(table) => {
+            out.push('\n');
+            out.push_str(&table.text.drawing);
+            out.push_str(&table.text.legend);
+        }
+        None => out.push_str(&screen::roster(&rules, game.state(), &board)),
+    }
     let saved = save(&game, &paths, &args.save);
     out.push_str(&saved.note);
     super::emit(&out)?;
     Ok(saved.ok)
 }
 
-/// The battlefield, its legend and the fighters.
-fn board_text(rules: &RulesetGame, state: &GameState, board: &Board) -> String {
+/// The battlefield, its legend and the fighters; or, in a game on a measured table, the
+/// table drawn from above with its legend of terrain, objectives and units.
+fn board_text(
+    rules: &RulesetGame,
+    state: &GameState,
+    board: &Board,
+    table: Option<&TableScreen>,
+) -> String {
+    if let Some(table) = table {
+        return format!("{}{}", table.text.drawing, table.text.legend);
+    }
     format!(
         "{}{}{}",
         board.drawing,
@@ -352,19 +457,31 @@ fn question(
     human: PlayerId,
     board: &Board,
     rules: &RulesetGame,
+    table: Option<&TableScreen>,
 ) -> String {
     let mut out = format!("\n{}\n", request.prompt);
     let items: &[Choice] = match &request.options {
         Options::One { choices } | Options::Several { choices, .. } => choices,
         Options::Order { items } => items,
     };
-    for (index, choice) in items.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "  {}. {}",
-            index + 1,
-            describe(choice, state, human, board, rules)
-        );
+    let options: Vec<String> = items
+        .iter()
+        .map(|choice| describe(choice, state, human, board, rules, table))
+        .collect();
+    out.push_str(&in_columns(&options));
+    if let Some(points) = table.and_then(|t| t.points.as_ref()) {
+        let unit = table.map_or("inches", |t| gloam::table_text::unit_name(t.unit));
+        if points.takes_any_point() && points.offsets() {
+            let _ = writeln!(
+                out,
+                "(a number, or a move of your own as X Y: {unit} east and north, `-` for west and south)"
+            );
+        } else if points.takes_any_point() {
+            let _ = writeln!(
+                out,
+                "(a number, or a point of your own as X Y, in {unit} from the bottom-left corner)"
+            );
+        }
     }
     match &request.options {
         Options::Several { .. } => {
@@ -377,5 +494,36 @@ fn question(
         Options::One { .. } => {}
     }
     out.push_str("> ");
+    out
+}
+
+/// Numbered options, one a line; when there are many and they are short enough to fit 110
+/// columns, in up to three columns, numbers running down each.
+fn in_columns(options: &[String]) -> String {
+    let mut out = String::new();
+    let width = options.iter().map(|l| l.chars().count()).max().unwrap_or(0) + 9;
+    let columns = if options.len() > 12 {
+        (110 / width.max(1)).clamp(1, 3)
+    } else {
+        1
+    };
+    if columns == 1 {
+        for (index, option) in options.iter().enumerate() {
+            let _ = writeln!(out, "  {}. {option}", index + 1);
+        }
+        return out;
+    }
+    let rows = options.len().div_ceil(columns);
+    for row in 0..rows {
+        let mut line = String::new();
+        for column in 0..columns {
+            let index = column * rows + row;
+            if let Some(option) = options.get(index) {
+                let item = format!("{:>4}. {option}", index + 1);
+                let _ = write!(line, "{item:<width$}");
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
     out
 }

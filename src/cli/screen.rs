@@ -23,6 +23,9 @@ pub(crate) fn help() -> String {
   Q,R               for a hex question, the hex itself by its coordinates (`-1,7` or
                     `(-1, 7)`): rows are labelled `rR` on the board, with the Q of their
                     first and last hexes; Q grows by 1 from one hex to the next in a row
+  X Y               for a question on a measured table that takes any point, a point of
+                    your own in the table's unit (`12 6.5`, from the bottom-left corner);
+                    for a move, how far east and north the unit goes (`-1 2.5`)
   hand              your hand (your hidden cards) with their texts
   board             the battlefield, its legend and the fighters
   show card NAME    a card's text, kind, glory or cost, keywords and restrictions
@@ -328,8 +331,21 @@ pub(crate) fn show_fighter(
     let damage = piece.counters.get(&names.damage).copied().unwrap_or(0);
     let wounds = state.characteristic(id, &names.wounds).unwrap_or(0);
     let _ = writeln!(out, "  wounds taken: {damage} of {wounds}");
-    match piece.position.and_then(|p| p.hex()) {
-        Some(hex) => {
+    let unit = rules
+        .ruleset()
+        .unit
+        .as_deref()
+        .and_then(gloam_core::LengthUnit::from_suffix)
+        .unwrap_or(gloam_core::LengthUnit::Inch);
+    match piece.position {
+        Some(gloam_core::Position::Table { at, .. }) => {
+            let _ = writeln!(
+                out,
+                "  at {} on the table",
+                gloam::table_text::point_words(at, unit)
+            );
+        }
+        Some(gloam_core::Position::Hex(hex)) => {
             let types = hex_types(&rules.hex_types_in(state), hex);
             let _ = writeln!(
                 out,

@@ -193,6 +193,19 @@ pub fn check_invariants(state: &GameState) -> Result<(), String> {
             return Err(format!("{} has {glory} glory", player.name));
         }
     }
+    // On a measured table no two bases overlap (models of the default layer, with the
+    // base radius and unit the script host reads them by).
+    if state
+        .pieces
+        .values()
+        .any(|p| matches!(p.position, Some(gloam_core::Position::Table { .. })))
+    {
+        let names = gloam_dsl::Names::default();
+        let scene = gloam_core::Scene::from_state(state, &names.base_radius, &names.unit);
+        if let Some((a, b)) = scene.first_overlap() {
+            return Err(format!("the bases of {a} and {b} overlap on the table"));
+        }
+    }
     Ok(())
 }
 

@@ -294,15 +294,14 @@ impl Env<'_> {
         Ok(result)
     }
 
-    /// `len` and `is_empty` of a list, a map or a string, as Rhai's standard library gives
-    /// them (a string's length in characters); `None` for anything else.
+    /// `len` and `is_empty` of a list or a map, as Rhai's standard library gives them;
+    /// `None` for anything else. (A string's are left to Rhai's resolution: the sandbox's
+    /// standard library has no `len` of a string, and the call is an error there.)
     fn size_of(name: &str, value: &Dynamic) -> Option<Dynamic> {
         let len = if let Ok(list) = value.as_array_ref() {
             list.len()
         } else if let Ok(map) = value.as_map_ref() {
             map.len()
-        } else if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
-            text.chars().count()
         } else {
             return None;
         };

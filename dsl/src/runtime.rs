@@ -109,6 +109,11 @@ pub(crate) struct RunState {
     /// What the compiled engine needs to evaluate a card's condition inside this run, when
     /// the run is on the compiled engine.
     pub(crate) compiled: Option<Rc<Compiled>>,
+    /// When the run stopped at a choice and the call that asked changed nothing before it
+    /// asked (no event, nothing queued): the answer that call began reading at. Made again
+    /// from there, the call asks the same question; the compiled engine resumes a run there
+    /// ([`crate::compiled::Finish::Suspended`]).
+    pub(crate) asked: Option<usize>,
 }
 
 /// The compiled engine's table and limits, lent to a run.
@@ -480,11 +485,25 @@ pub(crate) fn with_run<T>(
         if run.stop.is_some() {
             return Err(terminated(position));
         }
+        let (events, flow, next_answer) = (run.events.len(), run.flow.len(), run.next_answer);
         body(run).map_err(|stop| {
+            if matches!(stop, Stop::Choice(_))
+                && run.events.len() == events
+                && run.flow.len() == flow
+            {
+                run.asked = Some(next_answer);
+            }
             run.stop = Some((stop, position));
             terminated(position)
         })
     })
+}
+
+/// Whether the run in progress stopped at a choice that the call which asked can ask again
+/// ([`RunState::asked`]).
+pub(crate) fn stopped_to_ask() -> bool {
+    with_run_raw(|run| run.asked.is_some() && matches!(run.stop, Some((Stop::Choice(_), _))))
+        .unwrap_or(false)
 }
 
 /// Runs `body` with the run in progress even if it has stopped (to end a nested condition
@@ -504,6 +523,7 @@ pub(crate) fn restart() {
         run.flow.clear();
         run.stop = None;
         run.list_depth = 0;
+        run.asked = None;
     });
 }
 

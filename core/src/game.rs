@@ -597,7 +597,7 @@ impl<'a> Ctx<'a> {
 
     /// Declares the lowest value modifiers can bring a characteristic to.
     pub fn set_floor(&mut self, name: &str, floor: i64) -> Result<(), RuleError> {
-        self.state.floors.insert(name.to_owned(), floor);
+        Arc::make_mut(&mut self.state.floors).insert(name.to_owned(), floor);
         self.record(Event::FloorSet {
             name: name.to_owned(),
             floor,
@@ -624,7 +624,7 @@ impl<'a> Ctx<'a> {
                 zone: zone.to_string(),
             });
         }
-        self.state.zones.insert(
+        Arc::make_mut(&mut self.state.zones).insert(
             zone.clone(),
             Zone {
                 visibility,
@@ -646,9 +646,7 @@ impl<'a> Ctx<'a> {
             return Err(RuleError::UnknownPlayer { player: owner });
         }
         let id = CardId(next_id(self.state.cards.keys().map(|id| id.0)));
-        let target = self
-            .state
-            .zones
+        let target = Arc::make_mut(&mut self.state.zones)
             .get_mut(zone)
             .ok_or_else(|| RuleError::UnknownZone {
                 zone: zone.to_string(),
@@ -690,12 +688,11 @@ impl<'a> Ctx<'a> {
             .zone_of(card)
             .cloned()
             .ok_or(RuleError::UnknownCard { card })?;
-        if let Some(source) = self.state.zones.get_mut(&from) {
+        let zones = Arc::make_mut(&mut self.state.zones);
+        if let Some(source) = zones.get_mut(&from) {
             source.cards.retain(|c| *c != card);
         }
-        let target = self
-            .state
-            .zones
+        let target = zones
             .get_mut(to)
             .ok_or_else(|| RuleError::UnknownZone {
                 zone: to.to_string(),
@@ -715,8 +712,7 @@ impl<'a> Ctx<'a> {
     /// Shuffles a zone with the game's RNG.
     pub fn shuffle(&mut self, zone: &ZoneId) -> Result<(), RuleError> {
         let state = &mut *self.state;
-        let target = state
-            .zones
+        let target = Arc::make_mut(&mut state.zones)
             .get_mut(zone)
             .ok_or_else(|| RuleError::UnknownZone {
                 zone: zone.to_string(),

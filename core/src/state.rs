@@ -227,8 +227,10 @@ pub struct GameState {
     /// Every card, by id. Cards never change once created, so copies of the state share
     /// the map (a new card goes in with `Arc::make_mut`).
     pub cards: Arc<BTreeMap<CardId, Card>>,
-    /// The zones; every card is in exactly one zone.
-    pub zones: BTreeMap<ZoneId, Zone>,
+    /// The zones; every card is in exactly one zone. Shared between copies of the state
+    /// (a copy is made per decision and per script run), and copied on write
+    /// (`Arc::make_mut`): most runs move no card.
+    pub zones: Arc<BTreeMap<ZoneId, Zone>>,
     /// Game-wide named counters (`round`, ...).
     pub counters: BTreeMap<String, i64>,
     /// Game-wide named tokens (a shared supply), with their number.
@@ -251,7 +253,8 @@ pub struct GameState {
     /// Characteristic modifiers and their durations.
     pub modifiers: crate::Modifiers,
     /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
-    pub floors: BTreeMap<String, i64>,
+    /// Shared between copies of the state: set once, when the game starts.
+    pub floors: Arc<BTreeMap<String, i64>>,
     /// The rules' flow: a stack of frames, top last. Empty when the game is over.
     pub flow: Vec<Frame>,
     /// The decisions the game waits on, if any.
@@ -370,14 +373,14 @@ impl GameState {
             players,
             pieces: BTreeMap::new(),
             cards: Arc::default(),
-            zones: BTreeMap::new(),
+            zones: Arc::default(),
             counters: BTreeMap::new(),
             tokens: BTreeMap::new(),
             hex_types: BTreeSet::new(),
             fixed_faces: Vec::new(),
             chance: None,
             modifiers: crate::Modifiers::default(),
-            floors: BTreeMap::new(),
+            floors: Arc::default(),
             flow: Vec::new(),
             pending: None,
             result: None,
@@ -454,7 +457,7 @@ impl GameState {
     /// position.
     pub fn check_invariants(&self) -> Result<(), InvariantError> {
         let mut seen: BTreeMap<CardId, usize> = self.cards.keys().map(|id| (*id, 0)).collect();
-        for (zone_id, zone) in &self.zones {
+        for (zone_id, zone) in self.zones.iter() {
             for card in &zone.cards {
                 match seen.get_mut(card) {
                     Some(count) => *count += 1,

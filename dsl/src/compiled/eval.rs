@@ -369,7 +369,27 @@ impl Env<'_> {
                 self.track(pos)?;
                 return Ok(found.into());
             }
+            if let Some(equal) = pair.and_then(|(a, b)| Env::unit_equality(&call.name, a, b)) {
+                self.track(pos)?;
+                return Ok(equal.into());
+            }
+            // `list.push(item)` on a list in a variable, as Rhai's call of the standard
+            // library's `push` does it: the item moved in, then the list's size checked.
+            let pushes = call.name.as_str() == "push"
+                && args.len() == 1
+                && !args[0].is_shared()
+                && receiver.as_ref().is_some_and(|list| {
+                    list.is_array() && !list.is_shared() && !list.is_read_only()
+                });
             return match receiver {
+                Some(list) if pushes => {
+                    self.track(pos)?;
+                    if let Ok(mut items) = list.as_array_mut() {
+                        items.push(std::mem::take(&mut args[0]));
+                    }
+                    self.check_size(list, pos)?;
+                    Ok(Dynamic::UNIT)
+                }
                 Some(first) => {
                     let mut refs: Refs<'_> = SmallVec::new();
                     refs.push(first);
@@ -491,6 +511,29 @@ impl Env<'_> {
             return all_equal(&list, &*card);
         }
         None
+    }
+
+    /// `==` and `!=` with `()` on one side and `()`, a string or a game value on the other,
+    /// which no registered function takes: Rhai's built-ins answer them (`() == ()`, and
+    /// values of different types are never equal); `None` for anything else.
+    fn unit_equality(name: &str, left: &Dynamic, right: &Dynamic) -> Option<bool> {
+        let plain = |value: &Dynamic| {
+            value.is_unit()
+                || value.is_string()
+                || value.is::<gloam_core::PieceId>()
+                || value.is::<gloam_core::Hex>()
+                || value.is::<gloam_core::PlayerId>()
+                || value.is::<gloam_core::CardId>()
+        };
+        if !(left.is_unit() || right.is_unit()) || !plain(left) || !plain(right) {
+            return None;
+        }
+        let equal = left.is_unit() && right.is_unit();
+        match name {
+            "==" => Some(equal),
+            "!=" => Some(!equal),
+            _ => None,
+        }
     }
 
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
@@ -1214,8 +1257,8 @@ impl Machine<'_> {
     }
 
     /// The values of a chain's links, left to right, before its root (Rhai's order).
-    fn ready(&mut self, links: &[Link]) -> Eval<Vec<Ready>> {
-        let mut ready = Vec::with_capacity(links.len());
+    fn ready(&mut self, links: &[Link]) -> Eval<SmallVec<[Ready; 2]>> {
+        let mut ready = SmallVec::with_capacity(links.len());
         for link in links {
             ready.push(match link {
                 Link::Prop(..) => Ready::Prop,

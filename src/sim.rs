@@ -187,7 +187,7 @@ pub fn check_invariants(state: &GameState) -> Result<(), String> {
             ));
         }
     }
-    for player in &state.players {
+    for player in state.players.iter() {
         let glory = player.counters.get("glory").copied().unwrap_or(0);
         if glory < 0 {
             return Err(format!("{} has {glory} glory", player.name));

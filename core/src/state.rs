@@ -219,8 +219,9 @@ pub struct GameState {
     pub seed: u64,
     /// The random number generator, advanced by every roll and shuffle.
     pub rng: GameRng,
-    /// The players, in seating order (`players[i].id == PlayerId(i)`).
-    pub players: Vec<Player>,
+    /// The players, in seating order (`players[i].id == PlayerId(i)`). Shared between
+    /// copies of the state, and copied on write, as the zones are.
+    pub players: Arc<Vec<Player>>,
     /// Every piece, by id. Shared between copies of the state (a copy is made per decision
     /// and per script run), and copied on write: `Arc::make_mut`.
     pub pieces: BTreeMap<PieceId, Arc<Piece>>,
@@ -231,11 +232,13 @@ pub struct GameState {
     /// (a copy is made per decision and per script run), and copied on write
     /// (`Arc::make_mut`): most runs move no card.
     pub zones: Arc<BTreeMap<ZoneId, Zone>>,
-    /// Game-wide named counters (`round`, ...).
-    pub counters: BTreeMap<String, i64>,
-    /// Game-wide named tokens (a shared supply), with their number.
+    /// Game-wide named counters (`round`, ...). Shared between copies of the state, and
+    /// copied on write.
+    pub counters: Arc<BTreeMap<String, i64>>,
+    /// Game-wide named tokens (a shared supply), with their number. Shared between copies
+    /// of the state, and copied on write.
     #[serde(default)]
-    pub tokens: BTreeMap<String, i64>,
+    pub tokens: Arc<BTreeMap<String, i64>>,
     /// Hex types given in play, on top of the battlefield's own (a marker laid on a hex, a
     /// side turned up): each `(hex, type)` pair. The kernel gives the names no meaning.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
@@ -255,8 +258,9 @@ pub struct GameState {
     /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
     /// Shared between copies of the state: set once, when the game starts.
     pub floors: Arc<BTreeMap<String, i64>>,
-    /// The rules' flow: a stack of frames, top last. Empty when the game is over.
-    pub flow: Vec<Frame>,
+    /// The rules' flow: a stack of frames, top last. Empty when the game is over. Shared
+    /// between copies of the state (a script's run never changes it), and copied on write.
+    pub flow: Arc<Vec<Frame>>,
     /// The decisions the game waits on, if any.
     pub pending: Option<crate::Pending>,
     /// The result, once the game has ended.
@@ -366,22 +370,22 @@ impl GameState {
                 counters: BTreeMap::new(),
                 tokens: BTreeMap::new(),
             })
-            .collect();
+            .collect::<Vec<_>>();
         GameState {
             seed,
             rng: GameRng::from_seed(seed),
-            players,
+            players: Arc::new(players),
             pieces: BTreeMap::new(),
             cards: Arc::default(),
             zones: Arc::default(),
-            counters: BTreeMap::new(),
-            tokens: BTreeMap::new(),
+            counters: Arc::default(),
+            tokens: Arc::default(),
             hex_types: BTreeSet::new(),
             fixed_faces: Vec::new(),
             chance: None,
             modifiers: crate::Modifiers::default(),
             floors: Arc::default(),
-            flow: Vec::new(),
+            flow: Arc::default(),
             pending: None,
             result: None,
         }

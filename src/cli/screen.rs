@@ -86,7 +86,7 @@ pub(crate) fn roster(rules: &RulesetGame, state: &GameState, board: &Board) -> S
             }
         );
     }
-    for player in &state.players {
+    for player in state.players.iter() {
         let _ = writeln!(
             out,
             "  {}: glory {}",

@@ -384,6 +384,12 @@ struct Suspended {
     machine: Box<Suspension>,
 }
 
+/// The effects that may ask a player (which push destination, when several are equally
+/// good): besides the choices, the only functions whose calls keep their arguments, so that
+/// a run suspended at their question resumes. An effect that asks and is not listed still
+/// asks; the run after the answer runs the script from its top, as the reference does.
+const ASKING_EFFECTS: &[&str] = &["push", "push_away"];
+
 /// The error that ends a script stopped by a registered function (the run's stop says why).
 fn terminated() -> Box<EvalAltResult> {
     Box::new(EvalAltResult::ErrorTerminated(
@@ -419,7 +425,10 @@ impl Host {
         engine.set_strict_variables(true);
         let mut natives = Natives::default();
         crate::functions::register(&mut Registrar::new(&mut engine, &mut natives));
-        natives.mark_askers(|name| entries(name).any(|doc| doc.kind != FunctionKind::Query));
+        natives.mark_askers(|name| {
+            ASKING_EFFECTS.contains(&name)
+                || entries(name).any(|doc| doc.kind == FunctionKind::Choice)
+        });
         let library = library_of(&engine);
         let mut lenient = sandbox(&limits);
         lenient.set_strict_variables(false);

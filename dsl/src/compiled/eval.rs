@@ -19,6 +19,7 @@ use super::ir::{
 use super::natives::Natives;
 use crate::Limits;
 use smallvec::SmallVec;
+use std::borrow::Cow;
 
 /// How evaluation left a statement other than by finishing it.
 pub(crate) enum Flow {
@@ -1325,24 +1326,48 @@ impl Machine<'_> {
     }
 
     fn list_loop(&mut self, list_loop: &ListLoop) -> Eval<Dynamic> {
-        let list = match &list_loop.list {
+        match &list_loop.list {
             Root::Local(slot, pos) => {
                 self.env.track(*pos)?;
-                self.slots[*slot as usize].clone()
+                // The closure never reads or changes the list's variable (the lowering
+                // refuses one that does through another closure, and one that captures it
+                // is Rhai's data race, below): the list is lent out of its variable for the
+                // loop and put back, not copied, as Rhai passes it by reference.
+                let slot = *slot as usize;
+                let list = std::mem::take(&mut self.slots[slot]);
+                let result = match list.as_array_ref() {
+                    Ok(items) => self
+                        .list_prelude(list_loop, true)
+                        .and_then(|()| self.list_turns(list_loop, items.iter().map(Cow::Borrowed))),
+                    Err(_) => self.list_prelude(list_loop, false).map(|()| Dynamic::UNIT),
+                };
+                self.slots[slot] = list;
+                result
             }
-            Root::Value(expr) => self.expr(expr)?,
-        };
+            Root::Value(expr) => {
+                let list = self.expr(expr)?;
+                let is_list = list.is_array();
+                self.list_prelude(list_loop, is_list)?;
+                let items = list.into_array().unwrap_or_default();
+                self.list_turns(list_loop, items.into_iter().map(Cow::Owned))
+            }
+        }
+    }
+
+    /// What Rhai does between evaluating a list function's list and calling its closure on
+    /// the first item: the closure's argument, the call, its checks.
+    fn list_prelude(&mut self, list_loop: &ListLoop, is_list: bool) -> Eval<()> {
         // The closure, as Rhai evaluates the argument.
         self.env.track(list_loop.closure_pos)?;
         for captured in &list_loop.shared {
             self.shared[*captured as usize] = true;
         }
-        let Ok(list) = list.into_array() else {
+        if !is_list {
             return Err(Flow::Bail(format!(
                 "`{}` on a value that is not a list",
                 list_loop.kind.name()
             )));
-        };
+        }
         // The call of the list function itself.
         self.env.track(list_loop.call_pos)?;
         if list_loop.race {
@@ -1355,13 +1380,22 @@ impl Machine<'_> {
         if list_loop.live + 1 + usize::from(list_loop.index.is_some()) > self.env.max_variables {
             return Err(error(EvalAltResult::ErrorTooManyVariables(list_loop.pos)));
         }
+        Ok(())
+    }
+
+    /// The closure's turns on the list's items, and the list function's result.
+    fn list_turns<'i>(
+        &mut self,
+        list_loop: &ListLoop,
+        items: impl Iterator<Item = Cow<'i, Dynamic>>,
+    ) -> Eval<Dynamic> {
         let mut kept = Array::new();
-        for (index, item) in list.into_iter().enumerate() {
+        for (index, item) in items.enumerate() {
             self.env.track(list_loop.closure_pos)?;
             if let Some(slot) = list_loop.index {
                 self.slots[slot as usize] = Dynamic::from_int(index as i64);
             }
-            self.slots[list_loop.item as usize] = item.clone();
+            self.slots[list_loop.item as usize] = item.as_ref().clone();
             let result = match self.block(&list_loop.body) {
                 Ok(value) | Err(Flow::Return(value)) => value,
                 Err(Flow::Break(..)) => {
@@ -1375,7 +1409,7 @@ impl Machine<'_> {
             match list_loop.kind {
                 ListKind::Filter => {
                     if result.as_bool().unwrap_or(false) {
-                        kept.push(item);
+                        kept.push(item.into_owned());
                     }
                 }
                 ListKind::Some => {

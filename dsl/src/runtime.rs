@@ -11,12 +11,13 @@
 //! clones the game. Its changes and events are kept only if the script finishes; an error,
 //! a limit or a pending choice drops them, so the caller's game is exactly as it was.
 //!
-//! A script that asks a question runs again from the top once it is answered, and everything
-//! it computed before the question is computed again. The results of the list functions
-//! that take a closure (`filter`, `some`, `all`, `map`) are therefore kept in a [`Memo`]:
-//! when the same script runs again against an equal state, a call with the same closure,
-//! captured values and list returns the kept result instead of calling the closure again
-//! (see [`crate::Host::run`] and `functions::register_lists`).
+//! On Rhai, a script that asks a question runs again from the top once it is answered, and
+//! everything it computed before the question is computed again (the compiled engine resumes
+//! it instead: [`RunState::asked`], `crate::compiled::Suspension`). The results of the list
+//! functions that take a closure (`filter`, `some`, `all`, `map`) are therefore kept in a
+//! [`Memo`]: when the same script runs again against an equal state, a call with the same
+//! closure, captured values and list returns the kept result instead of calling the closure
+//! again (see [`crate::Host::run`] and `functions::register_lists`).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -39,11 +39,17 @@ impl RandomAgent {
             rng: GameRng::from_seed(seed),
         }
     }
+
+    /// Its answer to `request`: it needs no view of the game, so a simulator need not make
+    /// one ([`Agent::choose`] gives the same answer).
+    pub(crate) fn answer(&mut self, request: &Request) -> Answer {
+        random_answer(&mut self.rng, request)
+    }
 }
 
 impl Agent for RandomAgent {
     fn choose(&mut self, _view: &PlayerView, request: &Request) -> Answer {
-        random_answer(&mut self.rng, request)
+        self.answer(request)
     }
 }
 

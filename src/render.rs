@@ -301,7 +301,7 @@ struct CounterToken {
 
 fn counter_tokens(state: &GameState) -> Vec<CounterToken> {
     let mut tokens = Vec::new();
-    for (name, side) in &state.counters {
+    for (name, side) in state.counters.iter() {
         let Some(stem) = name.strip_suffix("_side") else {
             continue;
         };
@@ -762,7 +762,7 @@ impl<'a> Scene<'a> {
             names.round,
             state.counter(&names.round)
         );
-        for player in &state.players {
+        for player in state.players.iter() {
             let _ = write!(
                 title,
                 " · {} {} {}",
@@ -1000,7 +1000,7 @@ impl<'a> Scene<'a> {
         // The roster: every fighter, on the battlefield or not.
         let x = self.board_size.0 + 10.0;
         let mut y = roster_top;
-        for player in &state.players {
+        for player in state.players.iter() {
             let _ = writeln!(
                 out,
                 "<text x=\"{}\" y=\"{}\" font-weight=\"bold\" fill=\"{}\">{} ({} {})</text>",

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use gloam_core::{Game, GameState, PlayerId};
 use serde::Serialize;
 
-use crate::agent::{Agent, GreedyAgent, RandomAgent};
+use crate::agent::{GreedyAgent, RandomAgent};
 use crate::engine::{MatchSpec, RulesetGame};
 use crate::load::{Loaded, load, read_paths};
 pub use gloam_dsl::ScriptEngine;
@@ -187,10 +187,23 @@ pub fn check_invariants(state: &GameState) -> Result<(), String> {
             ));
         }
     }
-    for player in &state.players {
+    for player in state.players.iter() {
         let glory = player.counters.get("glory").copied().unwrap_or(0);
         if glory < 0 {
             return Err(format!("{} has {glory} glory", player.name));
+        }
+    }
+    // On a measured table no two bases overlap (models of the default layer, with the
+    // base radius and unit the script host reads them by).
+    if state
+        .pieces
+        .values()
+        .any(|p| matches!(p.position, Some(gloam_core::Position::Table { .. })))
+    {
+        let names = gloam_dsl::Names::default();
+        let scene = gloam_core::Scene::from_state(state, &names.base_radius, &names.unit);
+        if let Some((a, b)) = scene.first_overlap() {
+            return Err(format!("the bases of {a} and {b} overlap on the table"));
         }
     }
     Ok(())
@@ -283,7 +296,8 @@ pub fn play_one_with(rules: &RulesetGame, seed: u64, agents: &[AgentKind]) -> Ga
         };
         let seat = request.player.0 as usize;
         let answer = match &mut players[seat % seats] {
-            Player::Random(agent) => agent.choose(&game.view(request.player), &request),
+            // A random agent reads no view: none is made for it.
+            Player::Random(agent) => agent.answer(&request),
             Player::Greedy(agent) => agent.choose_in(&game, &request),
         };
         if let Err(error) = game.submit(request.player, answer) {

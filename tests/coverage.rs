@@ -178,6 +178,28 @@ const EDITIONS: &[Edition] = &[
             s("4.16", "Deck building", &[(61, 61), (477, 485)]),
         ],
     },
+    Edition {
+        name: "Spearhead",
+        chapter: "B",
+        seed: "004",
+        sections: &[
+            s("B2", "Pre-battle sequence", &[(3, 9)]),
+            s("B3", "Deployment", &[(11, 13)]),
+            s(
+                "B4",
+                "Battle round start, priority and underdog",
+                &[(15, 17), (33, 39)],
+            ),
+            s("B5", "Cards", &[(19, 22)]),
+            s("B6", "Victory points", &[(24, 31)]),
+            s("B7", "Terrain", &[(41, 49)]),
+            s("B8", "Phases", &[(66, 76)]),
+            s("B9", "Universal core abilities", &[(78, 150)]),
+            s("B10", "Call for Reinforcements", &[(51, 64)]),
+            s("B11", "Universal weapon abilities", &[(152, 166)]),
+            s("B12", "Referenced by the sheet, absent from it", &[]),
+        ],
+    },
 ];
 
 /// A test and the text of its citations (doc comment and opening comment lines).
@@ -272,8 +294,12 @@ fn section_numbers(text: &str) -> Vec<String> {
             continue;
         }
         let chapter = bytes[i - 1];
+        // Not part of a longer number, nor of a lettered one (`D2.9`: the digest's part D).
         if !chapter.is_ascii_digit()
-            || (i >= 2 && (bytes[i - 2].is_ascii_digit() || bytes[i - 2] == b'.'))
+            || (i >= 2
+                && (bytes[i - 2].is_ascii_digit()
+                    || bytes[i - 2] == b'.'
+                    || bytes[i - 2].is_ascii_alphabetic()))
         {
             continue;
         }
@@ -294,6 +320,33 @@ fn section_numbers(text: &str) -> Vec<String> {
             continue;
         }
         found.push(format!("{}.{minor}", chapter as char));
+    }
+    found
+}
+
+/// The lettered sections `text` cites (`B12`, `B9` of the tabletop digest): a capital
+/// letter and one or two digits, standing alone (not inside a word or a longer number, and
+/// not followed by a dot and a digit, as `D2.9` is).
+fn lettered_sections(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        if !b.is_ascii_uppercase() || (i > 0 && bytes[i - 1].is_ascii_alphanumeric()) {
+            continue;
+        }
+        let digits: String = bytes[i + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .map(|&c| c as char)
+            .collect();
+        let next = bytes.get(i + 1 + digits.len()).copied();
+        if digits.is_empty()
+            || digits.len() > 2
+            || next.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'.')
+        {
+            continue;
+        }
+        found.push(format!("{}{digits}", b as char));
     }
     found
 }
@@ -340,9 +393,10 @@ fn generate() -> String {
          (`/work/shared/rules/underworlds.md`) with the tests that cite it: a test cites a\n\
          section by its number in its doc comment or the comments that open it (`digest 3.11`,\n\
          `(3.11; ...)`), or by a seed line inside a seed-line range the digest's heading gives\n\
-         for the section (`002 L2558-2563`). A section without a test says so. Spearhead and\n\
-         Umbra Turris (digest `tabletop.md`) get a chapter each here when their rulesets land:\n\
-         one more entry in the table of `tests/coverage.rs`.\n",
+         for the section (`002 L2558-2563`). A section without a test says so. Spearhead's\n\
+         sections are those of part B of the tabletop digest (`tabletop.md`), cited as `B9`\n\
+         or by the reference sheet's lines (`004 L128-138`). Umbra Turris gets a chapter here\n\
+         when its ruleset lands: one more entry in the table of `tests/coverage.rs`.\n",
     );
     for edition in EDITIONS {
         let _ = writeln!(
@@ -352,7 +406,8 @@ fn generate() -> String {
         );
         let mut covering: BTreeMap<&str, Vec<String>> = BTreeMap::new();
         for test in &tests {
-            let numbers = section_numbers(&test.text);
+            let mut numbers = section_numbers(&test.text);
+            numbers.extend(lettered_sections(&test.text));
             let lines = seed_lines(&test.text, edition.seed);
             for section in edition.sections {
                 let by_number = numbers.iter().any(|n| n == section.number);
@@ -413,8 +468,13 @@ fn citations_are_read_as_sections_and_seed_lines() {
         section_numbers("Harrowdeep, Stagger (3.11; 002 L2558-2563), digest 3.6 and 2.10."),
         ["3.11", "3.6", "2.10"]
     );
-    // Not a section: part of a longer number.
+    // Not a section: part of a longer number, or of a lettered one.
     assert!(section_numbers("version 1.85.0 and 10.5").is_empty());
+    assert!(section_numbers("the digest's D2.9 and A8.1").is_empty());
+    assert_eq!(
+        lettered_sections("(digest B12, medium) and B9; not D2.9 nor AB12 or B123"),
+        ["B12", "B9"]
+    );
     assert_eq!(
         seed_lines("(002 L2558-2563, L2599; 001 L141)", "002"),
         [(2558, 2563), (2599, 2599)]

@@ -1,4 +1,5 @@
-//! Whole games with random legal and illegal answers, for every shipped ruleset (issue 17):
+//! Whole games with random legal and illegal answers, for every shipped ruleset (issue 17),
+//! Spearhead's table points included:
 //! an illegal answer is refused and changes nothing (state, view and event log compared
 //! before and after), and the record of the game replays to the same event log. Kept small
 //! (few cases, games cut at a number of decisions) so the suite stays fast; the soak in
@@ -9,7 +10,7 @@ use gloam::core::{Answer, Choice, Game, PlayerId};
 use gloam::engine::RulesetGame;
 use proptest::prelude::*;
 
-const RULESETS: &[&str] = &["harrowdeep", "shadespire", "embergard"];
+const RULESETS: &[&str] = &["harrowdeep", "shadespire", "embergard", "spearhead"];
 
 thread_local! {
     static RULES: Vec<RulesetGame> = RULESETS
@@ -24,7 +25,15 @@ thread_local! {
 /// Answers no request accepts: out-of-range numbers and dice, an unknown option, and a
 /// player who was not asked.
 fn illegal(kind: u8, asked: PlayerId, players: u8) -> (PlayerId, Answer) {
-    match kind % 4 {
+    match kind % 5 {
+        // A table point off any table: refused by the rules where a request takes any
+        // point, and as no option elsewhere.
+        4 => (
+            asked,
+            Answer::One(Choice::Point(gloam::core::Point::new(
+                -1_000_000, 1_000_000,
+            ))),
+        ),
         0 => (asked, Answer::One(Choice::Number(i64::MIN))),
         1 => (asked, Answer::One(Choice::Option("no such option".into()))),
         2 => (asked, Answer::Several(vec![Choice::Die(u32::MAX); 3])),
@@ -49,7 +58,7 @@ proptest! {
     #[test]
     fn illegal_answers_change_nothing_and_games_replay(
         seed in 0u64..1_000_000,
-        ruleset in 0usize..3,
+        ruleset in 0usize..4,
         illegal_kinds in proptest::collection::vec(any::<u8>(), 40),
     ) {
         RULES.with(|rules| {

@@ -452,6 +452,33 @@ fn bad_lengths_in_a_data_file_are_refused_where_they_are_written() {
 }
 
 #[test]
+fn sim_reports_the_same_spearhead_games_with_one_job_or_two() {
+    let run = |jobs: &str| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_gloam"))
+            .args([
+                "sim",
+                "spearhead",
+                "--games",
+                "3",
+                "--seed",
+                "11",
+                "--jobs",
+                jobs,
+                "--json",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run gloam");
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).expect("utf-8")
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert!(one.contains("\"failed\": 0"), "{one}");
+}
+
+#[test]
 fn sim_plays_spearhead_games_to_the_end() {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_gloam"))
         .args(["sim", "spearhead", "--games", "2", "--seed", "1", "--json"])

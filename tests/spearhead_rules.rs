@@ -1062,3 +1062,56 @@ fn units_deploy_wholly_within_their_territory_more_than_six_inches_from_the_enem
         assert!(c.y - 250 >= 0 && 15 * IN - (c.y + 250) > 6 * IN, "{c:?}");
     }
 }
+
+/// Combat range at its exact boundary (digest B12: 3", measured base to base; exactly 3"
+/// is within): a unit exactly 3" from an enemy is in combat (offered Retreat, 004 L106),
+/// a tenth of a millimetre farther it is not (offered Normal Move and Run, L82, L94).
+#[test]
+fn combat_range_is_three_inches_exactly() {
+    let offered = |gap: i64| {
+        let arrange = move |ctx: &mut Ctx<'_>| {
+            battle(ctx);
+            let captain = unit(ctx.state(), "Warden-Captain", 0);
+            let tyrant = unit(ctx.state(), "Ashen Tyrant", 0);
+            // Bases of 40mm and 50mm: centres 200 + 250 + gap apart.
+            ctx.place_piece(
+                captain[0],
+                Some(Position::Table {
+                    at: Point::new(10 * IN, 20 * IN),
+                    facing: (0, 0),
+                }),
+                vec![],
+                "set_up",
+            )
+            .unwrap();
+            ctx.place_piece(
+                tyrant[0],
+                Some(Position::Table {
+                    at: Point::new(10 * IN + 450 + gap, 20 * IN),
+                    facing: (0, 0),
+                }),
+                vec![],
+                "set_up",
+            )
+            .unwrap();
+        };
+        let game = game_with(
+            arrange,
+            vec![step("movement_phase", WARDENS, &[("count", Value::Int(0))])],
+        );
+        options(&pending(&game).expect("movement"))
+    };
+    let at_three = offered(3 * IN);
+    assert!(
+        at_three.contains(&"Retreat: Warden-Captain".to_owned()),
+        "{at_three:?}"
+    );
+    assert!(!at_three.contains(&"Normal Move: Warden-Captain".to_owned()));
+    let past = offered(3 * IN + 1);
+    assert!(
+        past.contains(&"Normal Move: Warden-Captain".to_owned()),
+        "{past:?}"
+    );
+    assert!(past.contains(&"Run: Warden-Captain".to_owned()));
+    assert!(!past.contains(&"Retreat: Warden-Captain".to_owned()));
+}

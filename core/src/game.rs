@@ -457,11 +457,12 @@ impl<'a> Ctx<'a> {
     /// The counters and the tokens of a scope.
     fn scope_maps(&mut self, scope: Scope) -> Result<(&mut Named, &mut Named), RuleError> {
         Ok(match scope {
-            Scope::Game => (&mut self.state.counters, &mut self.state.tokens),
+            Scope::Game => (
+                Arc::make_mut(&mut self.state.counters),
+                Arc::make_mut(&mut self.state.tokens),
+            ),
             Scope::Player(player) => {
-                let entry = self
-                    .state
-                    .players
+                let entry = Arc::make_mut(&mut self.state.players)
                     .get_mut(player.0 as usize)
                     .ok_or(RuleError::UnknownPlayer { player })?;
                 (&mut entry.counters, &mut entry.tokens)
@@ -597,7 +598,7 @@ impl<'a> Ctx<'a> {
 
     /// Declares the lowest value modifiers can bring a characteristic to.
     pub fn set_floor(&mut self, name: &str, floor: i64) -> Result<(), RuleError> {
-        self.state.floors.insert(name.to_owned(), floor);
+        Arc::make_mut(&mut self.state.floors).insert(name.to_owned(), floor);
         self.record(Event::FloorSet {
             name: name.to_owned(),
             floor,
@@ -624,7 +625,7 @@ impl<'a> Ctx<'a> {
                 zone: zone.to_string(),
             });
         }
-        self.state.zones.insert(
+        Arc::make_mut(&mut self.state.zones).insert(
             zone.clone(),
             Zone {
                 visibility,
@@ -646,9 +647,7 @@ impl<'a> Ctx<'a> {
             return Err(RuleError::UnknownPlayer { player: owner });
         }
         let id = CardId(next_id(self.state.cards.keys().map(|id| id.0)));
-        let target = self
-            .state
-            .zones
+        let target = Arc::make_mut(&mut self.state.zones)
             .get_mut(zone)
             .ok_or_else(|| RuleError::UnknownZone {
                 zone: zone.to_string(),
@@ -690,16 +689,13 @@ impl<'a> Ctx<'a> {
             .zone_of(card)
             .cloned()
             .ok_or(RuleError::UnknownCard { card })?;
-        if let Some(source) = self.state.zones.get_mut(&from) {
+        let zones = Arc::make_mut(&mut self.state.zones);
+        if let Some(source) = zones.get_mut(&from) {
             source.cards.retain(|c| *c != card);
         }
-        let target = self
-            .state
-            .zones
-            .get_mut(to)
-            .ok_or_else(|| RuleError::UnknownZone {
-                zone: to.to_string(),
-            })?;
+        let target = zones.get_mut(to).ok_or_else(|| RuleError::UnknownZone {
+            zone: to.to_string(),
+        })?;
         let index = index.min(target.cards.len());
         target.cards.insert(index, card);
         self.record(Event::CardMoved {
@@ -715,8 +711,7 @@ impl<'a> Ctx<'a> {
     /// Shuffles a zone with the game's RNG.
     pub fn shuffle(&mut self, zone: &ZoneId) -> Result<(), RuleError> {
         let state = &mut *self.state;
-        let target = state
-            .zones
+        let target = Arc::make_mut(&mut state.zones)
             .get_mut(zone)
             .ok_or_else(|| RuleError::UnknownZone {
                 zone: zone.to_string(),
@@ -754,7 +749,7 @@ impl<'a> Ctx<'a> {
     /// Ends the game.
     pub fn end_game(&mut self, result: GameResult) -> Result<(), RuleError> {
         self.state.result = Some(result.clone());
-        self.state.flow.clear();
+        Arc::make_mut(&mut self.state.flow).clear();
         self.state.pending = None;
         self.record(Event::GameEnded { result });
         Ok(())
@@ -1004,7 +999,7 @@ impl<R: Rules> Game<R> {
             let mut ctx = Ctx::new(&mut game.state, &mut game.log);
             game.rules.start(&mut ctx, &setup)?;
         }
-        game.state.flow.extend(first.into_iter().rev());
+        Arc::make_mut(&mut game.state.flow).extend(first.into_iter().rev());
         game.run()?;
         Ok(game)
     }
@@ -1194,7 +1189,7 @@ impl<R: Rules> Game<R> {
         }
         let before_len = self.log.len();
         let snapshot = self.state.clone();
-        self.state.flow.push(frame);
+        Arc::make_mut(&mut self.state.flow).push(frame);
         match self.run() {
             Ok(()) => Ok(&self.log[before_len..]),
             Err(error) => {
@@ -1279,9 +1274,7 @@ impl<R: Rules> Game<R> {
                     answers: answers.clone(),
                 });
             }
-            let frame = self
-                .state
-                .flow
+            let frame = Arc::make_mut(&mut self.state.flow)
                 .last_mut()
                 .ok_or(DecisionError::NothingPending)?;
             frame.answers.extend(answers.into_iter().map(|(_, a)| a));
@@ -1297,7 +1290,7 @@ impl<R: Rules> Game<R> {
             && self.state.result.is_none()
             && self.chance_pending().is_none()
         {
-            let Some(mut frame) = self.state.flow.pop() else {
+            let Some(mut frame) = Arc::make_mut(&mut self.state.flow).pop() else {
                 break;
             };
             steps += 1;
@@ -1319,7 +1312,7 @@ impl<R: Rules> Game<R> {
                 (Err(RuleError::ChanceNeeded(request)), Some((state, frame, log_len))) => {
                     self.state = state;
                     self.log.truncate(log_len);
-                    self.state.flow.push(frame);
+                    Arc::make_mut(&mut self.state.flow).push(frame);
                     if let Some(chance) = self.state.chance.as_mut() {
                         chance.pending = Some(*request);
                     }
@@ -1328,19 +1321,21 @@ impl<R: Rules> Game<R> {
                 (control, _) => control?,
             };
             match control {
-                Control::Continue => self.state.flow.push(frame),
+                Control::Continue => Arc::make_mut(&mut self.state.flow).push(frame),
                 Control::Done => {}
                 Control::Push(frames) => {
-                    self.state.flow.push(frame);
-                    self.state.flow.extend(frames.into_iter().rev());
+                    Arc::make_mut(&mut self.state.flow).push(frame);
+                    Arc::make_mut(&mut self.state.flow).extend(frames.into_iter().rev());
                 }
-                Control::Replace(frames) => self.state.flow.extend(frames.into_iter().rev()),
+                Control::Replace(frames) => {
+                    Arc::make_mut(&mut self.state.flow).extend(frames.into_iter().rev())
+                }
                 Control::Ask(request) => {
-                    self.state.flow.push(frame);
+                    Arc::make_mut(&mut self.state.flow).push(frame);
                     self.ask(vec![request])?;
                 }
                 Control::AskAll(requests) => {
-                    self.state.flow.push(frame);
+                    Arc::make_mut(&mut self.state.flow).push(frame);
                     self.ask(requests)?;
                 }
                 Control::End(result) => {

@@ -219,21 +219,26 @@ pub struct GameState {
     pub seed: u64,
     /// The random number generator, advanced by every roll and shuffle.
     pub rng: GameRng,
-    /// The players, in seating order (`players[i].id == PlayerId(i)`).
-    pub players: Vec<Player>,
+    /// The players, in seating order (`players[i].id == PlayerId(i)`). Shared between
+    /// copies of the state, and copied on write, as the zones are.
+    pub players: Arc<Vec<Player>>,
     /// Every piece, by id. Shared between copies of the state (a copy is made per decision
     /// and per script run), and copied on write: `Arc::make_mut`.
     pub pieces: BTreeMap<PieceId, Arc<Piece>>,
     /// Every card, by id. Cards never change once created, so copies of the state share
     /// the map (a new card goes in with `Arc::make_mut`).
     pub cards: Arc<BTreeMap<CardId, Card>>,
-    /// The zones; every card is in exactly one zone.
-    pub zones: BTreeMap<ZoneId, Zone>,
-    /// Game-wide named counters (`round`, ...).
-    pub counters: BTreeMap<String, i64>,
-    /// Game-wide named tokens (a shared supply), with their number.
+    /// The zones; every card is in exactly one zone. Shared between copies of the state
+    /// (a copy is made per decision and per script run), and copied on write
+    /// (`Arc::make_mut`): most runs move no card.
+    pub zones: Arc<BTreeMap<ZoneId, Zone>>,
+    /// Game-wide named counters (`round`, ...). Shared between copies of the state, and
+    /// copied on write.
+    pub counters: Arc<BTreeMap<String, i64>>,
+    /// Game-wide named tokens (a shared supply), with their number. Shared between copies
+    /// of the state, and copied on write.
     #[serde(default)]
-    pub tokens: BTreeMap<String, i64>,
+    pub tokens: Arc<BTreeMap<String, i64>>,
     /// Hex types given in play, on top of the battlefield's own (a marker laid on a hex, a
     /// side turned up): each `(hex, type)` pair. The kernel gives the names no meaning.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
@@ -251,9 +256,11 @@ pub struct GameState {
     /// Characteristic modifiers and their durations.
     pub modifiers: crate::Modifiers,
     /// The lowest value each characteristic can be modified to (`move` 0, others 1...).
-    pub floors: BTreeMap<String, i64>,
-    /// The rules' flow: a stack of frames, top last. Empty when the game is over.
-    pub flow: Vec<Frame>,
+    /// Shared between copies of the state: set once, when the game starts.
+    pub floors: Arc<BTreeMap<String, i64>>,
+    /// The rules' flow: a stack of frames, top last. Empty when the game is over. Shared
+    /// between copies of the state (a script's run never changes it), and copied on write.
+    pub flow: Arc<Vec<Frame>>,
     /// The decisions the game waits on, if any.
     pub pending: Option<crate::Pending>,
     /// The result, once the game has ended.
@@ -363,22 +370,22 @@ impl GameState {
                 counters: BTreeMap::new(),
                 tokens: BTreeMap::new(),
             })
-            .collect();
+            .collect::<Vec<_>>();
         GameState {
             seed,
             rng: GameRng::from_seed(seed),
-            players,
+            players: Arc::new(players),
             pieces: BTreeMap::new(),
             cards: Arc::default(),
-            zones: BTreeMap::new(),
-            counters: BTreeMap::new(),
-            tokens: BTreeMap::new(),
+            zones: Arc::default(),
+            counters: Arc::default(),
+            tokens: Arc::default(),
             hex_types: BTreeSet::new(),
             fixed_faces: Vec::new(),
             chance: None,
             modifiers: crate::Modifiers::default(),
-            floors: BTreeMap::new(),
-            flow: Vec::new(),
+            floors: Arc::default(),
+            flow: Arc::default(),
             pending: None,
             result: None,
         }
@@ -453,12 +460,15 @@ impl GameState {
     /// Checks the kernel's invariants: every card in exactly one zone, no two pieces on one
     /// position.
     pub fn check_invariants(&self) -> Result<(), InvariantError> {
-        let mut seen: BTreeMap<CardId, usize> = self.cards.keys().map(|id| (*id, 0)).collect();
-        for (zone_id, zone) in &self.zones {
+        // Checked after every decision by simulators: the cards in id order (the map's
+        // order) and a count for each, found by binary search, rather than a map.
+        let ids: Vec<CardId> = self.cards.keys().copied().collect();
+        let mut seen = vec![0usize; ids.len()];
+        for (zone_id, zone) in self.zones.iter() {
             for card in &zone.cards {
-                match seen.get_mut(card) {
-                    Some(count) => *count += 1,
-                    None => {
+                match ids.binary_search(card) {
+                    Ok(index) => seen[index] += 1,
+                    Err(_) => {
                         return Err(InvariantError::UnknownCardInZone {
                             zone: zone_id.to_string(),
                             card: *card,
@@ -467,8 +477,8 @@ impl GameState {
                 }
             }
         }
-        if let Some((card, count)) = seen.into_iter().find(|(_, count)| *count != 1) {
-            return Err(InvariantError::CardNotConserved { card, count });
+        if let Some((card, count)) = ids.iter().zip(seen).find(|(_, count)| *count != 1) {
+            return Err(InvariantError::CardNotConserved { card: *card, count });
         }
         let mut occupied: BTreeMap<(&str, Position), PieceId> = BTreeMap::new();
         for piece in self.pieces.values() {

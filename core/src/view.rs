@@ -100,11 +100,11 @@ impl PlayerView {
         };
         PlayerView {
             viewer,
-            players: state.players.clone(),
+            players: state.players.to_vec(),
             pieces: state.pieces.clone(),
             cards,
             zones,
-            counters: state.counters.clone(),
+            counters: (*state.counters).clone(),
             modifiers: state.modifiers.clone(),
             request,
             waiting_on,

@@ -903,36 +903,6 @@ fn register_effects(engine: &mut Registrar) {
         },
     );
     engine.register_fn(
-        "roll_values",
-        |ctx: Ncc, die: ImmutableString, count: i64| -> Res<Array> {
-            with_run(&ctx, "roll_values", |run| {
-                let acting = run.acting;
-                let faces = roll_dice(run, "roll_values", acting, &die, count, &ctx)?;
-                let world = run.world.clone();
-                faces
-                    .iter()
-                    .map(|face| {
-                        let name = face.clone().into_immutable_string().unwrap_or_default();
-                        world
-                            .dice
-                            .get(&die)
-                            .and_then(|def| def.face(&name))
-                            .and_then(|f| f.value)
-                            .map(Dynamic::from_int)
-                            .ok_or_else(|| {
-                                Stop::refused(
-                                    "roll_values",
-                                    format!(
-                                        "face `{name}` of die `{die}` has no value; a numbered die (`sides = 6`) has one on every face"
-                                    ),
-                                )
-                            })
-                    })
-                    .collect()
-            })
-        },
-    );
-    engine.register_fn(
         "roll_for",
         |ctx: Ncc, who: Dynamic, die: ImmutableString, count: i64| -> Res<Array> {
             with_run(&ctx, "roll_for", |run| {

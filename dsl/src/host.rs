@@ -16,7 +16,7 @@ use rhai::{
 };
 
 use crate::check::{Library, check_calls};
-use crate::compiled::{Finish, Lowered, Natives, Registrar, ScriptEngine};
+use crate::compiled::{Finish, Lowered, Natives, Registrar, ScriptEngine, Suspension};
 use crate::diagnostic::{DslDiagnostic, Site};
 use crate::runtime::{Memo, RestoreGuard, RunState, Stop, install};
 use crate::values::{from_dynamic, humanize_types, to_dynamic};
@@ -240,6 +240,8 @@ pub(crate) fn eval_nested(
                 variables,
             ) {
                 Finish::Done(result) => return result,
+                // A condition asks nothing; were it to, the run's stop says so.
+                Finish::Suspended(_) => return Err(terminated()),
                 // A condition changes nothing: Rhai evaluates it again below.
                 Finish::Bail(_) => {}
             }
@@ -341,12 +343,17 @@ pub struct Host {
     /// script in the same world against an equal state (the run after the answer) starts
     /// from it.
     carried: RefCell<Option<Carried>>,
+    /// The compiled run that last stopped at a choice, kept to resume where it stopped
+    /// when the same script runs again with that choice answered (see [`Suspended`]).
+    suspended: RefCell<Option<Suspended>>,
     /// Every registered function, for the compiled form's calls.
     natives: Rc<Natives>,
     /// Which engine runs scripts.
     script_engine: Cell<ScriptEngine>,
     /// The runs the compiled evaluator gave back to Rhai, by reason.
     bails: RefCell<BTreeMap<String, u64>>,
+    /// How many compiled runs carried on where they stopped at a choice.
+    resumes: Cell<u64>,
 }
 
 /// A memo carried from a run that stopped at a choice to the next run.
@@ -357,6 +364,43 @@ struct Carried {
     /// The state the memo's results were computed against.
     state: GameState,
     memo: Memo,
+}
+
+/// A compiled run stopped at a choice, with everything it had done: the run after the
+/// answer carries on from here instead of running the script again from its top, when it
+/// is the same script, in the same world, with the same variables, against an equal state,
+/// with the same answers and more. Anything else runs the script from its top, as the
+/// reference does, to the same end: a clone or a save of the game needs none of this.
+struct Suspended {
+    /// The script (kept alive, so that no other script can take its label's address).
+    label: Arc<str>,
+    world: Rc<WorldData>,
+    bindings: Bindings,
+    /// The state the run started from.
+    state: GameState,
+    /// The answers it had.
+    answers: Vec<Answer>,
+    /// The answer the call that asked began reading at.
+    next_answer: usize,
+    /// What the run had changed, recorded and queued before it asked.
+    working: Option<GameState>,
+    events: Vec<Event>,
+    flow: Vec<FlowRequest>,
+    machine: Box<Suspension>,
+}
+
+/// The effects that may ask a player (which push destination, when several are equally
+/// good): besides the choices, the only functions whose calls keep their arguments, so that
+/// a run suspended at their question resumes. An effect that asks and is not listed still
+/// asks; the run after the answer runs the script from its top, as the reference does.
+const ASKING_EFFECTS: &[&str] = &["push", "push_away"];
+
+/// The error that ends a script stopped by a registered function (the run's stop says why).
+fn terminated() -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorTerminated(
+        Dynamic::UNIT,
+        RhaiPosition::NONE,
+    ))
 }
 
 impl Default for Host {
@@ -386,6 +430,10 @@ impl Host {
         engine.set_strict_variables(true);
         let mut natives = Natives::default();
         crate::functions::register(&mut Registrar::new(&mut engine, &mut natives));
+        natives.mark_askers(|name| {
+            ASKING_EFFECTS.contains(&name)
+                || entries(name).any(|doc| doc.kind == FunctionKind::Choice)
+        });
         let library = library_of(&engine);
         let mut lenient = sandbox(&limits);
         lenient.set_strict_variables(false);
@@ -395,9 +443,11 @@ impl Host {
             limits,
             library,
             carried: RefCell::new(None),
+            suspended: RefCell::new(None),
             natives: Rc::new(natives),
             script_engine: Cell::new(ScriptEngine::from_env()),
             bails: RefCell::new(BTreeMap::new()),
+            resumes: Cell::new(0),
         }
     }
 
@@ -417,6 +467,19 @@ impl Host {
     /// The engine that runs scripts.
     pub fn script_engine(&self) -> ScriptEngine {
         self.script_engine.get()
+    }
+
+    /// How many runs of the compiled engine carried on from where they stopped at a choice
+    /// (the run after the answer) instead of running the script again from its top.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let host = gloam_dsl::Host::new();
+    /// assert_eq!(host.compiled_resumes(), 0);
+    /// ```
+    pub fn compiled_resumes(&self) -> u64 {
+        self.resumes.get()
     }
 
     /// The runs the compiled evaluator began and gave back to Rhai, which ran them again
@@ -582,19 +645,46 @@ impl Host {
         answers: &[Answer],
     ) -> Result<Outcome, DslDiagnostic> {
         let base = std::mem::take(state);
+        let resumed = self.resumable(script, world, &base, bindings, answers);
         let mut run = self.run_state(script, world, base, bindings, answers);
         run.memo = self.carried_memo(script, world, &run.base);
+        let machine = resumed.map(|kept| {
+            self.resumes.set(self.resumes.get() + 1);
+            run.working = kept.working;
+            run.events = kept.events;
+            run.flow = kept.flow;
+            run.next_answer = kept.next_answer;
+            kept.machine
+        });
         if let Err(run) = install(run) {
             *state = run.base;
             return Err(self.nested_run(script));
         }
         let guard = RestoreGuard::new(Some(state));
-        let result = self.eval(script, bindings);
+        let (result, suspension) = self.eval(script, bindings, machine);
         let (run, caller) = guard.finish();
         let (Some(mut run), Some(caller)) = (run, caller) else {
             return Err(self.nested_run(script));
         };
         let mut outcome = self.conclude(script, &run, result);
+        if let (Ok(Outcome::NeedsChoice(_)), Some(machine), Some(next_answer)) =
+            (&outcome, suspension, run.asked)
+        {
+            *self.suspended.borrow_mut() = Some(Suspended {
+                label: script.label.clone(),
+                world: world.data.clone(),
+                bindings: bindings.clone(),
+                state: run.base.clone(),
+                answers: answers.to_vec(),
+                next_answer,
+                working: run.working.take(),
+                events: std::mem::take(&mut run.events),
+                flow: std::mem::take(&mut run.flow),
+                machine,
+            });
+        }
+        // A secret choice of several players (`NeedsChoices`) is never suspended: the script
+        // runs again from the top with all the answers, as the reference interpreter does.
         if matches!(
             outcome,
             Ok(Outcome::NeedsChoice(_) | Outcome::NeedsChoices(_))
@@ -649,7 +739,7 @@ impl Host {
             return Err(self.nested_run(script));
         }
         let guard = RestoreGuard::new(None);
-        let result = self.eval(script, bindings);
+        let (result, _) = self.eval(script, bindings, None);
         let (run, _) = guard.finish();
         let Some(run) = run else {
             return Err(self.nested_run(script));
@@ -692,6 +782,29 @@ impl Host {
         }
     }
 
+    /// The suspended run to carry on for this run of `script`, if it is the one that stopped
+    /// at the choice whose answer is now the last of `answers` (see [`Suspended`]).
+    fn resumable(
+        &self,
+        script: &Script,
+        world: &World,
+        base: &GameState,
+        bindings: &Bindings,
+        answers: &[Answer],
+    ) -> Option<Suspended> {
+        let kept = self
+            .suspended
+            .borrow_mut()
+            .take_if(|kept| Arc::ptr_eq(&kept.label, &script.label))?;
+        (self.script_engine.get() == ScriptEngine::Compiled
+            && Rc::ptr_eq(&kept.world, &world.data)
+            && answers.len() > kept.answers.len()
+            && answers.starts_with(&kept.answers)
+            && kept.bindings == *bindings
+            && kept.state == *base)
+            .then_some(kept)
+    }
+
     fn run_state(
         &self,
         script: &Script,
@@ -721,26 +834,47 @@ impl Host {
                     limits: self.limits.clone(),
                 })
             }),
+            asked: None,
         }
     }
 
-    fn eval(&self, script: &Script, bindings: &Bindings) -> Result<Dynamic, Box<EvalAltResult>> {
+    /// Runs `script` (or carries on its suspended compiled run): its result, and the
+    /// compiled run's suspension if it stopped at a choice it can resume at.
+    fn eval(
+        &self,
+        script: &Script,
+        bindings: &Bindings,
+        resumed: Option<Box<Suspension>>,
+    ) -> (Result<Dynamic, Box<EvalAltResult>>, Option<Box<Suspension>>) {
         if let (ScriptEngine::Compiled, Lowered::Program(program)) =
             (self.script_engine.get(), &script.lowered)
         {
-            let variables = script
-                .variables
-                .iter()
-                .map(|name| bindings.get(name).map_or(Dynamic::UNIT, to_dynamic))
-                .collect();
-            match crate::compiled::run(
-                program,
-                &self.engine,
-                &self.natives,
-                &self.limits,
-                variables,
-            ) {
-                Finish::Done(result) => return result,
+            let finish = match resumed {
+                Some(suspension) => crate::compiled::resume(
+                    program,
+                    &self.engine,
+                    &self.natives,
+                    &self.limits,
+                    *suspension,
+                ),
+                None => {
+                    let variables = script
+                        .variables
+                        .iter()
+                        .map(|name| bindings.get(name).map_or(Dynamic::UNIT, to_dynamic))
+                        .collect();
+                    crate::compiled::run(
+                        program,
+                        &self.engine,
+                        &self.natives,
+                        &self.limits,
+                        variables,
+                    )
+                }
+            };
+            match finish {
+                Finish::Done(result) => return (result, None),
+                Finish::Suspended(suspension) => return (Err(terminated()), Some(suspension)),
                 Finish::Bail(why) => {
                     // Nothing of the compiled run is kept: Rhai runs the script from the top.
                     *self.bails.borrow_mut().entry(why).or_insert(0) += 1;
@@ -753,8 +887,10 @@ impl Host {
             let value = bindings.get(name).map_or(Dynamic::UNIT, to_dynamic);
             scope.push_dynamic(name.as_str(), value);
         }
-        self.engine
-            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+        let result = self
+            .engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast);
+        (result, None)
     }
 
     /// Turns the end of a run into its outcome; the run's stop wins over Rhai's result.

@@ -11,12 +11,13 @@
 //! clones the game. Its changes and events are kept only if the script finishes; an error,
 //! a limit or a pending choice drops them, so the caller's game is exactly as it was.
 //!
-//! A script that asks a question runs again from the top once it is answered, and everything
-//! it computed before the question is computed again. The results of the list functions
-//! that take a closure (`filter`, `some`, `all`, `map`) are therefore kept in a [`Memo`]:
-//! when the same script runs again against an equal state, a call with the same closure,
-//! captured values and list returns the kept result instead of calling the closure again
-//! (see [`crate::Host::run`] and `functions::register_lists`).
+//! On Rhai, a script that asks a question runs again from the top once it is answered, and
+//! everything it computed before the question is computed again (the compiled engine resumes
+//! it instead: [`RunState::asked`], `crate::compiled::Suspension`). The results of the list
+//! functions that take a closure (`filter`, `some`, `all`, `map`) are therefore kept in a
+//! [`Memo`]: when the same script runs again against an equal state, a call with the same
+//! closure, captured values and list returns the kept result instead of calling the closure
+//! again (see [`crate::Host::run`] and `functions::register_lists`).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -112,6 +113,11 @@ pub(crate) struct RunState {
     /// What the compiled engine needs to evaluate a card's condition inside this run, when
     /// the run is on the compiled engine.
     pub(crate) compiled: Option<Rc<Compiled>>,
+    /// When the run stopped at a choice and the call that asked changed nothing before it
+    /// asked (no event, nothing queued): the answer that call began reading at. Made again
+    /// from there, the call asks the same question; the compiled engine resumes a run there
+    /// ([`crate::compiled::Finish::Suspended`]).
+    pub(crate) asked: Option<usize>,
 }
 
 /// The compiled engine's table and limits, lent to a run.
@@ -522,11 +528,25 @@ pub(crate) fn with_run<T>(
         if run.stop.is_some() {
             return Err(terminated(position));
         }
+        let (events, flow, next_answer) = (run.events.len(), run.flow.len(), run.next_answer);
         body(run).map_err(|stop| {
+            if matches!(stop, Stop::Choice(_))
+                && run.events.len() == events
+                && run.flow.len() == flow
+            {
+                run.asked = Some(next_answer);
+            }
             run.stop = Some((stop, position));
             terminated(position)
         })
     })
+}
+
+/// Whether the run in progress stopped at a choice that the call which asked can ask again
+/// ([`RunState::asked`]).
+pub(crate) fn stopped_to_ask() -> bool {
+    with_run_raw(|run| run.asked.is_some() && matches!(run.stop, Some((Stop::Choice(_), _))))
+        .unwrap_or(false)
 }
 
 /// Runs `body` with the run in progress even if it has stopped (to end a nested condition
@@ -546,6 +566,7 @@ pub(crate) fn restart() {
         run.flow.clear();
         run.stop = None;
         run.list_depth = 0;
+        run.asked = None;
     });
 }
 

@@ -1362,13 +1362,6 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Effect,
-        "roll_values",
-        &[n("die", NameKind::Die), p("count", "int")],
-        "list of ints",
-        "rolls `count` dice as `roll` does and returns the value of each face rolled (a numbered die, `die \"d6\" { sides = 6 }`: its pips); refused for a face without a value",
-    ),
-    doc(
-        Effect,
         "roll_for",
         &[PLAYER, n("die", NameKind::Die), p("count", "int")],
         "list of strings",

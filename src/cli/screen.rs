@@ -89,7 +89,7 @@ pub(crate) fn roster(rules: &RulesetGame, state: &GameState, board: &Board) -> S
             }
         );
     }
-    for player in &state.players {
+    for player in state.players.iter() {
         let _ = writeln!(
             out,
             "  {}: glory {}",
@@ -131,7 +131,7 @@ fn upgrades(state: &GameState, piece: PieceId) -> Vec<String> {
 /// text. Never another player's.
 pub(crate) fn hand(rules: &RulesetGame, state: &GameState, viewer: PlayerId) -> String {
     let mut out = String::new();
-    for (zone, contents) in &state.zones {
+    for (zone, contents) in state.zones.iter() {
         if zone.owner != viewer || zone.piece.is_some() || contents.visibility != Visibility::Owner
         {
             continue;

@@ -13,12 +13,13 @@ use rhai::{
 };
 
 use super::ir::{
-    Arm, Call, Chain, Expr, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place, Program,
-    Root, Stmt, Switch,
+    Arm, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place,
+    Program, Root, Stmt, Switch,
 };
 use super::natives::Natives;
 use crate::Limits;
 use smallvec::SmallVec;
+use std::borrow::Cow;
 
 /// How evaluation left a statement other than by finishing it.
 pub(crate) enum Flow {
@@ -30,6 +31,90 @@ pub(crate) enum Flow {
     Return(Dynamic),
     /// Something the evaluator does not cover yet: run the script on Rhai instead.
     Bail(String),
+    /// A vocabulary call stopped the run at a choice with no answer yet: the marks of the
+    /// constructs between it and the top, innermost first, each pushed as the evaluator
+    /// leaves it. A construct that cannot be resumed turns this into an error
+    /// ([`abandon`]); the run's stop still says a choice is needed.
+    Suspend(Vec<Mark>),
+}
+
+/// Where a suspended run was, in one construct on the way from the top to the choice. A
+/// resumed run takes them from the end (outermost first) as it goes down the same way, and
+/// each construct starts where its mark says, counting no operation twice.
+pub(crate) enum Mark {
+    /// The statement of a block that was running.
+    Block(usize),
+    /// `if`: `None` while its condition ran, else the branch.
+    If(Option<bool>),
+    /// `while`, `loop`, `do`: whether the body (rather than the condition) was running.
+    Loop(bool),
+    /// `for`: the items after the one whose turn was running, and that turn's index.
+    For(ForItems, usize),
+    /// A call: its arguments so far, the next one running; all of them when the function
+    /// itself (a vocabulary function, called again with them) stopped. `None`: the
+    /// script's own function was running.
+    Call(Option<Args>),
+    /// The frame of the script's own function that was running.
+    Function(Vec<Dynamic>, Vec<bool>),
+    /// `&&` or `||`: the item that was running.
+    Item(usize),
+    /// `switch`: `None` while its value ran, else the arm.
+    Switch(Option<usize>),
+    /// `try`: whether the catch (rather than the body) was running.
+    Try(bool),
+}
+
+/// What a `for` loop iterates over, kept as data so a suspended loop resumes.
+pub(crate) enum ForItems {
+    List(std::vec::IntoIter<Dynamic>),
+    Range(std::ops::Range<i64>),
+    Inclusive(std::ops::RangeInclusive<i64>),
+}
+
+impl Iterator for ForItems {
+    type Item = Dynamic;
+
+    fn next(&mut self) -> Option<Dynamic> {
+        match self {
+            ForItems::List(items) => items.next(),
+            ForItems::Range(range) => range.next().map(Dynamic::from_int),
+            ForItems::Inclusive(range) => range.next().map(Dynamic::from_int),
+        }
+    }
+}
+
+/// A run stopped at a choice, kept as data: the way down to the call that asked, the
+/// frame of slots, the operations counted so far. [`resume`] carries it on once the
+/// choice is answered, from the call that asked, as if it had never stopped.
+pub(crate) struct Suspension {
+    marks: Vec<Mark>,
+    slots: Vec<Dynamic>,
+    shared: Vec<bool>,
+    operations: u64,
+    global: GlobalRuntimeState,
+}
+
+/// Turns a suspension met by a construct that cannot be resumed into the error the stop
+/// gave: the run ends asking as before, and the next run starts from the top.
+fn abandon(flow: Flow) -> Flow {
+    match flow {
+        Flow::Suspend(_) => error(EvalAltResult::ErrorTerminated(
+            Dynamic::UNIT,
+            Position::NONE,
+        )),
+        other => other,
+    }
+}
+
+/// Adds `mark` to a suspension leaving a construct.
+fn marked(flow: Flow, mark: impl FnOnce() -> Mark) -> Flow {
+    match flow {
+        Flow::Suspend(mut marks) => {
+            marks.push(mark());
+            Flow::Suspend(marks)
+        }
+        other => other,
+    }
 }
 
 impl From<Box<EvalAltResult>> for Flow {
@@ -52,6 +137,8 @@ pub(crate) enum Finish {
     Done(Result<Dynamic, Box<EvalAltResult>>),
     /// The evaluator met something it does not cover: run the script on Rhai.
     Bail(String),
+    /// The script stopped at a choice, resumable: the run's stop says which.
+    Suspended(Box<Suspension>),
 }
 
 /// Runs `program` with its first slots bound to `variables`.
@@ -64,20 +151,46 @@ pub(crate) fn run(
 ) -> Finish {
     let mut slots = variables;
     slots.resize(program.slots.max(slots.len()), Dynamic::UNIT);
+    let suspension = Suspension {
+        marks: Vec::new(),
+        shared: vec![false; slots.len()],
+        slots,
+        operations: 0,
+        global: engine.new_global_runtime_state(),
+    };
+    resume(program, engine, natives, limits, suspension)
+}
+
+/// Carries on a run that stopped at a choice ([`Finish::Suspended`]), or starts one.
+pub(crate) fn resume(
+    program: &Program,
+    engine: &Engine,
+    natives: &Natives,
+    limits: &Limits,
+    suspension: Suspension,
+) -> Finish {
+    let Suspension {
+        marks,
+        slots,
+        shared,
+        operations,
+        global,
+    } = suspension;
     let mut machine = Machine {
         functions: &program.functions,
         env: Env {
             engine,
-            global: engine.new_global_runtime_state(),
+            global,
             natives,
             max_operations: limits.operations.max(1),
             max_variables: limits.variables.max(1),
             max_depth: limits.call_depth.max(1),
             depth: 0,
-            operations: 0,
+            operations,
         },
-        shared: vec![false; slots.len()],
+        shared,
         slots,
+        resume: marks,
     };
     match machine.block(&program.body) {
         Ok(value) | Err(Flow::Return(value)) | Err(Flow::Break(_, value)) => {
@@ -85,6 +198,13 @@ pub(crate) fn run(
         }
         Err(Flow::Error(error)) => Finish::Done(Err(error)),
         Err(Flow::Bail(why)) => Finish::Bail(why),
+        Err(Flow::Suspend(marks)) => Finish::Suspended(Box::new(Suspension {
+            marks,
+            slots: machine.slots,
+            shared: machine.shared,
+            operations: machine.env.operations,
+            global: machine.env.global,
+        })),
     }
 }
 
@@ -107,6 +227,9 @@ struct Machine<'a> {
     slots: Vec<Dynamic>,
     /// Which slots hold a variable a closure has captured (Rhai has made it shared).
     shared: Vec<bool>,
+    /// The marks of a suspended run still to take on the way down to the call that asked
+    /// (outermost last); empty when the run is not resuming.
+    resume: Vec<Mark>,
 }
 
 fn error(error: EvalAltResult) -> Flow {
@@ -202,12 +325,14 @@ impl Env<'_> {
     }
 
     /// Calls `call` with `args` (the receiver first for a method, `by_ref`): the first
-    /// native overload that takes them, else Rhai's own resolution.
+    /// native overload that takes them, else Rhai's own resolution. `resumed`: the call
+    /// that stopped a suspended run, made again (its operation was counted then).
     fn call_with(
         &mut self,
         call: &Call,
         receiver: Option<&mut Dynamic>,
         args: &mut [Dynamic],
+        resumed: bool,
     ) -> Eval<Dynamic> {
         let pos = call.pos;
         let chosen = call.natives.iter().copied().find(|&index| {
@@ -245,7 +370,27 @@ impl Env<'_> {
                 self.track(pos)?;
                 return Ok(found.into());
             }
+            if let Some(equal) = pair.and_then(|(a, b)| Env::unit_equality(&call.name, a, b)) {
+                self.track(pos)?;
+                return Ok(equal.into());
+            }
+            // `list.push(item)` on a list in a variable, as Rhai's call of the standard
+            // library's `push` does it: the item moved in, then the list's size checked.
+            let pushes = call.name.as_str() == "push"
+                && args.len() == 1
+                && !args[0].is_shared()
+                && receiver.as_ref().is_some_and(|list| {
+                    list.is_array() && !list.is_shared() && !list.is_read_only()
+                });
             return match receiver {
+                Some(list) if pushes => {
+                    self.track(pos)?;
+                    if let Ok(mut items) = list.as_array_mut() {
+                        items.push(std::mem::take(&mut args[0]));
+                    }
+                    self.check_size(list, pos)?;
+                    Ok(Dynamic::UNIT)
+                }
                 Some(first) => {
                     let mut refs: Refs<'_> = SmallVec::new();
                     refs.push(first);
@@ -258,8 +403,14 @@ impl Env<'_> {
                 }
             };
         };
-        self.track(pos)?;
+        if !resumed {
+            self.track(pos)?;
+        }
         let native = &self.natives.list[index];
+        // A function that may ask keeps its arguments: if it stops at a choice, the run is
+        // suspended and the call made again with them once the choice is answered.
+        let kept: Option<Args> =
+            (native.asks && receiver.is_none()).then(|| args.iter().cloned().collect());
         let Some(func) = native.func.get_native_fn() else {
             return Err(Flow::Bail(format!(
                 "`{}` is not a native function",
@@ -288,21 +439,30 @@ impl Env<'_> {
                 let mut refs: Refs<'_> = args.iter_mut().collect();
                 func(Some(context), &mut refs)
             }
-        }
-        .map_err(|e| Flow::Error(fill(e, pos)))?;
+        };
+        let result = match result {
+            Ok(result) => result,
+            Err(e) => {
+                if let Some(kept) = kept {
+                    if crate::runtime::stopped_to_ask() {
+                        return Err(Flow::Suspend(vec![Mark::Call(Some(kept))]));
+                    }
+                }
+                return Err(Flow::Error(fill(e, pos)));
+            }
+        };
         self.check_size(&result, pos)?;
         Ok(result)
     }
 
-    /// `len` and `is_empty` of a list, a map or a string, as Rhai's standard library gives
-    /// them (a string's length in characters); `None` for anything else.
+    /// `len` and `is_empty` of a list or a map, as Rhai's standard library gives them;
+    /// `None` for anything else. (A string's are left to Rhai's resolution: the sandbox's
+    /// standard library has no `len` of a string, and the call is an error there.)
     fn size_of(name: &str, value: &Dynamic) -> Option<Dynamic> {
         let len = if let Ok(list) = value.as_array_ref() {
             list.len()
         } else if let Ok(map) = value.as_map_ref() {
             map.len()
-        } else if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
-            text.chars().count()
         } else {
             return None;
         };
@@ -352,6 +512,29 @@ impl Env<'_> {
             return all_equal(&list, &*card);
         }
         None
+    }
+
+    /// `==` and `!=` with `()` on one side and `()`, a string or a game value on the other,
+    /// which no registered function takes: Rhai's built-ins answer them (`() == ()`, and
+    /// values of different types are never equal); `None` for anything else.
+    fn unit_equality(name: &str, left: &Dynamic, right: &Dynamic) -> Option<bool> {
+        let plain = |value: &Dynamic| {
+            value.is_unit()
+                || value.is_string()
+                || value.is::<gloam_core::PieceId>()
+                || value.is::<gloam_core::Hex>()
+                || value.is::<gloam_core::PlayerId>()
+                || value.is::<gloam_core::CardId>()
+        };
+        if !(left.is_unit() || right.is_unit()) || !plain(left) || !plain(right) {
+            return None;
+        }
+        let equal = left.is_unit() && right.is_unit();
+        match name {
+            "==" => Some(equal),
+            "!=" => Some(!equal),
+            _ => None,
+        }
     }
 
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
@@ -487,7 +670,7 @@ impl Env<'_> {
             script: None,
             pos,
         };
-        self.call_with(&call, Some(target), &mut [])
+        self.call_with(&call, Some(target), &mut [], false)
     }
 }
 
@@ -499,10 +682,33 @@ enum Ready {
 }
 
 impl Machine<'_> {
+    /// The next mark of a resumed run, if it is resuming.
+    fn mark(&mut self) -> Option<Mark> {
+        self.resume.pop()
+    }
+
+    /// Whether the run is on its way down to the call it stopped at.
+    fn resuming(&self) -> bool {
+        !self.resume.is_empty()
+    }
+
+    /// A resumed run met a construct other than the one its mark was left by: it gives up
+    /// and Rhai runs the script from the top (never expected).
+    fn lost() -> Flow {
+        Flow::Bail("a resumed run did not find its way back".into())
+    }
+
     fn block(&mut self, statements: &[Stmt]) -> Eval<Dynamic> {
+        let start = match self.mark() {
+            None => 0,
+            Some(Mark::Block(index)) => index,
+            Some(_) => return Err(Machine::lost()),
+        };
         let mut value = Dynamic::UNIT;
-        for statement in statements {
-            value = self.stmt(statement)?;
+        for (index, statement) in statements.iter().enumerate().skip(start) {
+            value = self
+                .stmt(statement)
+                .map_err(|flow| marked(flow, || Mark::Block(index)))?;
         }
         Ok(value)
     }
@@ -517,7 +723,9 @@ impl Machine<'_> {
     }
 
     fn stmt(&mut self, stmt: &Stmt) -> Eval<Dynamic> {
-        self.env.track(stmt.position())?;
+        if !self.resuming() {
+            self.env.track(stmt.position())?;
+        }
         match stmt {
             Stmt::Noop(_) => Ok(Dynamic::UNIT),
             Stmt::Expr(expr) => self.expr(expr),
@@ -532,6 +740,7 @@ impl Machine<'_> {
                 if *live >= self.env.max_variables {
                     return Err(error(EvalAltResult::ErrorTooManyVariables(*pos)));
                 }
+                // A suspension inside the value passes through: `let` keeps nothing.
                 let value = self.expr(value)?;
                 self.slots[*slot as usize] = value;
                 self.shared[*slot as usize] = false;
@@ -547,7 +756,8 @@ impl Machine<'_> {
                 pos,
             } => {
                 let value = self.expr(value)?;
-                self.assign(target, op.as_ref(), value, *pos)?;
+                self.assign(target, op.as_ref(), value, *pos)
+                    .map_err(abandon)?;
                 Ok(Dynamic::UNIT)
             }
             Stmt::If {
@@ -556,76 +766,79 @@ impl Machine<'_> {
                 otherwise,
                 ..
             } => {
-                if self.cond(cond)? {
-                    self.block(then)
-                } else {
-                    self.block(otherwise)
-                }
+                let branch = match self.mark() {
+                    None | Some(Mark::If(None)) => self
+                        .cond(cond)
+                        .map_err(|flow| marked(flow, || Mark::If(None)))?,
+                    Some(Mark::If(Some(branch))) => branch,
+                    Some(_) => return Err(Machine::lost()),
+                };
+                let statements = if branch { then } else { otherwise };
+                self.block(statements)
+                    .map_err(|flow| marked(flow, || Mark::If(Some(branch))))
             }
             Stmt::While {
                 cond,
                 body,
                 body_pos,
                 ..
-            } => loop {
-                if let Some(cond) = cond {
-                    if !self.cond(cond)? {
-                        break Ok(Dynamic::UNIT);
+            } => {
+                // A resumed loop starts in the part that was running.
+                let mut in_body = match self.mark() {
+                    None => false,
+                    Some(Mark::Loop(in_body)) => in_body,
+                    Some(_) => return Err(Machine::lost()),
+                };
+                loop {
+                    if !std::mem::take(&mut in_body) {
+                        if let Some(cond) = cond {
+                            let holds = self
+                                .cond(cond)
+                                .map_err(|flow| marked(flow, || Mark::Loop(false)))?;
+                            if !holds {
+                                break Ok(Dynamic::UNIT);
+                            }
+                        } else if body.is_empty() {
+                            self.env.track(*body_pos)?;
+                        }
                     }
-                } else if body.is_empty() {
-                    self.env.track(*body_pos)?;
+                    let ended = self
+                        .body(body)
+                        .map_err(|flow| marked(flow, || Mark::Loop(true)))?;
+                    if let Some(value) = ended {
+                        break Ok(value);
+                    }
                 }
-                if let Some(value) = self.body(body)? {
-                    break Ok(value);
-                }
-            },
+            }
             Stmt::Do {
                 body,
                 cond,
                 is_while,
                 ..
-            } => loop {
-                if let Some(value) = self.body(body)? {
-                    break Ok(value);
-                }
-                if self.cond(cond)? ^ is_while {
-                    break Ok(Dynamic::UNIT);
-                }
-            },
-            Stmt::For(for_loop) => {
-                let extra = usize::from(for_loop.counter.is_some());
-                if for_loop.live + extra >= self.env.max_variables {
-                    return Err(error(EvalAltResult::ErrorTooManyVariables(
-                        for_loop.var_pos,
-                    )));
-                }
-                let iterated = self.expr(&for_loop.iter)?;
-                let items: Box<dyn Iterator<Item = Dynamic>> = if iterated.is_array() {
-                    Box::new(iterated.into_array().unwrap_or_default().into_iter())
-                } else if let Some(range) = iterated.read_lock::<std::ops::Range<i64>>() {
-                    Box::new(range.clone().map(Dynamic::from_int))
-                } else if let Some(range) = iterated.read_lock::<std::ops::RangeInclusive<i64>>() {
-                    Box::new(range.clone().map(Dynamic::from_int))
-                } else {
-                    return Err(Flow::Bail(format!("`for` over a {}", iterated.type_name())));
+            } => {
+                let mut in_cond = match self.mark() {
+                    None => false,
+                    Some(Mark::Loop(in_body)) => !in_body,
+                    Some(_) => return Err(Machine::lost()),
                 };
-                let mut result = Dynamic::UNIT;
-                for (index, item) in items.enumerate() {
-                    if let Some(counter) = for_loop.counter {
-                        self.slots[counter as usize] = Dynamic::from_int(index as i64);
+                loop {
+                    if !std::mem::take(&mut in_cond) {
+                        let ended = self
+                            .body(body)
+                            .map_err(|flow| marked(flow, || Mark::Loop(true)))?;
+                        if let Some(value) = ended {
+                            break Ok(value);
+                        }
                     }
-                    self.slots[for_loop.var as usize] = item;
-                    if for_loop.body.is_empty() {
-                        self.env.track(for_loop.body_pos)?;
-                        continue;
-                    }
-                    if let Some(value) = self.body(&for_loop.body)? {
-                        result = value;
-                        break;
+                    let holds = self
+                        .cond(cond)
+                        .map_err(|flow| marked(flow, || Mark::Loop(false)))?;
+                    if holds ^ is_while {
+                        break Ok(Dynamic::UNIT);
                     }
                 }
-                Ok(result)
             }
+            Stmt::For(for_loop) => self.for_loop(for_loop),
             Stmt::Break {
                 value, is_break, ..
             } => {
@@ -649,19 +862,31 @@ impl Machine<'_> {
                 live,
                 catch,
                 ..
-            } => match self.block(body) {
-                Err(Flow::Error(err)) if err.is_catchable() => {
-                    if let Some((slot, var_pos)) = var {
-                        let value = caught(*err)?;
-                        if *live >= self.env.max_variables {
-                            return Err(error(EvalAltResult::ErrorTooManyVariables(*var_pos)));
+            } => {
+                let in_catch = match self.mark() {
+                    None => false,
+                    Some(Mark::Try(in_catch)) => in_catch,
+                    Some(_) => return Err(Machine::lost()),
+                };
+                if !in_catch {
+                    match self.block(body) {
+                        Err(Flow::Error(err)) if err.is_catchable() => {
+                            if let Some((slot, var_pos)) = var {
+                                let value = caught(*err)?;
+                                if *live >= self.env.max_variables {
+                                    return Err(error(EvalAltResult::ErrorTooManyVariables(
+                                        *var_pos,
+                                    )));
+                                }
+                                self.slots[*slot as usize] = value;
+                            }
                         }
-                        self.slots[*slot as usize] = value;
+                        other => return other.map_err(|flow| marked(flow, || Mark::Try(false))),
                     }
-                    self.block(catch)
                 }
-                other => other,
-            },
+                self.block(catch)
+                    .map_err(|flow| marked(flow, || Mark::Try(true)))
+            }
             Stmt::Throw { value, pos } => {
                 let value = match value {
                     Some(value) => self.expr(value)?,
@@ -672,9 +897,80 @@ impl Machine<'_> {
         }
     }
 
+    /// `for var in iter { body }`: a resumed loop carries on with the turn that was running
+    /// and the items after it.
+    fn for_loop(&mut self, for_loop: &ForLoop) -> Eval<Dynamic> {
+        let (mut items, mut index, mut resumed) = match self.mark() {
+            Some(Mark::For(items, index)) => (items, index, true),
+            Some(_) => return Err(Machine::lost()),
+            None => {
+                let extra = usize::from(for_loop.counter.is_some());
+                if for_loop.live + extra >= self.env.max_variables {
+                    return Err(error(EvalAltResult::ErrorTooManyVariables(
+                        for_loop.var_pos,
+                    )));
+                }
+                // A choice in the expression iterated over is not resumed.
+                let iterated = self.expr(&for_loop.iter).map_err(abandon)?;
+                let items = if iterated.is_array() {
+                    ForItems::List(iterated.into_array().unwrap_or_default().into_iter())
+                } else if let Some(range) = iterated.read_lock::<std::ops::Range<i64>>() {
+                    ForItems::Range(range.clone())
+                } else if let Some(range) = iterated.read_lock::<std::ops::RangeInclusive<i64>>() {
+                    ForItems::Inclusive(range.clone())
+                } else {
+                    return Err(Flow::Bail(format!("`for` over a {}", iterated.type_name())));
+                };
+                (items, 0, false)
+            }
+        };
+        loop {
+            if !std::mem::take(&mut resumed) {
+                let Some(item) = items.next() else {
+                    return Ok(Dynamic::UNIT);
+                };
+                if let Some(counter) = for_loop.counter {
+                    self.slots[counter as usize] = Dynamic::from_int(index as i64);
+                }
+                self.slots[for_loop.var as usize] = item;
+                if for_loop.body.is_empty() {
+                    self.env.track(for_loop.body_pos)?;
+                    index += 1;
+                    continue;
+                }
+            }
+            match self.body(&for_loop.body) {
+                Ok(None) => index += 1,
+                Ok(Some(value)) => return Ok(value),
+                Err(Flow::Suspend(mut marks)) => {
+                    marks.push(Mark::For(items, index));
+                    return Err(Flow::Suspend(marks));
+                }
+                Err(other) => return Err(other),
+            }
+        }
+    }
+
     /// A `switch`, as Rhai runs it: the value's hash picks the value cases, tried in
     /// order with their conditions; then the integer ranges; then the default arm.
     fn switch(&mut self, switch: &Switch) -> Eval<Dynamic> {
+        let arm = match self.mark() {
+            None | Some(Mark::Switch(None)) => self
+                .switch_arm(switch)
+                .map_err(|flow| marked(flow, || Mark::Switch(None)))?,
+            Some(Mark::Switch(Some(arm))) => Some(arm),
+            Some(_) => return Err(Machine::lost()),
+        };
+        match arm {
+            Some(arm) => self
+                .expr(&switch.arms[arm].value)
+                .map_err(|flow| marked(flow, || Mark::Switch(Some(arm)))),
+            None => Ok(Dynamic::UNIT),
+        }
+    }
+
+    /// The arm a `switch` takes, if any (its value evaluated, then the arms' conditions).
+    fn switch_arm(&mut self, switch: &Switch) -> Eval<Option<usize>> {
         let value = self.expr(&switch.value)?;
         let mut chosen = None;
         if value.is_shared() {
@@ -698,16 +994,14 @@ impl Machine<'_> {
                 }
             }
         }
-        match chosen.or(switch.default) {
-            Some(arm) => self.expr(&switch.arms[arm].value),
-            None => Ok(Dynamic::UNIT),
-        }
+        Ok(chosen.or(switch.default))
     }
 
+    /// An arm's condition (a choice inside one is not resumed).
     fn arm_holds(&mut self, arm: &Arm) -> Eval<bool> {
         match &arm.cond {
             Err(constant) => Ok(*constant),
-            Ok(cond) => self.cond(cond),
+            Ok(cond) => self.cond(cond).map_err(abandon),
         }
     }
 
@@ -733,15 +1027,34 @@ impl Machine<'_> {
         exprs.iter().map(|e| self.expr(e)).collect()
     }
 
+    /// A call's arguments: a resumed call's kept ones, then the one that was running, then
+    /// the others; a suspension inside one is marked with those before it.
+    fn args(&mut self, exprs: &[Expr], kept: Option<Args>) -> Eval<Args> {
+        let mut args = kept.unwrap_or_default();
+        while args.len() < exprs.len() {
+            match self.expr(&exprs[args.len()]) {
+                Ok(value) => args.push(value),
+                Err(Flow::Suspend(mut marks)) => {
+                    marks.push(Mark::Call(Some(args)));
+                    return Err(Flow::Suspend(marks));
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        Ok(args)
+    }
+
     fn expr(&mut self, expr: &Expr) -> Eval<Dynamic> {
-        self.env.track(expr.position())?;
+        if !self.resuming() {
+            self.env.track(expr.position())?;
+        }
         match expr {
             Expr::Const(value, _) => Ok(value.clone()),
             Expr::Local(slot, _) => Ok(self.slots[*slot as usize].clone()),
             Expr::Interpolated(parts, _) => {
                 let mut text = String::new();
                 for part in parts {
-                    let mut value = self.expr(part)?;
+                    let mut value = self.expr(part).map_err(abandon)?;
                     if let Some(s) = value.read_lock::<rhai::ImmutableString>() {
                         text.push_str(s.as_str());
                     } else {
@@ -773,7 +1086,7 @@ impl Machine<'_> {
                 let mut list = Array::with_capacity(items.len());
                 let mut total = (0, 0, 0);
                 for item in items {
-                    let value = self.expr(item)?;
+                    let value = self.expr(item).map_err(abandon)?;
                     let inner = sizes(&value);
                     total = (total.0 + inner.0 + 1, total.1 + inner.1, total.2 + inner.2);
                     self.check_totals(total, item.position())?;
@@ -785,7 +1098,7 @@ impl Machine<'_> {
                 let mut map = (**template).clone();
                 let mut total = (0, 0, 0);
                 for (key, value_expr) in entries {
-                    let value = self.expr(value_expr)?;
+                    let value = self.expr(value_expr).map_err(abandon)?;
                     let inner = sizes(&value);
                     total = (total.0 + inner.0, total.1 + inner.1 + 1, total.2 + inner.2);
                     self.check_totals(total, value_expr.position())?;
@@ -793,26 +1106,27 @@ impl Machine<'_> {
                 }
                 Ok(Dynamic::from_map(map))
             }
-            Expr::And(items, _) => {
-                for item in items {
-                    if !self.cond(item)? {
-                        return Ok(Dynamic::FALSE);
+            Expr::And(items, _) | Expr::Or(items, _) => {
+                let is_and = matches!(expr, Expr::And(..));
+                let start = match self.mark() {
+                    None => 0,
+                    Some(Mark::Item(index)) => index,
+                    Some(_) => return Err(Machine::lost()),
+                };
+                for (index, item) in items.iter().enumerate().skip(start) {
+                    let holds = self
+                        .cond(item)
+                        .map_err(|flow| marked(flow, || Mark::Item(index)))?;
+                    if holds != is_and {
+                        return Ok(Dynamic::from_bool(holds));
                     }
                 }
-                Ok(Dynamic::TRUE)
-            }
-            Expr::Or(items, _) => {
-                for item in items {
-                    if self.cond(item)? {
-                        return Ok(Dynamic::TRUE);
-                    }
-                }
-                Ok(Dynamic::FALSE)
+                Ok(Dynamic::from_bool(is_and))
             }
             Expr::Coalesce(items, _) => {
                 let mut value = Dynamic::UNIT;
                 for item in items {
-                    value = self.expr(item)?;
+                    value = self.expr(item).map_err(abandon)?;
                     if !value.is_unit() {
                         break;
                     }
@@ -820,9 +1134,29 @@ impl Machine<'_> {
                 Ok(value)
             }
             Expr::Call(call) => {
-                let mut args = self.exprs(&call.args)?;
+                let kept = match self.mark() {
+                    None => None,
+                    Some(Mark::Call(Some(args))) if args.len() == call.args.len() => {
+                        // The call that stopped the run, made again with its arguments.
+                        let mut args = args;
+                        return self.env.call_with(call, None, &mut args, true);
+                    }
+                    Some(Mark::Call(Some(args))) => Some(args),
+                    Some(Mark::Call(None)) => match call.script {
+                        Some(index) => {
+                            return self
+                                .call_script(index, Args::new(), call.pos)
+                                .map_err(|flow| marked(flow, || Mark::Call(None)));
+                        }
+                        None => return Err(Machine::lost()),
+                    },
+                    Some(_) => return Err(Machine::lost()),
+                };
+                let mut args = self.args(&call.args, kept)?;
                 if let Some(index) = call.script {
-                    return self.call_script(index, args, call.pos);
+                    return self
+                        .call_script(index, args, call.pos)
+                        .map_err(|flow| marked(flow, || Mark::Call(None)));
                 }
                 if call.operator && !args.iter().any(Dynamic::is_variant) {
                     if let Some(value) = Env::fast_operator(&call.name, &args) {
@@ -831,14 +1165,14 @@ impl Machine<'_> {
                     let mut refs: Refs<'_> = args.iter_mut().collect();
                     return self.env.call_rhai(&call.name, false, &mut refs, call.pos);
                 }
-                self.env.call_with(call, None, &mut args)
+                self.env.call_with(call, None, &mut args, false)
             }
-            Expr::Chain(chain) => self.chain(chain),
+            Expr::Chain(chain) => self.chain(chain).map_err(abandon),
             Expr::Block(statements, _) => self.block(statements),
-            Expr::ListLoop(list_loop) => self.list_loop(list_loop),
+            Expr::ListLoop(list_loop) => self.list_loop(list_loop).map_err(abandon),
             Expr::Inline(inline) => {
-                let args = self.exprs(&inline.args)?;
-                self.inline(inline, args)
+                let args = self.exprs(&inline.args).map_err(abandon)?;
+                self.inline(inline, args).map_err(abandon)
             }
         }
     }
@@ -876,24 +1210,35 @@ impl Machine<'_> {
     /// of its own, an error inside it wrapped as having happened in it.
     fn call_script(&mut self, index: usize, args: Args, pos: Position) -> Eval<Dynamic> {
         let function = &self.functions[index];
-        self.env.track(pos)?;
-        if self.env.depth + 1 > self.env.max_depth {
-            return Err(error(EvalAltResult::ErrorStackOverflow(pos)));
-        }
-        let mut frame = args.into_vec();
-        frame.resize(function.slots.max(function.params), Dynamic::UNIT);
-        let shared = vec![false; frame.len()];
+        let (frame, shared) = match self.mark() {
+            Some(Mark::Function(frame, shared)) => (frame, shared),
+            Some(_) => return Err(Machine::lost()),
+            None => {
+                self.env.track(pos)?;
+                if self.env.depth + 1 > self.env.max_depth {
+                    return Err(error(EvalAltResult::ErrorStackOverflow(pos)));
+                }
+                let mut frame = args.into_vec();
+                frame.resize(function.slots.max(function.params), Dynamic::UNIT);
+                let shared = vec![false; frame.len()];
+                (frame, shared)
+            }
+        };
         let outer = std::mem::replace(&mut self.slots, frame);
         let outer_shared = std::mem::replace(&mut self.shared, shared);
         self.env.depth += 1;
         let result = self.block(&function.body);
         self.env.depth -= 1;
-        self.slots = outer;
-        self.shared = outer_shared;
+        let frame = std::mem::replace(&mut self.slots, outer);
+        let shared = std::mem::replace(&mut self.shared, outer_shared);
         match result {
             Ok(value) | Err(Flow::Return(value)) => Ok(value),
             Err(Flow::Error(inner)) => Err(in_closure(inner, &function.name, pos)),
             Err(Flow::Break(..)) => Err(Flow::Bail("`break` outside a loop".into())),
+            Err(Flow::Suspend(mut marks)) => {
+                marks.push(Mark::Function(frame, shared));
+                Err(Flow::Suspend(marks))
+            }
             Err(bail) => Err(bail),
         }
     }
@@ -913,8 +1258,8 @@ impl Machine<'_> {
     }
 
     /// The values of a chain's links, left to right, before its root (Rhai's order).
-    fn ready(&mut self, links: &[Link]) -> Eval<Vec<Ready>> {
-        let mut ready = Vec::with_capacity(links.len());
+    fn ready(&mut self, links: &[Link]) -> Eval<SmallVec<[Ready; 2]>> {
+        let mut ready = SmallVec::with_capacity(links.len());
         for link in links {
             ready.push(match link {
                 Link::Prop(..) => Ready::Prop,
@@ -981,24 +1326,48 @@ impl Machine<'_> {
     }
 
     fn list_loop(&mut self, list_loop: &ListLoop) -> Eval<Dynamic> {
-        let list = match &list_loop.list {
+        match &list_loop.list {
             Root::Local(slot, pos) => {
                 self.env.track(*pos)?;
-                self.slots[*slot as usize].clone()
+                // The closure never reads or changes the list's variable (the lowering
+                // refuses one that does through another closure, and one that captures it
+                // is Rhai's data race, below): the list is lent out of its variable for the
+                // loop and put back, not copied, as Rhai passes it by reference.
+                let slot = *slot as usize;
+                let list = std::mem::take(&mut self.slots[slot]);
+                let result = match list.as_array_ref() {
+                    Ok(items) => self
+                        .list_prelude(list_loop, true)
+                        .and_then(|()| self.list_turns(list_loop, items.iter().map(Cow::Borrowed))),
+                    Err(_) => self.list_prelude(list_loop, false).map(|()| Dynamic::UNIT),
+                };
+                self.slots[slot] = list;
+                result
             }
-            Root::Value(expr) => self.expr(expr)?,
-        };
+            Root::Value(expr) => {
+                let list = self.expr(expr)?;
+                let is_list = list.is_array();
+                self.list_prelude(list_loop, is_list)?;
+                let items = list.into_array().unwrap_or_default();
+                self.list_turns(list_loop, items.into_iter().map(Cow::Owned))
+            }
+        }
+    }
+
+    /// What Rhai does between evaluating a list function's list and calling its closure on
+    /// the first item: the closure's argument, the call, its checks.
+    fn list_prelude(&mut self, list_loop: &ListLoop, is_list: bool) -> Eval<()> {
         // The closure, as Rhai evaluates the argument.
         self.env.track(list_loop.closure_pos)?;
         for captured in &list_loop.shared {
             self.shared[*captured as usize] = true;
         }
-        let Ok(list) = list.into_array() else {
+        if !is_list {
             return Err(Flow::Bail(format!(
                 "`{}` on a value that is not a list",
                 list_loop.kind.name()
             )));
-        };
+        }
         // The call of the list function itself.
         self.env.track(list_loop.call_pos)?;
         if list_loop.race {
@@ -1011,13 +1380,22 @@ impl Machine<'_> {
         if list_loop.live + 1 + usize::from(list_loop.index.is_some()) > self.env.max_variables {
             return Err(error(EvalAltResult::ErrorTooManyVariables(list_loop.pos)));
         }
+        Ok(())
+    }
+
+    /// The closure's turns on the list's items, and the list function's result.
+    fn list_turns<'i>(
+        &mut self,
+        list_loop: &ListLoop,
+        items: impl Iterator<Item = Cow<'i, Dynamic>>,
+    ) -> Eval<Dynamic> {
         let mut kept = Array::new();
-        for (index, item) in list.into_iter().enumerate() {
+        for (index, item) in items.enumerate() {
             self.env.track(list_loop.closure_pos)?;
             if let Some(slot) = list_loop.index {
                 self.slots[slot as usize] = Dynamic::from_int(index as i64);
             }
-            self.slots[list_loop.item as usize] = item.clone();
+            self.slots[list_loop.item as usize] = item.as_ref().clone();
             let result = match self.block(&list_loop.body) {
                 Ok(value) | Err(Flow::Return(value)) => value,
                 Err(Flow::Break(..)) => {
@@ -1031,7 +1409,7 @@ impl Machine<'_> {
             match list_loop.kind {
                 ListKind::Filter => {
                     if result.as_bool().unwrap_or(false) {
-                        kept.push(item);
+                        kept.push(item.into_owned());
                     }
                 }
                 ListKind::Some => {
@@ -1180,7 +1558,7 @@ fn apply(
             })
         }
         (Link::Method(call), Ready::Method(args)) => {
-            let mut value = env.call_with(call, Some(target), args)?;
+            let mut value = env.call_with(call, Some(target), args, false)?;
             apply(env, &mut value, &links[1..], rest)
         }
         _ => Err(Flow::Bail("a chain whose links do not match".into())),

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use rhai::{AST, Dynamic, Engine};
 
-pub(crate) use eval::Finish;
+pub(crate) use eval::{Finish, Suspension};
 pub(crate) use natives::{Natives, Registrar};
 
 use crate::Limits;
@@ -89,6 +89,17 @@ pub(crate) fn run(
     variables: Vec<Dynamic>,
 ) -> Finish {
     eval::run(program, engine, natives, limits, variables)
+}
+
+/// Carries on a compiled run that stopped at a choice, from the call that asked.
+pub(crate) fn resume(
+    program: &ir::Program,
+    engine: &Engine,
+    natives: &Natives,
+    limits: &Limits,
+    suspension: Suspension,
+) -> Finish {
+    eval::resume(program, engine, natives, limits, suspension)
 }
 
 #[cfg(test)]

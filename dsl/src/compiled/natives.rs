@@ -21,6 +21,9 @@ pub(crate) struct Native {
     pub(crate) params: Vec<TypeId>,
     /// The function.
     pub(crate) func: RhaiFunc,
+    /// It may ask a player (a choice, or an effect that asks): a call of it keeps its
+    /// arguments, to be made again when a run suspended at its question resumes.
+    pub(crate) asks: bool,
 }
 
 impl Native {
@@ -65,6 +68,13 @@ impl Natives {
         self.by_name
             .get(&(Identifier::from(name), arity))
             .map(Vec::as_slice)
+    }
+
+    /// Marks the functions that may ask a player (`asks` says which names).
+    pub(crate) fn mark_askers(&mut self, asks: impl Fn(&str) -> bool) {
+        for native in &mut self.list {
+            native.asks = asks(native.name.as_str());
+        }
     }
 
     fn add(&mut self, native: Native) {
@@ -133,6 +143,7 @@ impl<'a> Registrar<'a> {
             name: name.into(),
             params,
             func,
+            asks: false,
         });
         self
     }
@@ -155,6 +166,7 @@ impl<'a> Registrar<'a> {
             name: format!("get${name}").into(),
             params: vec![TypeId::of::<T>()],
             func: get.into_rhai_function(true, false),
+            asks: false,
         });
         self
     }

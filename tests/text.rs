@@ -327,12 +327,16 @@ fn render_failures(data: &Data, cards: &[&CardDef]) -> Vec<String> {
 #[test]
 fn render_every_card_every_ruleset_and_tutorial_agrees() {
     let data = every_ruleset();
-    // The cards of rulesets that are played: a ruleset with no flow (`spearhead`) has cards
-    // with no scripts yet, so no behaviour to render.
+    // The cards of the hex rulesets that are played: the card-text grammar reads the
+    // Underworlds editions' wording (docs/card-text.md). A table game's cards (Spearhead's
+    // battle tactics and twists, whose conditions read the measured table) are outside it,
+    // as are those of a ruleset with no flow.
+    let on_a_table = |ruleset: &str| data.library.armies().iter().any(|a| a.ruleset == ruleset);
     let played = |card: &&CardDef| {
         data.library
             .ruleset(&card.ruleset)
             .is_some_and(|ruleset| !ruleset.steps.is_empty())
+            && !on_a_table(&card.ruleset)
     };
     let cards: Vec<&CardDef> = data.library.cards().iter().filter(played).collect();
     assert!(cards.len() >= 77, "{} cards", cards.len());

@@ -27,7 +27,7 @@ ruleset "skirmish" {
     characteristic "move" { length = true required = true }
     characteristic "health" { required = true }
     characteristic "ward" { }
-    die "d3" { faces = [one: 2, two: 2, three: 2] }
+    die "d3" { faces = [one: 2, two: 2, three: 2] values = [one: 1, two: 2, three: 3] }
     constant "combat_range" { length = 3in confidence = high }
     constant "rounds" { number = 4 }
 }

@@ -744,9 +744,6 @@ impl Rules for RulesetGame {
                     .army(army)
                     .ok_or_else(|| RuleError::step(SETUP, format!("no army `{army}`")))?;
                 self.seat_army(ctx, player, army, &mut next_unit)?;
-                if index + 1 == inner.spec.seats.len() {
-                    self.terrain_pieces(ctx)?;
-                }
                 continue;
             }
             let warband = library
@@ -771,6 +768,8 @@ impl Rules for RulesetGame {
             }
             ctx.set_counter(Scope::Player(player), "glory", 0)?;
         }
+        // On a measured table, the features set up in play, after every seat's pieces.
+        self.terrain_pieces(ctx)?;
         Ok(())
     }
 
@@ -852,6 +851,85 @@ fn quantity_value(quantity: gloam_grammar::Quantity) -> i64 {
     }
 }
 
+/// The layouts of a match on a measured table: one for each table and deployment map the
+/// match leaves open (`choice`: the named ones, or all of the ruleset's), each world the
+/// match's (`extend` adds what the seats bring) with that table, the map's territories held
+/// by the seats in order, and the features not placed by the match set up in play.
+fn table_worlds(
+    loaded: &Loaded,
+    ruleset: &RulesetDef,
+    spec: &MatchSpec,
+    choice: &TableChoice,
+    extend: impl FnOnce(World) -> World,
+) -> Result<Vec<(Battlefield, World)>, EngineError> {
+    let library = &loaded.library;
+    let chain = loaded.ruleset_chain(&ruleset.name);
+    let tables: Vec<&gloam_grammar::TableDef> = match &choice.table {
+        Some(name) => vec![library.table(name).ok_or_else(|| {
+            unknown(
+                "table",
+                name,
+                library.tables().iter().map(|t| t.name.as_str()),
+            )
+        })?],
+        None => library
+            .tables()
+            .iter()
+            .filter(|t| chain.contains(&t.ruleset.as_str()))
+            .collect(),
+    };
+    let mut layouts: Vec<(&gloam_grammar::TableDef, String)> = Vec::new();
+    for def in &tables {
+        for map in &def.maps {
+            if choice.map.as_ref().is_none_or(|chosen| *chosen == map.name) {
+                layouts.push((def, map.name.clone()));
+            }
+        }
+    }
+    if layouts.is_empty() {
+        return Err(setup_error(match (&choice.table, &choice.map) {
+            (_, Some(map)) => format!("no table of the match has a deployment map `{map}`"),
+            _ => format!(
+                "ruleset `{}` has no table with a deployment map",
+                ruleset.name
+            ),
+        }));
+    }
+    let battlefield = Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]);
+    let dice = dice_of(ruleset)?;
+    let base = extend(crate::world::world_for(
+        loaded,
+        ruleset,
+        battlefield.clone(),
+        dice,
+        spec,
+    ))
+    .with_table_layouts(
+        layouts
+            .iter()
+            .map(|(def, map)| (def.name.clone(), map.clone())),
+    );
+    let mut worlds = Vec::new();
+    for (def, map) in &layouts {
+        let table = crate::world::table_of(def, map, &[]).map_err(setup_error)?;
+        if table.territories.len() < spec.seats.len() {
+            return Err(setup_error(format!(
+                "map `{map}` of table `{}` has {} territories for {} seats",
+                def.name,
+                table.territories.len(),
+                spec.seats.len()
+            )));
+        }
+        let territories: Vec<String> = table.territories.iter().map(|(n, _)| n.clone()).collect();
+        let mut world = base.clone().with_table(table);
+        for (index, territory) in territories.into_iter().take(spec.seats.len()).enumerate() {
+            world = world.with_territory(PlayerId(index as u8), territory);
+        }
+        worlds.push((battlefield.clone(), world));
+    }
+    Ok(worlds)
+}
+
 /// [`RulesetGame::new`] for a match on a measured table: every seat brings an army; the
 /// world is the table's chosen map ([`crate::world::table_of`], no terrain placed), each
 /// seat's territory the map's territory of its index. The kernel still needs a hex
@@ -887,66 +965,9 @@ fn table_match(
             ));
         }
     }
-    // Every table and map the match allows: the chosen ones, or all of the ruleset's.
-    let chain = loaded.ruleset_chain(&ruleset.name);
-    let tables: Vec<&gloam_grammar::TableDef> = match &choice.table {
-        Some(name) => vec![library.table(name).ok_or_else(|| {
-            unknown(
-                "table",
-                name,
-                library.tables().iter().map(|t| t.name.as_str()),
-            )
-        })?],
-        None => library
-            .tables()
-            .iter()
-            .filter(|t| chain.contains(&t.ruleset.as_str()))
-            .collect(),
-    };
-    let mut layouts: Vec<(&gloam_grammar::TableDef, String)> = Vec::new();
-    for def in &tables {
-        for map in &def.maps {
-            if choice.map.as_ref().is_none_or(|chosen| *chosen == map.name) {
-                layouts.push((def, map.name.clone()));
-            }
-        }
-    }
-    if layouts.is_empty() {
-        return Err(setup_error(match (&choice.table, &choice.map) {
-            (_, Some(map)) => format!("no table of the match has a deployment map `{map}`"),
-            _ => format!(
-                "ruleset `{}` has no table with a deployment map",
-                ruleset.name
-            ),
-        }));
-    }
-    let battlefield = Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]);
-    let dice = dice_of(&ruleset)?;
-    let base = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec);
-    let base = crate::world::with_model_weapons(base, &loaded, &spec);
-    let base = base.with_table_layouts(
-        layouts
-            .iter()
-            .map(|(def, map)| (def.name.clone(), map.clone())),
-    );
-    let mut worlds = Vec::new();
-    for (def, map) in &layouts {
-        let table = crate::world::table_of(def, map, &[]).map_err(setup_error)?;
-        if table.territories.len() < spec.seats.len() {
-            return Err(setup_error(format!(
-                "map `{map}` of table `{}` has {} territories for {} seats",
-                def.name,
-                table.territories.len(),
-                spec.seats.len()
-            )));
-        }
-        let territories: Vec<String> = table.territories.iter().map(|(n, _)| n.clone()).collect();
-        let mut world = base.clone().with_table(table);
-        for (index, territory) in territories.into_iter().take(spec.seats.len()).enumerate() {
-            world = world.with_territory(PlayerId(index as u8), territory);
-        }
-        worlds.push((battlefield.clone(), world));
-    }
+    let worlds = table_worlds(&loaded, &ruleset, &spec, choice, |world| {
+        crate::world::with_model_weapons(world, &loaded, &spec)
+    })?;
     Ok(RulesetGame::assemble(loaded, host, worlds, ruleset, spec))
 }
 
@@ -998,59 +1019,13 @@ fn party_match(
             rosters.push(roster);
         }
     }
-    // The chosen table and map, else the ruleset's first table and that table's first map
-    // (a party match lays out one table; choosing among several in play is a table match's).
-    let chain = loaded.ruleset_chain(&ruleset.name);
-    let def = match &choice.table {
-        Some(name) => library.table(name).ok_or_else(|| {
-            unknown(
-                "table",
-                name,
-                library.tables().iter().map(|t| t.name.as_str()),
-            )
-        })?,
-        None => library
-            .tables()
-            .iter()
-            .find(|t| chain.contains(&t.ruleset.as_str()))
-            .ok_or_else(|| {
-                setup_error(format!("ruleset `{}` has no `table` item", ruleset.name))
-            })?,
-    };
-    let map =
-        match &choice.map {
-            Some(map) => map.clone(),
-            None => def.maps.first().map(|m| m.name.clone()).ok_or_else(|| {
-                setup_error(format!("table `{}` has no deployment map", def.name))
-            })?,
-        };
-    let table = crate::world::table_of(def, &map, &[]).map_err(setup_error)?;
-    if table.territories.len() < spec.seats.len() {
-        return Err(setup_error(format!(
-            "map `{map}` of table `{}` has {} territories for {} seats",
-            def.name,
-            table.territories.len(),
-            spec.seats.len()
-        )));
-    }
-    let territories: Vec<String> = table.territories.iter().map(|(n, _)| n.clone()).collect();
-    let battlefield = Battlefield::from_hexes([(Hex::ORIGIN, Vec::<String>::new())]);
-    let dice = dice_of(&ruleset)?;
-    let mut world = crate::world::world_for(&loaded, &ruleset, battlefield.clone(), dice, &spec)
-        .with_table(table);
-    for roster in rosters {
-        world = crate::world::with_roster(world, roster);
-    }
-    for (index, territory) in territories.into_iter().take(spec.seats.len()).enumerate() {
-        world = world.with_territory(PlayerId(index as u8), territory);
-    }
-    Ok(RulesetGame::assemble(
-        loaded,
-        host,
-        vec![(battlefield, world)],
-        ruleset,
-        spec,
-    ))
+    let worlds = table_worlds(&loaded, &ruleset, &spec, choice, |mut world| {
+        for roster in rosters {
+            world = crate::world::with_roster(world, roster);
+        }
+        world
+    })?;
+    Ok(RulesetGame::assemble(loaded, host, worlds, ruleset, spec))
 }
 
 /// A script's error as one line that says where it is, as `gloam check` does: the script

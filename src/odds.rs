@@ -232,6 +232,21 @@ pub fn fraction(p: Ratio) -> String {
     }
 }
 
+/// Loads `paths` with a new script host for `gloam odds`; any problem in the data refuses.
+pub(crate) fn load_for_odds(paths: &[PathBuf]) -> Result<(Loaded, Rc<gloam_dsl::Host>), OddsError> {
+    let host = Rc::new(gloam_dsl::Host::new());
+    let (sources, mut problems) = read_paths(paths);
+    let (loaded, load_problems) = load(&sources, &host);
+    problems.extend(load_problems);
+    if let Some(first) = problems.first() {
+        return Err(OddsError::Data {
+            count: problems.len(),
+            first: first.to_string(),
+        });
+    }
+    Ok((loaded, host))
+}
+
 /// A loaded library, ready to stage attacks of one ruleset.
 pub struct Calculator {
     loaded: Rc<Loaded>,
@@ -274,16 +289,7 @@ pub struct ListedWeapon {
 impl Calculator {
     /// Loads `paths` for `ruleset` (which must be, or extend, an Underworlds edition).
     pub fn new(paths: &[PathBuf], ruleset: &str) -> Result<Calculator, OddsError> {
-        let host = Rc::new(gloam_dsl::Host::new());
-        let (sources, mut problems) = read_paths(paths);
-        let (loaded, load_problems) = load(&sources, &host);
-        problems.extend(load_problems);
-        if let Some(first) = problems.first() {
-            return Err(OddsError::Data {
-                count: problems.len(),
-                first: first.to_string(),
-            });
-        }
+        let (loaded, host) = load_for_odds(paths)?;
         let Some(resolved) = loaded.library.ruleset(ruleset) else {
             let names: Vec<&str> = loaded
                 .library

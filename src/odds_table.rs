@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::engine::{MatchSpec, RulesetGame, Seat, TableChoice};
-use crate::load::{Loaded, load, read_paths};
+use crate::load::Loaded;
 use crate::odds::{OddsError, fraction};
 
 /// The most leaves one attack may have before the enumeration gives up.
@@ -169,16 +169,7 @@ fn run_error(error: impl std::fmt::Display) -> OddsError {
 impl TableCalculator {
     /// Loads `paths` for `ruleset`, whose players bring armies to a table.
     pub fn new(paths: &[PathBuf], ruleset: &str) -> Result<TableCalculator, OddsError> {
-        let host = Rc::new(gloam_dsl::Host::new());
-        let (sources, mut problems) = read_paths(paths);
-        let (loaded, load_problems) = load(&sources, &host);
-        problems.extend(load_problems);
-        if let Some(first) = problems.first() {
-            return Err(OddsError::Data {
-                count: problems.len(),
-                first: first.to_string(),
-            });
-        }
+        let (loaded, host) = crate::odds::load_for_odds(paths)?;
         let calculator = TableCalculator {
             loaded: Rc::new(loaded),
             host,

@@ -470,7 +470,15 @@ pub fn match_for(
         .map(|p| p.name.as_str())
         .collect();
     if warbands.is_empty() && armies.is_empty() && !parties.is_empty() {
-        return party_match_for(loaded, ruleset, players, choice, &parties, &belongs);
+        return measured_match_for(
+            loaded,
+            ruleset,
+            players,
+            choice,
+            Brings::Parties,
+            &parties,
+            &belongs,
+        );
     }
     if !choice.parties.is_empty() {
         return Err(format!(
@@ -483,7 +491,15 @@ pub fn match_for(
         ));
     }
     if warbands.is_empty() && !armies.is_empty() {
-        return table_match_for(loaded, ruleset, players, choice, &armies, &belongs);
+        return measured_match_for(
+            loaded,
+            ruleset,
+            players,
+            choice,
+            Brings::Armies,
+            &armies,
+            &belongs,
+        );
     }
     if !choice.armies.is_empty() || choice.table.is_some() || choice.map.is_some() {
         return Err(format!(
@@ -563,54 +579,89 @@ pub fn match_for(
 /// The seat names of a default match, in seating order.
 const NAMES: [&str; 6] = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"];
 
-/// [`match_for`] for a ruleset whose players bring armies to a measured table: each seat's
-/// army (`choice.armies`, else the ruleset's armies in turn), the table (`choice.table`,
-/// else the ruleset's first `table` item) and its map (`choice.map`, else its first).
-fn table_match_for(
+/// What the seats of a match on a measured table bring.
+#[derive(Clone, Copy)]
+enum Brings {
+    /// Armies (Spearhead): the flow picks the table and map in play unless the choice names
+    /// them.
+    Armies,
+    /// Parties of heroes (Umbra Turris): the chosen table and map, else the ruleset's first
+    /// table and that table's first map.
+    Parties,
+}
+
+impl Brings {
+    fn plural(self) -> &'static str {
+        match self {
+            Brings::Armies => "armies",
+            Brings::Parties => "parties",
+        }
+    }
+
+    fn one(self) -> &'static str {
+        match self {
+            Brings::Armies => "army",
+            Brings::Parties => "party",
+        }
+    }
+}
+
+/// [`match_for`] for a ruleset whose players bring armies or parties to a measured table:
+/// each seat's army or party (`choice.armies` or `choice.parties`, else the ruleset's in
+/// turn) and the table and map ([`Brings`] says who picks them).
+fn measured_match_for(
     loaded: &Loaded,
     ruleset: &str,
     players: usize,
     choice: &MatchChoice,
-    armies: &[&str],
+    brings: Brings,
+    names: &[&str],
     belongs: &dyn Fn(&str) -> bool,
 ) -> Result<MatchSpec, String> {
-    let library = &loaded.library;
+    let (chosen, other) = match brings {
+        Brings::Armies => (&choice.armies, ("parties", &choice.parties)),
+        Brings::Parties => (&choice.parties, ("armies", &choice.armies)),
+    };
     for (what, asked) in [
         ("warbands", &choice.warbands),
         ("boards", &choice.boards),
         ("decklists", &choice.decklists),
+        other,
     ] {
         if !asked.is_empty() {
             return Err(format!(
-                "ruleset `{ruleset}` is played with armies on a table: it takes no {what}"
+                "ruleset `{ruleset}` is played with {} on a table: it takes no {what}",
+                brings.plural()
             ));
         }
     }
-    if choice.armies.len() > players {
+    if chosen.len() > players {
         return Err(format!(
-            "{} armies named for {players} seats; name at most one per seat",
-            choice.armies.len()
+            "{} {} named for {players} seats; name at most one per seat",
+            chosen.len(),
+            brings.plural()
         ));
     }
-    for name in &choice.armies {
-        if !armies.contains(&name.as_str()) {
+    for name in chosen {
+        if !names.contains(&name.as_str()) {
             return Err(format!(
                 "{} (in ruleset `{ruleset}`)",
-                unknown_name("army", name, armies.iter().copied())
+                unknown_name(brings.one(), name, names.iter().copied())
             ));
         }
     }
-    let tables: Vec<&gloam_grammar::TableDef> = library
+    let tables: Vec<&gloam_grammar::TableDef> = loaded
+        .library
         .tables()
         .iter()
         .filter(|t| belongs(&t.ruleset))
         .collect();
     if tables.is_empty() {
         return Err(format!(
-            "ruleset `{ruleset}` has armies but no `table` item"
+            "ruleset `{ruleset}` has {} but no `table` item",
+            brings.plural()
         ));
     }
-    // A table or map left unchosen is the flow's to choose (`table_layouts`).
     let table = match &choice.table {
         Some(name) => Some(*tables.iter().find(|t| t.name == *name).ok_or_else(|| {
             format!(
@@ -633,80 +684,45 @@ fn table_match_for(
             ));
         }
     }
-    let seats = (0..players)
-        .map(|index| {
-            let army = if choice.armies.is_empty() {
-                armies[index % armies.len()].to_owned()
-            } else {
-                choice.armies[index % choice.armies.len()].clone()
-            };
-            crate::engine::Seat {
-                name: NAMES
-                    .get(index)
-                    .map_or_else(|| format!("P{index}"), |name| (*name).to_owned()),
-                warband: String::new(),
-                decklist: None,
-                board: None,
-                army: Some(army),
-                party: None,
-            }
-        })
-        .collect();
-    Ok(MatchSpec {
-        ruleset: ruleset.to_owned(),
-        seats,
-        table: Some(crate::engine::TableChoice {
+    let table_choice = match brings {
+        // A table or map left unchosen is the flow's to choose (`table_layouts`).
+        Brings::Armies => crate::engine::TableChoice {
             table: table.map(|t| t.name.clone()),
             map: choice.map.clone(),
-        }),
-    })
-}
-
-/// [`match_for`] for a ruleset whose players bring parties of heroes to a measured table:
-/// each seat's party (`choice.parties`, else the ruleset's parties in turn), the table
-/// (`choice.table`, else the ruleset's first `table` item) and its map (`choice.map`, else
-/// its first).
-fn party_match_for(
-    loaded: &Loaded,
-    ruleset: &str,
-    players: usize,
-    choice: &MatchChoice,
-    parties: &[&str],
-    belongs: &dyn Fn(&str) -> bool,
-) -> Result<MatchSpec, String> {
-    for (what, asked) in [
-        ("warbands", &choice.warbands),
-        ("boards", &choice.boards),
-        ("decklists", &choice.decklists),
-        ("armies", &choice.armies),
-    ] {
-        if !asked.is_empty() {
-            return Err(format!(
-                "ruleset `{ruleset}` is played with parties on a table: it takes no {what}"
-            ));
+        },
+        Brings::Parties => {
+            let table = table.unwrap_or(tables[0]);
+            let map = match &choice.map {
+                Some(name) if table.map(name).is_some() => name.clone(),
+                Some(name) => {
+                    return Err(format!(
+                        "{} (on table `{}`)",
+                        unknown_name("map", name, table.maps.iter().map(|m| m.name.as_str())),
+                        table.name
+                    ));
+                }
+                None => table
+                    .maps
+                    .first()
+                    .map(|m| m.name.clone())
+                    .ok_or_else(|| format!("table `{}` has no deployment map", table.name))?,
+            };
+            crate::engine::TableChoice {
+                table: Some(table.name.clone()),
+                map: Some(map),
+            }
         }
-    }
-    if choice.parties.len() > players {
-        return Err(format!(
-            "{} parties named for {players} seats; name at most one per seat",
-            choice.parties.len()
-        ));
-    }
-    for name in &choice.parties {
-        if !parties.contains(&name.as_str()) {
-            return Err(format!(
-                "{} (in ruleset `{ruleset}`)",
-                unknown_name("party", name, parties.iter().copied())
-            ));
-        }
-    }
-    let (table, map) = table_and_map(loaded, ruleset, choice, belongs, "parties")?;
+    };
     let seats = (0..players)
         .map(|index| {
-            let party = if choice.parties.is_empty() {
-                parties[index % parties.len()].to_owned()
+            let brought = if chosen.is_empty() {
+                names[index % names.len()].to_owned()
             } else {
-                choice.parties[index % choice.parties.len()].clone()
+                chosen[index % chosen.len()].clone()
+            };
+            let (army, party) = match brings {
+                Brings::Armies => (Some(brought), None),
+                Brings::Parties => (None, Some(brought)),
             };
             crate::engine::Seat {
                 name: NAMES
@@ -715,61 +731,16 @@ fn party_match_for(
                 warband: String::new(),
                 decklist: None,
                 board: None,
-                army: None,
-                party: Some(party),
+                army,
+                party,
             }
         })
         .collect();
     Ok(MatchSpec {
         ruleset: ruleset.to_owned(),
         seats,
-        table: Some(crate::engine::TableChoice {
-            table: Some(table),
-            map: Some(map),
-        }),
+        table: Some(table_choice),
     })
-}
-
-/// The table (`choice.table`, else the ruleset's first `table` item) and its deployment map
-/// (`choice.map`, else its first) of a match whose seats bring `what`.
-fn table_and_map(
-    loaded: &Loaded,
-    ruleset: &str,
-    choice: &MatchChoice,
-    belongs: &dyn Fn(&str) -> bool,
-    what: &str,
-) -> Result<(String, String), String> {
-    let tables: Vec<&gloam_grammar::TableDef> = loaded
-        .library
-        .tables()
-        .iter()
-        .filter(|t| belongs(&t.ruleset))
-        .collect();
-    let table = match &choice.table {
-        Some(name) => tables.iter().find(|t| t.name == *name).ok_or_else(|| {
-            format!(
-                "{} (in ruleset `{ruleset}`)",
-                unknown_name("table", name, tables.iter().map(|t| t.name.as_str()))
-            )
-        })?,
-        None => tables
-            .first()
-            .ok_or_else(|| format!("ruleset `{ruleset}` has {what} but no `table` item"))?,
-    };
-    let map = match &choice.map {
-        Some(name) => table.map(name).ok_or_else(|| {
-            format!(
-                "{} (on table `{}`)",
-                unknown_name("map", name, table.maps.iter().map(|m| m.name.as_str())),
-                table.name
-            )
-        })?,
-        None => table
-            .maps
-            .first()
-            .ok_or_else(|| format!("table `{}` has no deployment map", table.name))?,
-    };
-    Ok((table.name.clone(), map.name.clone()))
 }
 
 /// Loads `paths` and sets up the default match of `ruleset` (each worker thread does this

@@ -402,27 +402,43 @@ pub fn placement_candidates(
     if pieces.is_empty() || max == 0 {
         return Vec::new();
     }
+    lattice_scan(low, high, spacing, PLACEMENT_SCAN_LIMIT, max, |anchor| {
+        let placed: Vec<TablePiece> = pieces
+            .iter()
+            .map(|piece| {
+                let mut moved = piece.clone();
+                moved.figure.centre = crate::table_path::shifted(piece.figure.centre, anchor);
+                moved
+            })
+            .collect();
+        check_placement(scene, &placed, limits).is_ok()
+    })
+}
+
+/// The points of a square lattice of `spacing` over the box from `low` to `high`, row by
+/// row from the lowest, that pass `legal`: at most `max`, evenly spread over the legal ones.
+/// The spacing is doubled until at most `limit` points are tested. Deterministic.
+pub(crate) fn lattice_scan(
+    low: Point,
+    high: Point,
+    spacing: Length,
+    limit: i64,
+    max: usize,
+    mut legal: impl FnMut(Point) -> bool,
+) -> Vec<Point> {
     let (width, height) = (high.x - low.x, high.y - low.y);
     let mut spacing = spacing.as_tenth_mm().max(1);
-    while (width / spacing + 1).saturating_mul(height / spacing + 1) > PLACEMENT_SCAN_LIMIT {
+    while (width / spacing + 1).saturating_mul(height / spacing + 1) > limit {
         spacing = spacing.saturating_mul(2);
     }
-    let mut legal = Vec::new();
+    let mut found = Vec::new();
     let mut y = low.y;
     while y <= high.y {
         let mut x = low.x;
         while x <= high.x {
-            let anchor = Point::new(x, y);
-            let placed: Vec<TablePiece> = pieces
-                .iter()
-                .map(|piece| {
-                    let mut moved = piece.clone();
-                    moved.figure.centre = crate::table_path::shifted(piece.figure.centre, anchor);
-                    moved
-                })
-                .collect();
-            if check_placement(scene, &placed, limits).is_ok() {
-                legal.push(anchor);
+            let at = Point::new(x, y);
+            if legal(at) {
+                found.push(at);
             }
             match x.checked_add(spacing) {
                 Some(next) => x = next,
@@ -434,15 +450,20 @@ pub fn placement_candidates(
             None => break,
         }
     }
-    if legal.len() <= max {
-        return legal;
+    spread(found, max)
+}
+
+/// At most `max` of `points`, evenly spread (all of them when there are no more).
+pub(crate) fn spread(points: Vec<Point>, max: usize) -> Vec<Point> {
+    if points.len() <= max {
+        return points;
     }
-    let count = legal.len();
-    (0..max).map(|i| legal[i * count / max]).collect()
+    let count = points.len();
+    (0..max).map(|i| points[i * count / max]).collect()
 }
 
 /// The lower-left and upper-right corners of an area's bounding box (in bounds).
-fn bounding_box(area: &Area) -> Option<(Point, Point)> {
+pub(crate) fn bounding_box(area: &Area) -> Option<(Point, Point)> {
     let clamp = |c: i64| c.clamp(-crate::COORD_LIMIT, crate::COORD_LIMIT);
     match area {
         Area::Circle { centre, radius } => {

@@ -9,6 +9,7 @@
 use crate::table::{
     P, polygon_contains, polygon_edges, segment_distance_cmp, segments_meet, validate_polygon,
 };
+use crate::table_candidates::{bounding_box, lattice_scan};
 use crate::{Area, Length, LengthUnit, Point};
 use std::cmp::Ordering;
 
@@ -246,68 +247,15 @@ pub fn footprint_candidates(
         (None, Some(outline)) => Area::Polygon(outline.clone()),
         (None, None) => return Vec::new(),
     };
-    let Some((low, high)) = bounds(&area) else {
+    let Some((low, high)) = bounding_box(&area) else {
         return Vec::new();
     };
     if max == 0 || footprint.is_empty() {
         return Vec::new();
     }
-    let (width, height) = (high.x - low.x, high.y - low.y);
-    let mut step = spacing.as_tenth_mm().max(1);
-    while (width / step + 1).saturating_mul(height / step + 1) > FOOTPRINT_SCAN_LIMIT {
-        step = step.saturating_mul(2);
-    }
-    let mut legal = Vec::new();
-    let mut y = low.y;
-    while y <= high.y {
-        let mut x = low.x;
-        while x <= high.x {
-            let at = Point::new(x, y);
-            if check_footprint(&footprint_at(footprint, at), limits, LengthUnit::Mm).is_ok() {
-                legal.push(at);
-            }
-            match x.checked_add(step) {
-                Some(next) => x = next,
-                None => break,
-            }
-        }
-        match y.checked_add(step) {
-            Some(next) => y = next,
-            None => break,
-        }
-    }
-    if legal.len() <= max {
-        return legal;
-    }
-    let count = legal.len();
-    (0..max).map(|i| legal[i * count / max]).collect()
-}
-
-fn bounds(area: &Area) -> Option<(Point, Point)> {
-    let clamp = |c: i64| c.clamp(-crate::COORD_LIMIT, crate::COORD_LIMIT);
-    match area {
-        Area::Circle { centre, radius } => {
-            let r = radius.as_tenth_mm().max(0);
-            Some((
-                Point::new(
-                    clamp(centre.x.saturating_sub(r)),
-                    clamp(centre.y.saturating_sub(r)),
-                ),
-                Point::new(
-                    clamp(centre.x.saturating_add(r)),
-                    clamp(centre.y.saturating_add(r)),
-                ),
-            ))
-        }
-        Area::Polygon(vertices) => {
-            let xs = vertices.iter().map(|p| clamp(p.x));
-            let ys = vertices.iter().map(|p| clamp(p.y));
-            Some((
-                Point::new(xs.clone().min()?, ys.clone().min()?),
-                Point::new(xs.max()?, ys.max()?),
-            ))
-        }
-    }
+    lattice_scan(low, high, spacing, FOOTPRINT_SCAN_LIMIT, max, |at| {
+        check_footprint(&footprint_at(footprint, at), limits, LengthUnit::Mm).is_ok()
+    })
 }
 
 #[cfg(test)]

@@ -625,31 +625,37 @@ fn path_limits(table: &Table, function: &'static str, map: &Map) -> Result<PathL
     Ok(limits)
 }
 
+/// The territory a limit's `zone` names, with its name.
+pub(crate) fn zone_named<'t>(
+    table: &'t Table,
+    function: &'static str,
+    zone: &Dynamic,
+) -> Result<&'t (String, Area), Stop> {
+    let name = zone.read_lock::<ImmutableString>().map(|s| s.to_string());
+    name.as_deref()
+        .and_then(|name| table.territories.iter().find(|(n, _)| n == name))
+        .ok_or_else(|| {
+            Stop::failed(
+                function,
+                format!(
+                    "limit `zone` must name a territory of the table (it has: {})",
+                    table
+                        .territories
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })
+}
+
 /// A limits map read as the kernel's set-up limits.
 fn place_limits(table: &Table, function: &'static str, map: &Map) -> Result<PlaceLimits, Stop> {
     known_keys(function, map, PLACE_KEYS)?;
     let mut limits = PlaceLimits::new(table.unit);
     if let Some(zone) = map.get("zone") {
-        let name = zone.read_lock::<ImmutableString>().map(|s| s.to_string());
-        let area = name
-            .as_deref()
-            .and_then(|name| table.territories.iter().find(|(n, _)| n == name))
-            .map(|(_, area)| area.clone())
-            .ok_or_else(|| {
-                Stop::failed(
-                    function,
-                    format!(
-                        "limit `zone` must name a territory of the table (it has: {})",
-                        table
-                            .territories
-                            .iter()
-                            .map(|(n, _)| n.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })?;
-        limits = limits.in_zone(area);
+        limits = limits.in_zone(zone_named(table, function, zone)?.1.clone());
     }
     for (key, list) in [("away", true), ("wholly_near", false)] {
         if let Some(items) = get_list(function, map, key)? {

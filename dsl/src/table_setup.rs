@@ -17,7 +17,7 @@ use crate::functions::{Ncc, Res, effect, roll_pool};
 use crate::runtime::{RunState, Stop, with_run};
 use crate::table::{
     Edge, Feature, TERRAIN_LAYER, Table, WAS_REFUSED, get_int, get_list, known_keys, length,
-    table_of, table_type_name,
+    table_of, table_type_name, zone_named,
 };
 use crate::world::ProfileValue;
 
@@ -222,25 +222,7 @@ fn terrain_limits(
     known_keys(function, map, TERRAIN_KEYS)?;
     let mut limits = FootprintLimits::default();
     if let Some(zone) = map.get("zone") {
-        let name = zone.read_lock::<ImmutableString>().map(|s| s.to_string());
-        let area = name
-            .as_deref()
-            .and_then(|name| table.territories.iter().find(|(n, _)| n == name))
-            .ok_or_else(|| {
-                Stop::failed(
-                    function,
-                    format!(
-                        "limit `zone` must name a territory of the table (it has: {})",
-                        table
-                            .territories
-                            .iter()
-                            .map(|(n, _)| n.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })?;
-        limits.zone = Some(area.clone());
+        limits.zone = Some(zone_named(table, function, zone)?.clone());
     }
     if let Some(items) = get_list(function, map, "away")? {
         for item in &items {

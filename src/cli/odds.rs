@@ -82,10 +82,7 @@ pub(crate) fn run(args: &OddsArgs) -> Result<bool, CliError> {
         super::emit(&text)?;
         return Ok(true);
     }
-    let mut input = String::new();
-    std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|e| CliError::input(format!("cannot read the situation from stdin: {e}")))?;
+    let input = situation_text()?;
     let situation: Situation = serde_json::from_str(&input).map_err(|e| {
         CliError::input(format!(
             "the situation on stdin is not valid: {e}; expected {{\"attacker\": {{\"warband\", \"fighter\", \"weapon\"}}, \"target\": {{\"warband\", \"fighter\"}}}} (see docs/odds.md)"
@@ -94,15 +91,33 @@ pub(crate) fn run(args: &OddsArgs) -> Result<bool, CliError> {
     let odds = calculator
         .odds(&situation)
         .map_err(|e| CliError::input(e.to_string()))?;
-    let text = if args.json {
+    answer(args.json, || odds.to_json(), || table(&situation, &odds))
+}
+
+/// The situation's JSON, read from stdin.
+fn situation_text() -> Result<String, CliError> {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| CliError::input(format!("cannot read the situation from stdin: {e}")))?;
+    Ok(input)
+}
+
+/// Prints `text` as the command's answer: pretty JSON of `value` with `--json`.
+fn answer(
+    json: bool,
+    value: impl FnOnce() -> serde_json::Value,
+    text: impl FnOnce() -> String,
+) -> Result<bool, CliError> {
+    let out = if json {
         format!(
             "{}\n",
-            serde_json::to_string_pretty(&odds.to_json()).unwrap_or_default()
+            serde_json::to_string_pretty(&value()).unwrap_or_default()
         )
     } else {
-        table(&situation, &odds)
+        text()
     };
-    super::emit(&text)?;
+    super::emit(&out)?;
     Ok(true)
 }
 
@@ -204,10 +219,7 @@ fn run_table(args: &OddsArgs, mut calculator: TableCalculator) -> Result<bool, C
         super::emit(&text)?;
         return Ok(true);
     }
-    let mut input = String::new();
-    std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|e| CliError::input(format!("cannot read the situation from stdin: {e}")))?;
+    let input = situation_text()?;
     let situation: TableSituation = serde_json::from_str(&input).map_err(|e| {
         CliError::input(format!(
             "the situation on stdin is not valid: {e}; expected {{\"attacker\": {{\"army\", \"unit\", \"weapon\", \"charged\"}}, \"target\": {{\"army\", \"unit\", \"cover\"}}}} (see docs/odds.md)"
@@ -216,16 +228,11 @@ fn run_table(args: &OddsArgs, mut calculator: TableCalculator) -> Result<bool, C
     let odds = calculator
         .odds(&situation)
         .map_err(|e| CliError::input(e.to_string()))?;
-    let text = if args.json {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&odds.to_json()).unwrap_or_default()
-        )
-    } else {
-        table_text(&situation, &odds)
-    };
-    super::emit(&text)?;
-    Ok(true)
+    answer(
+        args.json,
+        || odds.to_json(),
+        || table_text(&situation, &odds),
+    )
 }
 
 fn table_text(situation: &TableSituation, odds: &TableOdds) -> String {

@@ -1,7 +1,8 @@
 //! The soak (issue 17): many random games of every playable shipped ruleset, the state's
-//! invariants checked after every decision (`gloam::sim::check_invariants`: every card in
-//! one zone, no two pieces in one place, damage between 0 and Wounds, glory never
-//! negative). A benchmark, not a test: at full size it runs for hours.
+//! invariants checked after every decision (`gloam::sim::check_game_invariants`: every card
+//! in one zone, no two pieces in one place, damage between 0 and Wounds, glory never
+//! negative, no two bases overlapping on a table, and the ruleset's own `invariant` items).
+//! A benchmark, not a test: at full size it runs for hours.
 //!
 //! ```sh
 //! cargo bench --bench soak                          # 100,000 games a ruleset, from seed 1

@@ -148,6 +148,9 @@ struct Inner {
     /// Each step of the ruleset and where its `run` script is in `loaded.scripts`, looked
     /// up once along the `extends` chain.
     steps: BTreeMap<String, usize>,
+    /// Each invariant's place in `ruleset.invariants` and where its `holds` script is in
+    /// `loaded.scripts`, in the ruleset's order.
+    invariants: Vec<(usize, usize)>,
 }
 
 /// A ruleset from a loaded library, set up for one match, playable by the kernel's
@@ -175,6 +178,7 @@ impl RulesetGame {
                 Some((step.name.clone(), index))
             })
             .collect();
+        let invariants = loaded.invariant_script_indexes(&ruleset);
         RulesetGame {
             inner: Rc::new(Inner {
                 loaded,
@@ -183,6 +187,7 @@ impl RulesetGame {
                 ruleset,
                 spec,
                 steps,
+                invariants,
             }),
         }
     }
@@ -357,6 +362,33 @@ impl RulesetGame {
     /// (`lay_out_battlefield`: for a table game, the table and map in play), else the first.
     pub fn world_in(&self, state: &gloam_core::GameState) -> &World {
         &self.layout_in(state).1
+    }
+
+    /// The first of the ruleset's `invariant`s that does not hold in `state`, as a message
+    /// naming it and saying what should hold (or why its script could not tell); `None`
+    /// when all hold. The state is read through a copy, never changed.
+    pub fn broken_invariant(&self, state: &gloam_core::GameState) -> Option<String> {
+        let world = self.world_in(state);
+        let bindings = gloam_dsl::Bindings::new();
+        self.inner.invariants.iter().find_map(|&(place, index)| {
+            let invariant = &self.inner.ruleset.invariants[place];
+            let script = &self.inner.loaded.scripts[index].script;
+            match self
+                .inner
+                .host
+                .evaluate_bool(script, world, state, &bindings)
+            {
+                Ok(true) => None,
+                Ok(false) => Some(format!(
+                    "invariant `{}` broken: {}",
+                    invariant.name, invariant.about
+                )),
+                Err(error) => Some(format!(
+                    "invariant `{}` could not be checked: {error}",
+                    invariant.name
+                )),
+            }
+        })
     }
 
     /// The names of the ways the boards may be laid out, in order (empty: one way).

@@ -188,6 +188,30 @@ impl Loaded {
             .map(|index| &self.scripts[index].script)
     }
 
+    /// Where in [`Loaded::scripts`] the compiled `holds` script of each invariant of the
+    /// resolved `ruleset` is (its own and those it inherits and does not remove; the nearest
+    /// definition along the `extends` chain), in the ruleset's order, each beside the
+    /// invariant's place in `ruleset.invariants`.
+    pub fn invariant_script_indexes(&self, ruleset: &RulesetDef) -> Vec<(usize, usize)> {
+        let chain = self.ruleset_chain(&ruleset.name);
+        ruleset
+            .invariants
+            .iter()
+            .enumerate()
+            .filter_map(|(place, invariant)| {
+                let index = chain.iter().find_map(|here| {
+                    self.scripts.iter().position(|s| {
+                        s.item_kind == "invariant"
+                            && s.item_name == invariant.name
+                            && s.field == "holds"
+                            && s.ruleset == *here
+                    })
+                })?;
+                Some((place, index))
+            })
+            .collect()
+    }
+
     /// Where [`step_script`](Self::step_script) finds its script in [`Loaded::scripts`], so a
     /// driver can look every step up once instead of at each run.
     pub fn step_script_index(&self, ruleset: &str, name: &str) -> Option<usize> {
@@ -204,7 +228,7 @@ impl Loaded {
 
 /// Whether a script field holds a condition (pure, ends in true or false) or an effect.
 fn is_condition(field: &str) -> bool {
-    matches!(field, "condition" | "inspire" | "uninspire")
+    matches!(field, "condition" | "inspire" | "uninspire" | "holds")
 }
 
 pub use gloam_dsl::STEP_VARIABLES;

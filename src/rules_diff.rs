@@ -307,6 +307,16 @@ pub fn diff_rulesets(library: &Library, from: &str, to: &str) -> Result<RulesDif
             )),
         }
     }));
+    sections.push(named_section(
+        "invariants",
+        &a.invariants,
+        &b.invariants,
+        |invariant| Part {
+            name: invariant.name.clone(),
+            summary: invariant.about.clone(),
+            script: Some(invariant.holds.text.clone()),
+        },
+    ));
     sections.push(named_section("decks", &a.decks, &b.decks, deck_part));
     sections.push(named_section(
         "abilities",

@@ -3,8 +3,9 @@
 //! Game `i` of a run with seed `s` is seeded with `s + i`, and its agents with numbers
 //! derived from that seed, so each game's result depends only on its seed: a run gives the
 //! same results whatever the number of worker threads. After every decision the game is
-//! checked against the invariants ([`check_invariants`]); a broken invariant, a refused
-//! answer or a failing rule ends that game with an error in the report.
+//! checked against the invariants ([`check_game_invariants`]: the driver's and the
+//! ruleset's own `invariant` items); a broken invariant, a refused answer or a failing rule
+//! ends that game with an error in the report.
 
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -209,6 +210,16 @@ pub fn check_invariants(state: &GameState) -> Result<(), String> {
     Ok(())
 }
 
+/// [`check_invariants`], then the ruleset's own `invariant` items
+/// ([`RulesetGame::broken_invariant`]): what `gloam sim` checks after every decision.
+pub fn check_game_invariants(rules: &RulesetGame, state: &GameState) -> Result<(), String> {
+    check_invariants(state)?;
+    match rules.broken_invariant(state) {
+        Some(broken) => Err(broken),
+        None => Ok(()),
+    }
+}
+
 /// Which agent plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -305,7 +316,7 @@ pub fn play_one_with(rules: &RulesetGame, seed: u64, agents: &[AgentKind]) -> Ga
             break;
         }
         summary.decisions += 1;
-        if let Err(broken) = check_invariants(game.state()) {
+        if let Err(broken) = check_game_invariants(rules, game.state()) {
             summary.error = Some(format!("after decision {}: {broken}", summary.decisions));
             break;
         }

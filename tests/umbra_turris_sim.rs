@@ -6,9 +6,11 @@
 use std::path::PathBuf;
 
 use gloam::agent::Agent as _;
-use gloam::core::{Game, GameState, Position};
+use gloam::core::{Game, GameState};
 use gloam::engine::RulesetGame;
-use gloam::sim::{AgentKind, MatchChoice, ScriptEngine, SimConfig, SimReport, check_invariants};
+use gloam::sim::{
+    AgentKind, MatchChoice, ScriptEngine, SimConfig, SimReport, check_game_invariants,
+};
 
 fn cards() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
@@ -43,36 +45,19 @@ fn games_end_the_same_on_both_engines_and_with_one_or_two_jobs() {
     assert_eq!(sim(3, 2, ScriptEngine::Compiled), compiled);
 }
 
-/// What must hold after every decision of a game of Umbra Turris, beyond the kernel's own
-/// invariants (every card in exactly one zone) and the driver's (damage never negative nor
-/// above Wounds on the table): no hero holds a negative or more than two Action Dice, nor one
-/// with a Death Counter or off the table (003 L232, L476); no hero has lost more Wounds than
-/// it has (L472); the cards (race, profession, equipment, spells) are the ones the match
-/// began with, each in one zone (items change zones, never disappear).
-fn umbra_invariants(state: &GameState, cards_at_start: usize) -> Result<(), String> {
-    check_invariants(state)?;
-    for piece in state.pieces.values() {
-        let dice = piece.tokens.get("action_die").copied().unwrap_or(0);
-        let dying = piece.tokens.get("death_counter").copied().unwrap_or(0) > 0;
-        let on_table = matches!(piece.position, Some(Position::Table { .. }));
-        if !(0..=2).contains(&dice) {
-            return Err(format!("{} holds {dice} Action Dice", piece.kind));
-        }
-        if dice > 0 && (dying || !on_table) {
-            return Err(format!(
-                "{} holds an Action Dice with a Death Counter or off the table",
-                piece.kind
-            ));
-        }
-        let damage = piece.counters.get("damage").copied().unwrap_or(0);
-        let wounds = state.characteristic(piece.id, "wounds").unwrap_or(0);
-        if damage > wounds || damage < 0 {
-            return Err(format!("{} has {damage} damage for {wounds} W", piece.kind));
-        }
-        if damage == wounds && wounds > 0 && on_table && !dying {
-            return Err(format!("{} is at 0 W without a Death Counter", piece.kind));
-        }
-    }
+/// What must hold after every decision of a game of Umbra Turris: the kernel's invariants
+/// (every card in exactly one zone), the driver's (damage never negative nor above Wounds on
+/// the table) and the ruleset's own `invariant` items (`cards/umbra_turris/umbra_turris.gloam`:
+/// at most two Action Dice, none on a hero with a Death Counter or off the table, 003 L232,
+/// L476; a hero at 0 W on the table has a Death Counter, L472); and the cards (race,
+/// profession, equipment, spells) are the ones the match began with (items change zones,
+/// never disappear).
+fn umbra_invariants(
+    rules: &RulesetGame,
+    state: &GameState,
+    cards_at_start: usize,
+) -> Result<(), String> {
+    check_game_invariants(rules, state)?;
     if state.cards.len() != cards_at_start {
         return Err(format!(
             "{} cards, {cards_at_start} at the start",
@@ -105,7 +90,7 @@ fn random_games_keep_wounds_action_dice_and_items_after_every_decision() {
             game.submit(request.player, answer)
                 .unwrap_or_else(|e| panic!("seed {seed}, decision {decisions}: {e}"));
             decisions += 1;
-            umbra_invariants(game.state(), cards_at_start)
+            umbra_invariants(&rules, game.state(), cards_at_start)
                 .unwrap_or_else(|e| panic!("seed {seed}, after decision {decisions}: {e}"));
             assert!(
                 decisions < gloam::sim::MAX_DECISIONS,

@@ -70,6 +70,8 @@ pub enum Place<'a> {
     /// A ruleset's `step` (`run`) or its `setup`, `scoring` and `victory` scripts: a frame of
     /// the flow, whose values are its variables.
     Step,
+    /// A ruleset's `invariant` (`holds`): read between decisions, with no one acting.
+    Invariant,
 }
 
 /// A timing window as its ruleset declares it, as far as variables go: the fighters of its
@@ -145,7 +147,7 @@ const MEANINGS: &[(&str, &str)] = &[
 
 impl<'a> Place<'a> {
     /// The place of a script held by an item of `item_kind` (`card`, `ability`, `action`,
-    /// `fighter`, `step`, `ruleset`); `card_kind` is a card's kind, `window` the timing
+    /// `fighter`, `step`, `ruleset`, `invariant`); `card_kind` is a card's kind, `window` the timing
     /// window of a card or an ability.
     pub fn of(
         item_kind: &str,
@@ -160,6 +162,7 @@ impl<'a> Place<'a> {
             "ability" => Place::Ability { window },
             "action" => Place::Action,
             "fighter" => Place::Fighter,
+            "invariant" => Place::Invariant,
             _ => Place::Step,
         }
     }
@@ -174,6 +177,7 @@ impl<'a> Place<'a> {
     /// | action | `this_fighter`, `player`, `target`, `attacker` |
     /// | fighter (`inspire`, `uninspire`) | `this_fighter`, `player` |
     /// | step, ruleset (`setup`, `scoring`, `victory`) | [`STEP_VARIABLES`] |
+    /// | invariant (`holds`) | none |
     pub fn variables(&self) -> Vec<&'static str> {
         let event = |window: &Option<Window<'_>>| window.map(|w| w.variables()).unwrap_or_default();
         match self {
@@ -193,6 +197,7 @@ impl<'a> Place<'a> {
             Place::Action => vec!["this_fighter", "player", "target", "attacker"],
             Place::Fighter => vec!["this_fighter", "player"],
             Place::Step => STEP_VARIABLES.to_vec(),
+            Place::Invariant => Vec::new(),
         }
     }
 
@@ -228,6 +233,7 @@ impl<'a> Place<'a> {
             Place::Action => "an action".to_owned(),
             Place::Fighter => "a fighter's `inspire` or `uninspire`".to_owned(),
             Place::Step => "a step".to_owned(),
+            Place::Invariant => "an invariant".to_owned(),
         }
     }
 }

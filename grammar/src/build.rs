@@ -8,10 +8,11 @@ use crate::ast::{Element, Item, Measure, Span, Value};
 use crate::defs::{
     AbilityDef, ActionDef, Amount, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef,
     CardDef, CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
-    FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
-    PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
-    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES, ValueDef,
-    WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef, ZoneDef,
+    FighterDef, InvariantDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner,
+    PartDef, PartKind, PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef,
+    ScriptDef, Side, StatDef, StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef,
+    TerritoryDef, VISIBILITIES, ValueDef, WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef,
+    WindowDef, ZoneDef,
 };
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
 use crate::layout::{self, LAYOUT_HELP};
@@ -495,6 +496,20 @@ impl Builder<'_> {
                 });
             }
         }
+        let mut invariants = Vec::new();
+        for invariant in children(item, "invariant") {
+            if let (Some(invariant_name), Some(about), Some(holds)) = (
+                name(invariant),
+                string(invariant, "about"),
+                self.script(invariant, "holds"),
+            ) {
+                invariants.push(InvariantDef {
+                    name: invariant_name,
+                    about,
+                    holds,
+                });
+            }
+        }
         let mut actions = Vec::new();
         for action in children(item, "action") {
             if let (Some(action_name), Some(run)) = (name(action), self.script(action, "run")) {
@@ -572,6 +587,7 @@ impl Builder<'_> {
                 .collect(),
             abilities,
             constants,
+            invariants,
             name: name(item)?,
             extends: string(item, "extends"),
             title: string(item, "title")?,

@@ -189,6 +189,9 @@ pub struct RulesetDef {
     /// Named values the rules use.
     #[serde(default)]
     pub constants: Vec<ConstantDef>,
+    /// What holds after every decision of every game (`gloam sim` checks them).
+    #[serde(default)]
+    pub invariants: Vec<InvariantDef>,
 }
 
 impl RulesetDef {
@@ -233,6 +236,7 @@ impl RulesetDef {
             PartKind::Window => self.windows.iter().map(|p| p.name.as_str()).collect(),
             PartKind::Step => self.steps.iter().map(|p| p.name.as_str()).collect(),
             PartKind::Action => self.actions.iter().map(|p| p.name.as_str()).collect(),
+            PartKind::Invariant => self.invariants.iter().map(|p| p.name.as_str()).collect(),
             PartKind::Deck => self.decks.iter().map(|p| p.name.as_str()).collect(),
             PartKind::HexType => list(&self.hex_types),
             PartKind::Token => list(&self.tokens),
@@ -284,11 +288,13 @@ pub enum PartKind {
     Alliance,
     /// An entry of `zones`.
     Zone,
+    /// An `invariant` item.
+    Invariant,
 }
 
 impl PartKind {
     /// Every part kind.
-    pub const ALL: [PartKind; 14] = [
+    pub const ALL: [PartKind; 15] = [
         PartKind::Characteristic,
         PartKind::Die,
         PartKind::Window,
@@ -303,6 +309,7 @@ impl PartKind {
         PartKind::ScoreTiming,
         PartKind::Alliance,
         PartKind::Zone,
+        PartKind::Invariant,
     ];
 
     /// The name written before `:` in `remove`: `hex_type`.
@@ -322,6 +329,7 @@ impl PartKind {
             PartKind::ScoreTiming => "score_timing",
             PartKind::Alliance => "alliance",
             PartKind::Zone => "zone",
+            PartKind::Invariant => "invariant",
         }
     }
 
@@ -340,6 +348,7 @@ impl PartKind {
                 | PartKind::Step
                 | PartKind::Action
                 | PartKind::Deck
+                | PartKind::Invariant
         )
     }
 }
@@ -474,6 +483,19 @@ pub struct StepDef {
     pub about: Option<String>,
     /// Its script.
     pub run: ScriptDef,
+}
+
+/// `invariant "action dice" { about = "..." holds = { ... } }`: a condition true after every
+/// decision of every game of the ruleset. `gloam sim` checks each one after each decision
+/// and counts a game that breaks one as failed, with the invariant's name and `about`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvariantDef {
+    /// Its name.
+    pub name: String,
+    /// What holds, in words: the message when it breaks.
+    pub about: String,
+    /// The condition (queries only; true when the invariant holds).
+    pub holds: ScriptDef,
 }
 
 /// `action "move" { run = { ... } }`.

@@ -196,11 +196,11 @@ pub use ast::{
 pub use defs::{
     AbilityDef, ActionDef, Amount, AreaDef, ArmyDef, BattlefieldDef, BoardDef, BoardHexDef,
     CardDef, CharacteristicDef, ConstantDef, DeckCardsDef, DeckDef, DecklistDef, DieDef, FaceDef,
-    FighterDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner, PartDef, PartKind,
-    PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef, ScriptDef, Side, StatDef,
-    StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef, TerritoryDef, VISIBILITIES, ValueDef,
-    WINDOW_VARIABLES, WarbandDef, WarscrollDef, WeaponAbilityDef, WeaponDef, WindowDef, ZoneDef,
-    visibility_name,
+    FighterDef, InvariantDef, KeywordDef, LegendDef, LimitDef, MapDef, ObjectiveDef, Owner,
+    PartDef, PartKind, PlacementDef, PointDef, Quantity, RemoveDef, Restriction, RulesetDef,
+    ScriptDef, Side, StatDef, StepDef, SymbolDef, TableDef, TableWeaponDef, TerrainDef,
+    TerritoryDef, VISIBILITIES, ValueDef, WINDOW_VARIABLES, WarbandDef, WarscrollDef,
+    WeaponAbilityDef, WeaponDef, WindowDef, ZoneDef, visibility_name,
 };
 pub use diagnostic::{FirstDefinition, GrammarDiagnostic, list_codes};
 pub use library::{

@@ -239,6 +239,15 @@ impl Library {
                     script: &action.run,
                 });
             }
+            for invariant in &ruleset.invariants {
+                out.push(ScriptUse {
+                    item_kind: "invariant",
+                    item_name: &invariant.name,
+                    ruleset: &ruleset.name,
+                    field: "holds",
+                    script: &invariant.holds,
+                });
+            }
         }
         for ruleset in &self.rulesets {
             ability_scripts(&mut out, &ruleset.abilities, &ruleset.name);

@@ -285,6 +285,12 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
         out.script("run", Some(&action.run));
         out.close();
     }
+    for invariant in &def.invariants {
+        out.open("invariant", &invariant.name);
+        out.opt_string("about", Some(&invariant.about));
+        out.script("holds", Some(&invariant.holds));
+        out.close();
+    }
     for battlefield in &def.battlefields {
         out.open("battlefield", &battlefield.name);
         out.opt_string("about", battlefield.about.as_ref());

@@ -155,7 +155,8 @@ named!(
     crate::defs::StepDef,
     crate::defs::ActionDef,
     crate::defs::DeckDef,
-    crate::defs::ZoneDef
+    crate::defs::ZoneDef,
+    crate::defs::InvariantDef
 );
 
 fn merge_items<T: Named>(inherited: &mut Vec<T>, own: &[T]) {
@@ -200,6 +201,7 @@ fn apply_remove(ruleset: &mut RulesetDef, removal: &RemoveDef) -> bool {
         PartKind::ScoreTiming => remove_name(&mut ruleset.score_timings, name),
         PartKind::Alliance => remove_name(&mut ruleset.alliances, name),
         PartKind::Zone => remove_item(&mut ruleset.zones, name),
+        PartKind::Invariant => remove_item(&mut ruleset.invariants, name),
     }
 }
 
@@ -278,6 +280,7 @@ fn merge(
     merge_items(&mut merged.windows, &own.windows);
     merge_items(&mut merged.steps, &own.steps);
     merge_items(&mut merged.actions, &own.actions);
+    merge_items(&mut merged.invariants, &own.invariants);
     merge_items(&mut merged.decks, &own.decks);
     merge_items(&mut merged.battlefields, &own.battlefields);
     merged.unit = own.unit.clone().or(merged.unit);

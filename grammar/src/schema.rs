@@ -449,6 +449,23 @@ const STEP_FIELDS: &[FieldSchema] = &[
     field("run", T::Script, true, "the step's script", "run = { ... }"),
 ];
 
+const INVARIANT_FIELDS: &[FieldSchema] = &[
+    field(
+        "about",
+        T::String,
+        true,
+        "what always holds, said when it breaks",
+        "about = \"no hero holds more than two Action Dice\"",
+    ),
+    field(
+        "holds",
+        T::Script,
+        true,
+        "a condition that is true after every decision of every game",
+        "holds = { fighters().all(|f| tokens(f, \"action_die\") <= 2) }",
+    ),
+];
+
 const ACTION_FIELDS: &[FieldSchema] = &[
     field(
         "about",
@@ -2175,6 +2192,7 @@ const SCHEMAS: &[ItemSchema] = &[
             "battlefield",
             "ability",
             "constant",
+            "invariant",
         ],
         parent: None,
     },
@@ -2282,6 +2300,14 @@ const SCHEMAS: &[ItemSchema] = &[
         fields: STEP_FIELDS,
         children: &[],
         parent: None,
+    },
+    ItemSchema {
+        kind: "invariant",
+        named: true,
+        about: "what holds after every decision of every game, checked by `gloam sim`",
+        fields: INVARIANT_FIELDS,
+        children: &[],
+        parent: Some("ruleset"),
     },
     ItemSchema {
         kind: "action",

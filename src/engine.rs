@@ -962,6 +962,19 @@ fn table_worlds(
     Ok(worlds)
 }
 
+/// A table ruleset with no flow yet (neither a `setup` script nor a step) is refused when
+/// its match is set up, where hosts report a match that cannot be, rather than when its game
+/// starts.
+fn require_flow(loaded: &Loaded, ruleset: &RulesetDef) -> Result<(), EngineError> {
+    if ruleset.steps.is_empty() && loaded.script("ruleset", &ruleset.name, "setup").is_none() {
+        return Err(setup_error(format!(
+            "ruleset `{}` has neither a setup script nor a step: it cannot be played",
+            ruleset.name
+        )));
+    }
+    Ok(())
+}
+
 /// [`RulesetGame::new`] for a match on a measured table: every seat brings an army; the
 /// world is the table's chosen map ([`crate::world::table_of`], no terrain placed), each
 /// seat's territory the map's territory of its index. The kernel still needs a hex
@@ -974,14 +987,7 @@ fn table_match(
     choice: &TableChoice,
 ) -> Result<RulesetGame, EngineError> {
     let library = &loaded.library;
-    // A table ruleset with no flow yet (Spearhead before its steps) is refused here, where
-    // hosts report a match that cannot be set up, rather than when its game starts.
-    if ruleset.steps.is_empty() && loaded.script("ruleset", &ruleset.name, "setup").is_none() {
-        return Err(setup_error(format!(
-            "ruleset `{}` has neither a setup script nor a step: it cannot be played",
-            ruleset.name
-        )));
-    }
+    require_flow(&loaded, &ruleset)?;
     for (index, seat) in spec.seats.iter().enumerate() {
         let army = seat.army.as_deref().ok_or_else(|| {
             setup_error(format!(
@@ -1019,12 +1025,7 @@ fn party_match(
     choice: &TableChoice,
 ) -> Result<RulesetGame, EngineError> {
     let library = &loaded.library;
-    if ruleset.steps.is_empty() && loaded.script("ruleset", &ruleset.name, "setup").is_none() {
-        return Err(setup_error(format!(
-            "ruleset `{}` has neither a setup script nor a step: it cannot be played",
-            ruleset.name
-        )));
-    }
+    require_flow(&loaded, &ruleset)?;
     let mut rosters: Vec<&gloam_grammar::RosterDef> = Vec::new();
     for (index, seat) in spec.seats.iter().enumerate() {
         let name = seat.party.as_deref().ok_or_else(|| {

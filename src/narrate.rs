@@ -189,6 +189,19 @@ impl<'a> Narrator<'a> {
                     format!("{who} ({models}) {verb} {length} {direction}{extra}")
                 }
             }
+            (TableStep::Turned(facing), run) => {
+                let direction = crate::table_text::direction_words(facing);
+                let extra = if how == "turn" {
+                    String::new()
+                } else {
+                    format!(" ({how_words})")
+                };
+                if run == 1 {
+                    format!("{who} turns to face {direction}{extra}")
+                } else {
+                    format!("{who} ({models}) turn to face {direction}{extra}")
+                }
+            }
             (TableStep::Removed, 1) if how == "out of action" => {
                 format!("{who} is taken out of action")
             }
@@ -702,6 +715,8 @@ enum TableStep {
     SetUp(Point),
     /// Moved by an offset, to a point.
     Moved(Point, Point),
+    /// Turned in place to face a direction (an offset along which it now faces).
+    Turned(Point),
     /// Taken off the table.
     Removed,
 }
@@ -710,6 +725,10 @@ impl TableStep {
     fn of(from: Option<Position>, to: Option<Position>) -> Option<TableStep> {
         match (from, to) {
             (None, Some(Position::Table { at, .. })) => Some(TableStep::SetUp(at)),
+            (
+                Some(Position::Table { at: a, facing: was }),
+                Some(Position::Table { at: b, facing }),
+            ) if a == b && was != facing => Some(TableStep::Turned(Point::new(facing.0, facing.1))),
             (Some(Position::Table { at: a, .. }), Some(Position::Table { at: b, .. })) => {
                 Some(TableStep::Moved(
                     Point::new(b.x.saturating_sub(a.x), b.y.saturating_sub(a.y)),
@@ -728,6 +747,7 @@ impl TableStep {
             (TableStep::SetUp(_), TableStep::SetUp(_))
             | (TableStep::Removed, TableStep::Removed) => true,
             (TableStep::Moved(a, _), TableStep::Moved(b, _)) => a == b,
+            (TableStep::Turned(a), TableStep::Turned(b)) => a == b,
             _ => false,
         }
     }

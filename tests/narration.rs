@@ -222,3 +222,44 @@ fn a_weapon_named_in_an_attack_line_is_the_attackers() {
         );
     }
 }
+
+/// A model on a measured table that only turns (Umbra Turris's heroes face their enemies
+/// after set-up and each move, seed 003 L292) is told as a turn, never as a move of 0 cm
+/// "nowhere".
+#[test]
+fn a_model_that_only_turns_is_told_as_turning() {
+    let (rules, game) = play("umbra_turris", 1);
+    let (told, all) = narration(&rules, &game);
+    for line in told.iter().chain(&all) {
+        assert!(
+            !line.contains("nowhere") && !line.contains(" moves 0.0 cm"),
+            "a turn told as a move: `{line}`"
+        );
+    }
+    let turns: Vec<&String> = told
+        .iter()
+        .filter(|l| l.contains(" turns to face "))
+        .collect();
+    assert!(!turns.is_empty(), "no turn is told: {told:?}");
+    let directions = [
+        "north",
+        "south",
+        "east",
+        "west",
+        "north-east",
+        "north-west",
+        "south-east",
+        "south-west",
+    ];
+    for line in turns {
+        let direction = line
+            .split(" turns to face ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_default();
+        assert!(
+            directions.contains(&direction),
+            "`{line}` names no direction"
+        );
+    }
+}

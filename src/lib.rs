@@ -26,6 +26,7 @@ pub use gloam_core as core;
 
 pub mod agent;
 pub mod engine;
+pub mod exact;
 pub mod geom;
 pub mod load;
 pub mod narrate;

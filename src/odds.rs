@@ -28,6 +28,7 @@ use gloam_grammar::{FighterDef, WeaponDef};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{MatchSpec, RulesetGame, Seat};
+use crate::exact::Exact;
 use crate::load::{Loaded, load, read_paths};
 
 /// The most leaves one attack may have before the enumeration gives up (a pool too large
@@ -180,12 +181,12 @@ pub struct Odds {
     /// What was read from the data.
     pub profile: Profile,
     /// The chance of each result: `crit_hit`, `hit`, `draw`, `miss`.
-    pub outcomes: BTreeMap<&'static str, Ratio>,
+    pub outcomes: BTreeMap<&'static str, Exact>,
     /// The chance of each amount of damage dealt to the target (capped by its Wounds, as
     /// the rules cap it).
-    pub damage: BTreeMap<i64, Ratio>,
+    pub damage: BTreeMap<i64, Exact>,
     /// The expected damage.
-    pub expected_damage: Ratio,
+    pub expected_damage: Exact,
     /// How many leaves the enumeration ran the scripts of: a chance node whose game state
     /// was met before is not walked again, so this counts distinct futures, not paths.
     pub leaves: usize,
@@ -193,7 +194,7 @@ pub struct Odds {
     /// attack (an Inspire condition that holds in the situation, as Embergard's do while
     /// friends stand adjacent): the rules apply it, so the odds are those of the fighter
     /// as it attacked, not as the situation was given.
-    pub side_changed: Ratio,
+    pub side_changed: Exact,
 }
 
 impl Odds {
@@ -204,20 +205,20 @@ impl Odds {
             ["crit_hit", "hit", "draw", "miss"]
                 .iter()
                 .map(|key| {
-                    let p = self.outcomes.get(key).copied().unwrap_or(Ratio::ZERO);
-                    ((*key).to_owned(), serde_json::Value::String(fraction(p)))
+                    let p = self.outcomes.get(key).cloned().unwrap_or_default();
+                    ((*key).to_owned(), serde_json::Value::String(p.to_string()))
                 })
                 .collect();
         let damage: serde_json::Map<String, serde_json::Value> = self
             .damage
             .iter()
-            .map(|(amount, p)| (amount.to_string(), serde_json::Value::String(fraction(*p))))
+            .map(|(amount, p)| (amount.to_string(), serde_json::Value::String(p.to_string())))
             .collect();
         serde_json::json!({
             "profile": self.profile,
             "outcomes": outcomes,
             "damage": damage,
-            "expected_damage": fraction(self.expected_damage),
+            "expected_damage": self.expected_damage.to_string(),
         })
     }
 }
@@ -726,26 +727,20 @@ impl Calculator {
         let start = game.events().len();
         game.push_frame(staged.attack).map_err(run_error)?;
         let endings = walk.explore(game, start)?;
-        let mut results: BTreeMap<&'static str, Ratio> = BTreeMap::new();
-        let mut damage: BTreeMap<i64, Ratio> = BTreeMap::new();
-        let mut side_changed = Ratio::ZERO;
+        let mut results: BTreeMap<&'static str, Exact> = BTreeMap::new();
+        let mut damage: BTreeMap<i64, Exact> = BTreeMap::new();
+        let mut side_changed = Exact::zero();
         for ((key, dealt, turned), p) in endings {
-            add(&mut results, key, p)?;
-            add(&mut damage, dealt, p)?;
+            add(&mut results, key, &p);
+            add(&mut damage, dealt, &p);
             if turned {
-                side_changed = side_changed.checked_add(p).map_err(run_error)?;
+                side_changed += &p;
             }
         }
-        let mut expected = Ratio::ZERO;
-        for (amount, p) in &damage {
-            let amount = Ratio::new(u128::try_from(*amount).unwrap_or(0), 1).map_err(run_error)?;
-            expected = expected
-                .checked_add(p.checked_mul(amount).map_err(run_error)?)
-                .map_err(run_error)?;
-        }
-        let mut outcomes: BTreeMap<&'static str, Ratio> = ["crit_hit", "hit", "draw", "miss"]
+        let expected = expected_amount(&damage);
+        let mut outcomes: BTreeMap<&'static str, Exact> = ["crit_hit", "hit", "draw", "miss"]
             .into_iter()
-            .map(|key| (key, Ratio::ZERO))
+            .map(|key| (key, Exact::zero()))
             .collect();
         outcomes.extend(results);
         Ok(Odds {
@@ -882,7 +877,7 @@ fn face_named(text: &str) -> Option<&str> {
 type Ending = (&'static str, i64, bool);
 
 /// The chance of each [`Ending`] from a point of the tree, given that the point is reached.
-type Endings = BTreeMap<Ending, Ratio>;
+type Endings = BTreeMap<Ending, Exact>;
 
 /// The enumeration: a depth-first walk of the chance tree that remembers, at each chance
 /// node, the endings that follow from its game state. Scripts read the state and never the
@@ -912,10 +907,11 @@ impl Walk {
                         let mut after = Endings::new();
                         let outcomes = game.chance_outcomes().map_err(run_error)?;
                         for (outcome, p) in outcomes {
+                            let p = Exact::from(p);
                             let mut branch = game.clone();
                             branch.apply_chance(&outcome).map_err(run_error)?;
                             for (ending, q) in self.explore(branch, node)? {
-                                add(&mut after, ending, p.checked_mul(q).map_err(run_error)?)?;
+                                add(&mut after, ending, &(&p * &q));
                             }
                         }
                         let after = Rc::new(after);
@@ -927,7 +923,7 @@ impl Walk {
                 let (dealt, turned) = self.since(&game, base);
                 let mut endings = Endings::new();
                 for (&(key, more, turns), p) in after.iter() {
-                    add(&mut endings, (key, dealt + more, turned || turns), *p)?;
+                    add(&mut endings, (key, dealt + more, turned || turns), p);
                 }
                 return Ok(endings);
             }
@@ -981,14 +977,22 @@ impl Walk {
                 OddsError::Run(format!("the attack ended with an unknown result {value}"))
             })?;
         let (dealt, turned) = self.since(game, base);
-        Ok(BTreeMap::from([((key, dealt, turned), Ratio::ONE)]))
+        Ok(BTreeMap::from([((key, dealt, turned), Exact::one())]))
     }
 }
 
-fn add<K: Ord>(map: &mut BTreeMap<K, Ratio>, key: K, p: Ratio) -> Result<(), OddsError> {
-    let entry = map.entry(key).or_insert(Ratio::ZERO);
-    *entry = entry.checked_add(p).map_err(run_error)?;
-    Ok(())
+fn add<K: Ord>(map: &mut BTreeMap<K, Exact>, key: K, p: &Exact) {
+    *map.entry(key).or_default() += p;
+}
+
+/// The expected amount of a distribution of whole amounts (a negative amount counts 0).
+pub(crate) fn expected_amount(distribution: &BTreeMap<i64, Exact>) -> Exact {
+    let mut expected = Exact::zero();
+    for (amount, p) in distribution {
+        let amount = Exact::whole(u64::try_from(*amount).unwrap_or(0));
+        expected += &(p * &amount);
+    }
+    expected
 }
 
 fn run_error(error: impl std::fmt::Display) -> OddsError {

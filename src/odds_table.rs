@@ -19,15 +19,16 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use gloam_core::{
-    Control, Ctx, Frame, Game, PieceId, PlayerId, Point, Position, Ratio, RuleError, Rules, Scope,
-    Setup, Value,
+    Control, Ctx, Frame, Game, PieceId, PlayerId, Point, Position, RuleError, Rules, Scope, Setup,
+    Value,
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::engine::{MatchSpec, RulesetGame, Seat, TableChoice};
+use crate::exact::Exact;
 use crate::load::Loaded;
-use crate::odds::{OddsError, fraction};
+use crate::odds::OddsError;
 
 /// The most leaves one attack may have before the enumeration gives up.
 pub const MAX_LEAVES: usize = 2_000_000;
@@ -128,9 +129,9 @@ pub struct TableOdds {
     /// What was read.
     pub profile: TableProfile,
     /// The chance of each number of damage points inflicted (before allocation).
-    pub damage: BTreeMap<i64, Ratio>,
+    pub damage: BTreeMap<i64, Exact>,
     /// The expected damage points.
-    pub expected_damage: Ratio,
+    pub expected_damage: Exact,
     /// Leaves whose scripts ran.
     pub leaves: usize,
 }
@@ -141,12 +142,12 @@ impl TableOdds {
         let damage: serde_json::Map<String, serde_json::Value> = self
             .damage
             .iter()
-            .map(|(amount, p)| (amount.to_string(), serde_json::Value::String(fraction(*p))))
+            .map(|(amount, p)| (amount.to_string(), serde_json::Value::String(p.to_string())))
             .collect();
         serde_json::json!({
             "profile": self.profile,
             "damage": damage,
-            "expected_damage": fraction(self.expected_damage),
+            "expected_damage": self.expected_damage.to_string(),
         })
     }
 }
@@ -488,13 +489,7 @@ impl TableCalculator {
         };
         game.push_frame(attack).map_err(run_error)?;
         let damage = walk.explore(game)?;
-        let mut expected = Ratio::ZERO;
-        for (amount, p) in &damage {
-            let amount = Ratio::new(u128::try_from(*amount).unwrap_or(0), 1).map_err(run_error)?;
-            expected = expected
-                .checked_add(p.checked_mul(amount).map_err(run_error)?)
-                .map_err(run_error)?;
-        }
+        let expected = crate::odds::expected_amount(&damage);
         let amount = |a: &gloam_grammar::Amount| match a {
             gloam_grammar::Amount::Fixed(n) => n.to_string(),
             gloam_grammar::Amount::Roll { dice, die, plus } => format!(
@@ -557,7 +552,7 @@ impl TableCalculator {
 }
 
 /// The damage points inflicted from a point of the tree on, given it is reached.
-type Damage = BTreeMap<i64, Ratio>;
+type Damage = BTreeMap<i64, Exact>;
 
 struct Walk {
     target: PieceId,
@@ -590,13 +585,11 @@ impl Walk {
             }
             let mut after = Damage::new();
             for (outcome, p) in game.chance_outcomes().map_err(run_error)? {
+                let p = Exact::from(p);
                 let mut branch = game.clone();
                 branch.apply_chance(&outcome).map_err(run_error)?;
                 for (dealt, q) in self.explore(branch)? {
-                    let entry = after.entry(dealt).or_insert(Ratio::ZERO);
-                    *entry = entry
-                        .checked_add(p.checked_mul(q).map_err(run_error)?)
-                        .map_err(run_error)?;
+                    *after.entry(dealt).or_default() += &(&p * &q);
                 }
             }
             self.memo.insert(key, Rc::new(after.clone()));
@@ -619,7 +612,7 @@ impl Walk {
             .piece(self.target)
             .and_then(|p| p.counters.get("damage_inflicted").copied())
             .unwrap_or(0);
-        Ok(BTreeMap::from([(dealt, Ratio::ONE)]))
+        Ok(BTreeMap::from([(dealt, Exact::one())]))
     }
 }
 

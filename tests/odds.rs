@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use gloam::core::{GameRng, Ratio};
+use gloam::exact::Exact;
 use gloam::odds::{AttackerSpec, Calculator, Edition, Odds, Profile, Situation, TargetSpec};
 
 fn cards() -> PathBuf {
@@ -456,7 +457,7 @@ fn agree(ruleset: &str, edition: Edition) {
             }
             Err(other) => panic!("{situation:?}: {other}"),
         };
-        if odds.side_changed != Ratio::ZERO {
+        if !odds.side_changed.is_zero() {
             skipped += 1;
             continue;
         }
@@ -468,17 +469,21 @@ fn agree(ruleset: &str, edition: Edition) {
         let (outcomes, damage) = rulebook(&case);
         for key in ["crit_hit", "hit", "draw", "miss"] {
             assert_eq!(
-                odds.outcomes.get(key).copied().unwrap_or(Ratio::ZERO),
-                outcomes.get(key).copied().unwrap_or(Ratio::ZERO),
+                odds.outcomes.get(key).cloned().unwrap_or_default(),
+                Exact::from(outcomes.get(key).copied().unwrap_or(Ratio::ZERO)),
                 "{key} of {situation:?} ({:?})",
                 odds.profile
             );
         }
-        let nonzero: BTreeMap<i64, Ratio> = odds
+        let nonzero: BTreeMap<i64, Exact> = odds
             .damage
             .iter()
-            .filter(|(_, p)| **p != Ratio::ZERO)
-            .map(|(k, p)| (*k, *p))
+            .filter(|(_, p)| !p.is_zero())
+            .map(|(k, p)| (*k, p.clone()))
+            .collect();
+        let damage: BTreeMap<i64, Exact> = damage
+            .into_iter()
+            .map(|(k, p)| (k, Exact::from(p)))
             .collect();
         assert_eq!(nonzero, damage, "damage of {situation:?}");
         checked += 1;
@@ -557,8 +562,8 @@ fn a_plain_attack_has_the_odds_worked_by_hand() {
             }
         }
     }
-    assert_eq!(odds.outcomes["miss"], r(miss, total));
-    assert_eq!(odds.outcomes["draw"], r(draw, total));
+    assert_eq!(odds.outcomes["miss"], Exact::from(r(miss, total)));
+    assert_eq!(odds.outcomes["draw"], Exact::from(r(draw, total)));
     let json = odds.to_json();
     assert_eq!(json["outcomes"]["miss"], r(miss, total).to_string());
     assert!(json["expected_damage"].as_str().unwrap().contains('/'));

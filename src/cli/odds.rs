@@ -5,8 +5,8 @@ use std::io::Read as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use gloam::core::Ratio;
-use gloam::odds::{Calculator, Odds, Situation, fraction};
+use gloam::exact::Exact;
+use gloam::odds::{Calculator, Odds, Situation};
 use gloam::odds_table::{TableCalculator, TableOdds, TableSituation};
 
 use super::CliError;
@@ -121,9 +121,19 @@ fn answer(
     Ok(true)
 }
 
-fn bar(p: Ratio) -> String {
+/// One line of a distribution: the label, the chance in per cent, a bar of 40 columns for
+/// certainty, then the exact fraction (last, as it may be long: dozens of digits for an
+/// attack of many dice).
+fn line(out: &mut String, label: &str, p: &Exact) {
+    let percent = p.to_f64() * 100.0;
+    // A chance too small to show in hundredths of a per cent is not shown as none.
+    let shown = if !p.is_zero() && percent < 0.005 {
+        "<0.01%".to_owned()
+    } else {
+        format!("{percent:.2}%")
+    };
     let width = (p.to_f64() * 40.0).round() as usize;
-    "#".repeat(width)
+    let _ = writeln!(out, "{label:<9} {shown:>8}  {:<40}  {p}", "#".repeat(width));
 }
 
 fn table(situation: &Situation, odds: &Odds) -> String {
@@ -153,34 +163,25 @@ fn table(situation: &Situation, odds: &Odds) -> String {
         profile.defence_symbol,
         profile.wounds
     );
-    let _ = writeln!(out, "\nresult      chance   exact");
+    let _ = writeln!(out, "\nresult       chance{:42}exact", "");
     for key in ["crit_hit", "hit", "draw", "miss"] {
-        let p = odds.outcomes.get(key).copied().unwrap_or(Ratio::ZERO);
-        let _ = writeln!(
-            out,
-            "{key:<9} {:>7.2}%  {:<12} {}",
-            p.to_f64() * 100.0,
-            fraction(p),
-            bar(p)
+        line(
+            &mut out,
+            key,
+            &odds.outcomes.get(key).cloned().unwrap_or_default(),
         );
     }
-    let _ = writeln!(out, "\ndamage      chance   exact");
+    let _ = writeln!(out, "\ndamage       chance{:42}exact", "");
     for (amount, p) in &odds.damage {
-        let _ = writeln!(
-            out,
-            "{amount:<9} {:>7.2}%  {:<12} {}",
-            p.to_f64() * 100.0,
-            fraction(*p),
-            bar(*p)
-        );
+        line(&mut out, &amount.to_string(), p);
     }
     let _ = writeln!(
         out,
         "\nexpected damage {:.3} ({})",
         odds.expected_damage.to_f64(),
-        fraction(odds.expected_damage)
+        odds.expected_damage
     );
-    if odds.side_changed != Ratio::ZERO {
+    if !odds.side_changed.is_zero() {
         let _ = writeln!(
             out,
             "note: in {:.2}% of the attacks the attacker or the target turned to its other side while it ran (an Inspire condition held); the odds include it",
@@ -271,21 +272,15 @@ fn table_text(situation: &TableSituation, odds: &TableOdds) -> String {
         p.save_modifier,
         p.ward.map(|w| format!(", ward {w}+")).unwrap_or_default()
     );
-    let _ = writeln!(out, "\ndamage      chance   exact");
+    let _ = writeln!(out, "\ndamage       chance{:42}exact", "");
     for (amount, chance) in &odds.damage {
-        let _ = writeln!(
-            out,
-            "{amount:<9} {:>7.2}%  {:<16} {}",
-            chance.to_f64() * 100.0,
-            fraction(*chance),
-            bar(*chance)
-        );
+        line(&mut out, &amount.to_string(), chance);
     }
     let _ = writeln!(
         out,
         "\nexpected damage {:.3} ({})",
         odds.expected_damage.to_f64(),
-        fraction(odds.expected_damage)
+        odds.expected_damage
     );
     out
 }

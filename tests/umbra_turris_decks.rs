@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use gloam::core::{
-    CardId, Choice, Ctx, Frame, Game, GameState, Options, PieceId, PlayerId, Position, Scope,
-    Value, ZoneId,
+    CardId, Choice, Ctx, Frame, Game, GameState, Options, PieceId, PlayerId, Point, Position,
+    Scope, Value, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::check_invariants;
@@ -72,8 +72,6 @@ fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64) {
     .expect("placed");
 }
 
-use gloam::core::Point;
-
 fn fell(ctx: &mut Ctx<'_>, kind: &str) {
     let id = piece(ctx.state(), kind);
     ctx.set_tokens(Scope::Piece(id), "death_counter", 1)
@@ -122,10 +120,6 @@ fn said(game: &Game<Scenario>) -> Vec<String> {
 
 fn has_said(game: &Game<Scenario>, text: &str) -> bool {
     said(game).iter().any(|line| line.contains(text))
-}
-
-fn pid(state: &GameState, kind: &str) -> Value {
-    Value::Piece(piece(state, kind))
 }
 
 /// Answers every request with its first choice, or with the named option when `prefer`
@@ -438,18 +432,9 @@ fn an_item_without_stated_timing_is_revealed_only_while_a_hero_activates() {
 #[test]
 fn an_instant_item_acts_and_is_discarded() {
     // 003 L2134: an Instant Item is followed, then discarded (Blessed Bandage: 1 W back).
-    let mut game = run(
-        |ctx| {
-            stand(ctx, "Sir Aldwin", 3500, 1000);
-            let id = piece(ctx.state(), "Sir Aldwin");
-            ctx.set_counter(Scope::Piece(id), "damage", 2)
-                .expect("hurt");
-            put(ctx, ANN, "Blessed Bandage", "items");
-        },
-        vec![],
-    );
-    let card = card_of(game.state(), ANN, "Blessed Bandage");
-    game = run(
+    let probe = run(|_| {}, vec![]);
+    let card = card_of(probe.state(), ANN, "Blessed Bandage");
+    let game = run(
         |ctx| {
             stand(ctx, "Sir Aldwin", 3500, 1000);
             let id = piece(ctx.state(), "Sir Aldwin");

@@ -427,6 +427,35 @@ fn an_item_without_stated_timing_is_revealed_only_while_a_hero_activates() {
         [Choice::Card(bandage)],
         "only the Bandage"
     );
+    // Revealing is not an action (ours): the hero still has its Basic and Minor Actions.
+    answer(&mut game, ANN, Choice::Card(bandage));
+    settle(&mut game, &[], 1);
+    let asked = options(&pending(&game).expect("the turn goes on"));
+    assert!(
+        asked.contains(&"move".into()) && asked.contains(&"hide".into()),
+        "{asked:?}"
+    );
+    assert!(!asked.contains(&"reveal an Item card".into()), "{asked:?}");
+    assert_eq!(zone(game.state(), ANN, "item_discard"), ["Blessed Bandage"]);
+}
+
+#[test]
+fn reach_the_far_edge_is_judged_against_the_opponents_home_edge() {
+    // Our card (003 L2148): a hero within 5 cm of the opponent's table edge; the edge is the
+    // one the opponent deployed along (ours: `home_north`, recorded by the step `decks`).
+    let near = |north: i64| {
+        victory(move |ctx| {
+            set(ctx, Scope::Player(BO), "home_north", north);
+            put(ctx, ANN, "Reach the Far Edge", "quests");
+            // Hedda's 25 mm base, its centre 6 cm from the north edge (70 cm).
+            stand(ctx, "Hedda", 3500, 6400);
+        })
+    };
+    assert_eq!(
+        zone(near(1).state(), ANN, "quests_revealed"),
+        ["Reach the Far Edge"]
+    );
+    assert!(zone(near(0).state(), ANN, "quests_revealed").is_empty());
 }
 
 #[test]

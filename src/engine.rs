@@ -572,11 +572,14 @@ impl RulesetGame {
                 .flat_map(|domain| domain.spells.iter())
                 .collect();
             carried.extend(known.iter().map(|spell| spell.name.as_str()));
-            // The creatures of its spells, after them: what a summoned model or a shape is.
+            // The creatures of its spells, after them: what a summoned model or a shape is
+            // (a creature named as a spell, the Shade, has the spell's card and none of its
+            // own).
             carried.extend(
                 known
                     .iter()
-                    .flat_map(|spell| spell.creatures.iter().map(|c| c.name.as_str())),
+                    .flat_map(|spell| spell.creatures.iter().map(|c| c.name.as_str()))
+                    .filter(|name| !roster.spells().any(|(_, spell)| spell.name == *name)),
             );
             for name in carried {
                 ctx.create_card(name, player, &zone)?;
@@ -586,7 +589,10 @@ impl RulesetGame {
                 .flat_map(|spell| spell.creatures.iter())
                 .filter(|c| c.form == SUMMONED)
             {
-                self.seat_summoned(ctx, player, creature, default_base, next_unit)?;
+                let card = !roster
+                    .spells()
+                    .any(|(_, spell)| spell.name == creature.name);
+                self.seat_summoned(ctx, player, creature, card, default_base, next_unit)?;
             }
         }
         // Every spell of the roster, one card each, in the seat's `grimoire` zone when the
@@ -613,13 +619,14 @@ impl RulesetGame {
     /// creature's `stats` (0 for a characteristic of the ruleset it does not list: a flyer
     /// has no M), the ruleset's `base`, a `cost` of 0 (a summoned model is worth nothing in
     /// Dragon Coins), the keyword `summoned` and the creature's keywords, and the creature's
-    /// card (kind `creature`) in its `equipped` zone. The flow sets them up and takes them
-    /// off again.
+    /// card (kind `creature`) in its `equipped` zone when it has one (`card`: not when a spell
+    /// has its name). The flow sets them up and takes them off again.
     fn seat_summoned(
         &self,
         ctx: &mut Ctx<'_>,
         player: PlayerId,
         creature: &gloam_grammar::CreatureDef,
+        card: bool,
         default_base: Option<i64>,
         next_unit: &mut i64,
     ) -> Result<(), RuleError> {
@@ -669,7 +676,9 @@ impl RulesetGame {
             }
             let zone = gloam_core::ZoneId::on_piece(player, names.equipped.clone(), piece);
             ctx.create_zone(zone.clone(), Visibility::Public)?;
-            ctx.create_card(&creature.name, player, &zone)?;
+            if card {
+                ctx.create_card(&creature.name, player, &zone)?;
+            }
         }
         Ok(())
     }

@@ -1497,3 +1497,69 @@ fn ally_of_the_nature_sets_the_next_initiative_bonus() {
         Some(&-3)
     );
 }
+
+// ------------------------------------------------------------------------------------
+// Random games
+// ------------------------------------------------------------------------------------
+
+/// The narration of random games of the shipped parties (seeds `seeds`), every decision
+/// checked against the invariants (the kernel's, the driver's and the ruleset's).
+fn random_narration(seeds: std::ops::RangeInclusive<u64>) -> Vec<String> {
+    use gloam::agent::Agent as _;
+    let rules = shipped("umbra_turris");
+    let mut lines = Vec::new();
+    for seed in seeds {
+        let mut game = Game::start(
+            rules.clone(),
+            rules.setup(seed),
+            RulesetGame::first_frames(),
+        )
+        .expect("started");
+        let mut agents: Vec<gloam::agent::RandomAgent> = (0..2)
+            .map(|s| gloam::agent::RandomAgent::new(seed * 17 + s))
+            .collect();
+        let mut decisions = 0;
+        while !game.is_over() && decisions < gloam::sim::MAX_DECISIONS {
+            let request = game.pending().first().map(|r| (*r).clone()).expect("asked");
+            let seat = request.player.0 as usize;
+            let answer = agents[seat].choose(&game.view(request.player), &request);
+            game.submit(request.player, answer)
+                .unwrap_or_else(|e| panic!("seed {seed}, decision {decisions}: {e}"));
+            decisions += 1;
+            gloam::sim::check_game_invariants(&rules, game.state())
+                .unwrap_or_else(|e| panic!("seed {seed}, after decision {decisions}: {e}"));
+        }
+        assert!(game.is_over(), "seed {seed} never ends");
+        for event in game.events() {
+            if let Event::Marker { name, data, .. } = event
+                && name == "say"
+                && let Some(text) = data
+                    .iter()
+                    .find(|(key, _)| key == "text")
+                    .and_then(|(_, value)| value.as_str())
+            {
+                lines.push(text.to_owned());
+            }
+        }
+    }
+    lines
+}
+
+#[test]
+fn random_games_of_the_shipped_parties_summon_and_raise_the_dead() {
+    // The shipped parties' casters: the Lantern Wardens' Cleric of Light (Summon Cherub,
+    // 003 L714) and the Ashen Court's Cleric of Death (Raise dead, Breath of death, L670-680).
+    let lines = random_narration(1..=12);
+    let count = |text: &str| lines.iter().filter(|l| l.contains(text)).count();
+    eprintln!(
+        "summoned {}, Cherub {}, Raise dead {}, Breath {}, Black death {}",
+        count("is summoned"),
+        count("casts Summon Cherub"),
+        count("casts Raise dead"),
+        count("casts Breath of death"),
+        count("casts Black death")
+    );
+    assert!(count("casts Summon Cherub") > 0);
+    assert!(count("casts Raise dead") > 0);
+    assert!(count("is summoned") >= count("casts Summon Cherub"));
+}

@@ -530,10 +530,18 @@ fn summoned_models_are_no_heroes_for_victory_or_panic() {
         .values()
         .filter(|p| p.keywords.contains("summoned"))
         .collect();
-    // The Cleric's Summon Cherub: 1 Cherub times `summoned_copies` (8), off the table.
-    assert_eq!(summoned.len(), 8);
-    assert!(summoned.iter().all(|p| p.owner == P0 && p.kind == "Cherub"));
+    // The Lantern Wardens' Cleric's Summon Cherub and the Ashen Court's Cleric's Raise dead:
+    // 1 creature times `summoned_copies` (8) each, off the table, worth nothing.
+    assert_eq!(summoned.len(), 16);
+    let of = |owner: PlayerId, kind: &str| {
+        summoned
+            .iter()
+            .filter(|p| p.owner == owner && p.kind == kind)
+            .count()
+    };
+    assert_eq!((of(P0, "Cherub"), of(P1, "Undead")), (8, 8));
     assert!(summoned.iter().all(|p| at(state, p.id).is_none()));
+    assert!(summoned.iter().all(|p| p.characteristics["cost"] == 0));
     // Start: the worth and the heroes counted are the party's (9 heroes).
     let started = scenario(&rules, |_| {}, vec![frame("start", &[])]);
     let state = started.state();

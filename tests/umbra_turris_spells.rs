@@ -679,6 +679,40 @@ fn war_eagle_flies_30_cm_and_makes_only_normal_strikes() {
     let zone = ZoneId::on_piece(P0, "equipped", eagles[0]);
     let card = state.zone_cards(&zone)[0];
     assert_eq!(state.cards[&card].name, "War Eagle");
+    // Always in the air (L372): it cannot be charged, and it cannot Hide.
+    let eagle = eagles[0];
+    let soldier = piece(state, "Grave Soldier 1");
+    let arranged = move |ctx: &mut Ctx<'_>| {
+        stand_piece(ctx, eagle, 3500, 3000, (0, 1));
+        stand(ctx, "Grave Soldier 1", 3500, 2000, (0, 1));
+    };
+    let charge = scenario(
+        &rules,
+        arranged,
+        vec![frame(
+            "charge",
+            &[
+                ("player", Value::Player(P1)),
+                ("fighter", Value::Piece(soldier)),
+            ],
+        )],
+    );
+    assert!(pending(&charge).is_none(), "{:?}", offered(&charge));
+    assert!(!has_said(&charge, "charges"));
+    let turn = scenario(
+        &rules,
+        arranged,
+        vec![frame(
+            "activation",
+            &[
+                ("player", Value::Player(P0)),
+                ("fighter", Value::Piece(eagle)),
+            ],
+        )],
+    );
+    let options = offered(&turn);
+    assert!(options.contains(&"move".to_owned()), "{options:?}");
+    assert!(!options.contains(&"hide".to_owned()), "{options:?}");
 }
 
 #[test]

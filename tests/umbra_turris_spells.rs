@@ -1177,6 +1177,24 @@ fn a_shade_clings_to_the_enemy_it_charges_and_loses_its_die_with_it() {
     };
     assert!(touching(state, shade_id, grizzle_id), "{:?}", said(&follow));
     assert_eq!(tokens_of(state, shade_id, "action_die"), 0);
+    // Its target dead, the Shade lets go (L638: "until ... the target dies").
+    let freed = scenario(
+        &rules,
+        move |ctx| {
+            let shade = arrange_shade(ctx);
+            stand_piece(ctx, shade, 3500, 2000, (0, 1));
+            ctx.set_counter(Scope::Piece(shade), "clinging", 1)
+                .expect("clinging");
+            stand(ctx, "Grizzle", 3500, 4000, (0, -1));
+            give(ctx, "Grizzle", "shaded");
+            give(ctx, "Grizzle", "death_counter");
+        },
+        vec![frame("shade_follow", &[])],
+    );
+    let state = freed.state();
+    assert_eq!(counter_of(state, shade_id, "clinging"), 0);
+    assert_eq!(tokens(state, "Grizzle", "shaded"), 0);
+    assert_eq!(at(state, shade_id), Some(Point::new(3500, 2000)));
 }
 
 // ------------------------------------------------------------------------------------

@@ -565,13 +565,119 @@ impl RulesetGame {
             carried.extend(profession.map(|p| p.name.as_str()));
             carried.extend(leader.map(|p| p.name.as_str()));
             carried.extend(hero.equipment.iter().map(String::as_str));
-            for domain in &hero.domains {
-                if let Some(domain) = roster.domains.iter().find(|d| d.name == *domain) {
-                    carried.extend(domain.spells.iter().map(|spell| spell.name.as_str()));
-                }
-            }
+            let known: Vec<&gloam_grammar::SpellDef> = hero
+                .domains
+                .iter()
+                .filter_map(|domain| roster.domains.iter().find(|d| d.name == *domain))
+                .flat_map(|domain| domain.spells.iter())
+                .collect();
+            carried.extend(known.iter().map(|spell| spell.name.as_str()));
+            // The creatures of its spells, after them: what a summoned model or a shape is
+            // (a creature named as a spell, the Shade, has the spell's card and none of its
+            // own).
+            carried.extend(
+                known
+                    .iter()
+                    .flat_map(|spell| spell.creatures.iter().map(|c| c.name.as_str()))
+                    .filter(|name| !roster.spells().any(|(_, spell)| spell.name == *name)),
+            );
             for name in carried {
                 ctx.create_card(name, player, &zone)?;
+            }
+            for creature in known
+                .iter()
+                .flat_map(|spell| spell.creatures.iter())
+                .filter(|c| c.form == SUMMONED)
+            {
+                let card = !roster
+                    .spells()
+                    .any(|(_, spell)| spell.name == creature.name);
+                self.seat_summoned(ctx, player, creature, card, default_base, next_unit)?;
+            }
+        }
+        // Every spell of the roster, one card each, in the seat's `grimoire` zone when the
+        // ruleset declares one: what a rule that casts a spell its caster does not know
+        // reads the spell's values from.
+        if self
+            .inner
+            .ruleset
+            .zones
+            .iter()
+            .any(|z| z.name == GRIMOIRE_ZONE)
+        {
+            let zone = ZoneId::new(player, GRIMOIRE_ZONE);
+            for (_, spell) in roster.spells() {
+                ctx.create_card(&spell.name, player, &zone)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates, off the table, the models a hero's summoning spell may bring into play: the
+    /// creature's `count` times the ruleset's `summoned_copies` constant (1 without one),
+    /// each a piece named after the creature, owned by `player`, a unit of one, with the
+    /// creature's `stats` (0 for a characteristic of the ruleset it does not list: a flyer
+    /// has no M), the ruleset's `base`, a `cost` of 0 (a summoned model is worth nothing in
+    /// Dragon Coins), the keyword `summoned` and the creature's keywords, and the creature's
+    /// card (kind `creature`) in its `equipped` zone when it has one (`card`: not when a spell
+    /// has its name). The flow sets them up and takes them off again.
+    fn seat_summoned(
+        &self,
+        ctx: &mut Ctx<'_>,
+        player: PlayerId,
+        creature: &gloam_grammar::CreatureDef,
+        card: bool,
+        default_base: Option<i64>,
+        next_unit: &mut i64,
+    ) -> Result<(), RuleError> {
+        let names = self.names().clone();
+        let ruleset = &self.inner.ruleset;
+        let copies = ruleset
+            .constants
+            .iter()
+            .find(|c| c.name == SUMMONED_COPIES_CONSTANT)
+            .map_or(1, |c| quantity_value(c.value));
+        let diameter = default_base.ok_or_else(|| {
+            RuleError::step(
+                SETUP,
+                format!(
+                    "creature `{}` needs a base and the ruleset has no `{BASE_CONSTANT}` constant",
+                    creature.name
+                ),
+            )
+        })?;
+        let mut stats: Vec<(String, i64)> = creature
+            .stats
+            .iter()
+            .map(|stat| (stat.name.clone(), quantity_value(stat.value)))
+            .collect();
+        let set_here = [&names.cost, &names.base_radius, &names.unit];
+        for characteristic in &ruleset.characteristics {
+            if !set_here.contains(&&characteristic.name)
+                && !stats.iter().any(|(name, _)| *name == characteristic.name)
+            {
+                stats.push((characteristic.name.clone(), 0));
+            }
+        }
+        stats.retain(|(name, _)| !set_here.contains(&name));
+        stats.push((names.cost.clone(), 0));
+        stats.push((names.base_radius.clone(), diameter / 2));
+        for _ in 0..creature.count.max(0) * copies.max(0) {
+            let unit = *next_unit;
+            *next_unit += 1;
+            let characteristics = stats
+                .iter()
+                .cloned()
+                .chain(std::iter::once((names.unit.clone(), unit)));
+            let piece = ctx.create_piece(player, &creature.name, characteristics)?;
+            ctx.set_keyword(piece, SUMMONED, true)?;
+            for keyword in &creature.keywords {
+                ctx.set_keyword(piece, keyword, true)?;
+            }
+            let zone = gloam_core::ZoneId::on_piece(player, names.equipped.clone(), piece);
+            ctx.create_zone(zone.clone(), Visibility::Public)?;
+            if card {
+                ctx.create_card(&creature.name, player, &zone)?;
             }
         }
         Ok(())
@@ -1011,6 +1117,18 @@ fn table_match(
 
 /// The ruleset constant giving a hero's base diameter when its race gives none.
 pub const BASE_CONSTANT: &str = "base";
+
+/// The form of a creature that comes into play as a model of its own (a roster's `creature
+/// { form = summoned }`), and the keyword its models carry.
+pub const SUMMONED: &str = "summoned";
+
+/// The ruleset constant saying how many times a creature's `count` of models a caster brings
+/// off the table for its summoning spells (1 when the ruleset has none).
+pub const SUMMONED_COPIES_CONSTANT: &str = "summoned_copies";
+
+/// The player zone a party match fills with one card of each spell of the roster, when the
+/// ruleset declares it.
+pub const GRIMOIRE_ZONE: &str = "grimoire";
 
 /// [`RulesetGame::new`] for a match on a measured table whose seats bring parties (`party`
 /// items of a role-playing skirmish game): every seat brings one; the world is the table's

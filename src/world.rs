@@ -185,6 +185,47 @@ pub(crate) fn with_roster(mut world: World, roster: &gloam_grammar::RosterDef) -
         info = info.with_tags(spell.reach.iter().cloned());
         entries.push((&spell.name, info));
     }
+    // A spell's creature (a summoned model or a shape): kind `creature`, its stats (lengths
+    // in tenths of a millimetre), `count` and its weapon's strike modifiers as values; its
+    // form, the strikes it may make (`strike_types`), `flying`, its keywords and, for a shape,
+    // each characteristic the hero keeps (`keep_ld`) as tags.
+    for (_, spell) in roster.spells() {
+        for creature in &spell.creatures {
+            let mut info = CardInfo::new("creature").with_value("count", creature.count);
+            for stat in &creature.stats {
+                info = info.with_value(
+                    stat.name.clone(),
+                    match stat.value {
+                        gloam_grammar::Quantity::Number(number) => number,
+                        gloam_grammar::Quantity::Length(measure) => measure.length.as_tenth_mm(),
+                    },
+                );
+            }
+            for (strike, modifier) in &creature.strikes {
+                info = info.with_value(strike.clone(), *modifier);
+            }
+            info = info
+                .with_tags([creature.form.clone()])
+                .with_tags(creature.strike_types.iter().cloned())
+                .with_tags(creature.keywords.iter().cloned())
+                .with_tags(creature.keep.iter().map(|kept| format!("keep_{kept}")));
+            if creature.flying {
+                info = info.with_value("flying", 1).with_tags(["flying"]);
+            }
+            // The same creature as another spell's (a summoned Magic Spawn and a hero
+            // turned into one): one entry, the first's values, the tags of both.
+            match entries
+                .iter_mut()
+                .find(|(name, known)| *name == creature.name && known.kind == "creature")
+            {
+                Some((_, known)) => {
+                    let first = std::mem::replace(known, CardInfo::new("creature"));
+                    *known = first.with_tags(info.tags);
+                }
+                None => entries.push((&creature.name, info)),
+            }
+        }
+    }
     for (name, info) in entries {
         if seen.insert(name) {
             world = world.with_card(name, info);

@@ -189,10 +189,11 @@ fn each_seat_brings_an_item_deck_and_a_quest_deck_of_legal_size() {
 }
 
 #[test]
-fn a_party_with_a_mage_draws_six_items_and_one_without_three() {
-    // 003 L2007: three cards each; L600: a Mage brings 3 more (the Wardens' Cleric); the
-    // Court's two Thieves add none without a Mage (L1460, ours). Six cards of three types
-    // always hold two of one type, so the Wardens are offered the swap (L2007).
+fn a_party_with_a_mage_draws_three_more_items_and_its_thieves_one_each() {
+    // 003 L2007: three cards each; L600: a Mage brings 3 more (the Wardens' Cleric, the
+    // Court's Cleric of Death); L1460: with a Mage, each of the Court's two Thieves adds
+    // one (3 + 3 + 2). Six cards of three types always hold two of one type, so the Wardens
+    // are offered the swap (L2007).
     let mut game = run(
         |_| {},
         vec![
@@ -209,7 +210,7 @@ fn a_party_with_a_mage_draws_six_items_and_one_without_three() {
     settle(&mut game, &["keep the cards"], 40);
     let state = game.state();
     let drawn = |p| size(state, p, "items") + size(state, p, "items_revealed");
-    assert_eq!((drawn(ANN), drawn(BO)), (6, 3));
+    assert_eq!((drawn(ANN), drawn(BO)), (6, 8));
     // Permanent Items are revealed at once; the others stay secret (L2009).
     for player in [ANN, BO] {
         for name in zone(state, player, "items") {
@@ -253,7 +254,8 @@ fn the_swap_discards_one_card_of_a_doubled_type_and_draws_one_to_keep() {
 #[test]
 fn a_crafty_merchant_draws_twice_as_many_and_keeps_the_usual_number() {
     // 003 L1308: the Merchant's party draws double and keeps as many as it may draw. The
-    // Court (no Mage: 3 cards) is given a Crafty Merchant's profession card for the test.
+    // Court (8 cards: its Mage and two Thieves) is given a Crafty Merchant's profession card
+    // for the test: it draws twice 8, as many as its deck of 12 holds, and keeps 8.
     let mut game = run(
         |ctx| {
             let id = piece(ctx.state(), "Sylith");
@@ -267,14 +269,14 @@ fn a_crafty_merchant_draws_twice_as_many_and_keeps_the_usual_number() {
     let Options::One { choices } = &asked.options else {
         panic!("cards")
     };
-    assert_eq!(choices.len(), 6, "six cards drawn");
+    assert_eq!(choices.len(), 12, "the whole deck drawn");
     settle(&mut game, &["keep the cards"], 40);
     let state = game.state();
     assert_eq!(
         size(state, BO, "items") + size(state, BO, "items_revealed"),
-        3
+        8
     );
-    assert_eq!(size(state, BO, "item_deck"), 9);
+    assert_eq!(size(state, BO, "item_deck"), 4);
 }
 
 #[test]
@@ -936,7 +938,7 @@ fn no_card_is_lost_or_duplicated_through_the_set_up() {
         // types); each redrew its Quests: two left.
         assert!(size(state, player, "item_discard") <= 1);
         let drawn = size(state, player, "items") + size(state, player, "items_revealed");
-        assert_eq!(drawn, if player == ANN { 6 } else { 3 });
+        assert_eq!(drawn, if player == ANN { 6 } else { 8 });
         assert_eq!(
             size(state, player, "quests") + size(state, player, "quests_shown"),
             2

@@ -1623,3 +1623,42 @@ fn random_games_of_the_shipped_parties_summon_and_raise_the_dead() {
     assert!(count("casts Raise dead") > 0);
     assert!(count("is summoned") >= count("casts Summon Cherub"));
 }
+
+#[test]
+fn a_hero_the_cherub_saves_is_not_counted_as_felled_and_one_it_fails_is() {
+    // 003 L716 with the Quests' and hunters' count of felled heroes (L2168-2170, L1254,
+    // L1272; step `fallen`): a hero the sacrifice saves has not fallen to its attacker; one
+    // it fails to save has.
+    let rules = shipped("umbra_turris");
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let hedda = Value::Piece(piece(start.state(), "Hedda"));
+    let sylith = Value::Piece(piece(start.state(), "Sylith"));
+    for (die, saved) in [("5", true), ("4", false)] {
+        let mut game = scenario(
+            &rules,
+            move |ctx| {
+                stand(ctx, "Hedda", 3500, 3000, (0, 1));
+                stand(ctx, "Cherub", 3500, 3250, (0, 1));
+                stand(ctx, "Sylith", 3500, 2750, (0, 1));
+                ctx.fix_dice("d6", &[die]);
+            },
+            vec![frame(
+                "wound",
+                &[
+                    ("target", hedda.clone()),
+                    ("attacker", sylith.clone()),
+                    ("count", Value::Int(9)),
+                    ("data", Value::Str("magic".into())),
+                ],
+            )],
+        );
+        choose(&mut game, "sacrifice the Cherub");
+        let state = game.state();
+        assert_eq!(tokens(state, "Hedda", "death_counter"), i64::from(!saved));
+        assert_eq!(
+            counter(state, "Sylith", "felled"),
+            i64::from(!saved),
+            "die {die}"
+        );
+    }
+}

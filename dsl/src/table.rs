@@ -1293,6 +1293,69 @@ fn floors<'a>(table: &'a Table, name: &str) -> Vec<&'a Terrain> {
 
 fn register_terrain_queries(engine: &mut Registrar) {
     engine.register_fn(
+        "terrain_height",
+        |ctx: Ncc, feature: ImmutableString| -> Res<i64> {
+            const F: &str = "terrain_height";
+            with_run(&ctx, F, |run| {
+                let table = table_of(run, F)?;
+                let found = table
+                    .features
+                    .iter()
+                    .find(|f| f.name == feature.as_str())
+                    .ok_or_else(|| {
+                        Stop::failed(
+                            F,
+                            format!("no terrain feature named `{feature}` is on the table"),
+                        )
+                    })?;
+                Ok(found
+                    .footprints
+                    .iter()
+                    .map(|terrain| terrain.height.as_tenth_mm())
+                    .max()
+                    .unwrap_or(0))
+            })
+        },
+    );
+    engine.register_fn("terrain_at", |ctx: Ncc, at: Point| -> Res<Array> {
+        const F: &str = "terrain_at";
+        with_run(&ctx, F, |run| {
+            let table = table_of(run, F)?;
+            Ok(table
+                .features
+                .iter()
+                .filter(|feature| {
+                    feature
+                        .footprints
+                        .first()
+                        .is_some_and(|floor| Area::Polygon(floor.footprint.clone()).contains(at))
+                })
+                .map(|feature| Dynamic::from(ImmutableString::from(feature.name.as_str())))
+                .collect())
+        })
+    });
+    engine.register_fn(
+        "near_terrain",
+        |ctx: Ncc, fighter: PieceId, feature: ImmutableString, distance: i64| -> Res<bool> {
+            const F: &str = "near_terrain";
+            with_run(&ctx, F, |run| {
+                let scene = scene_of(run, F)?;
+                let table = table_of(run, F)?;
+                let distance = length(F, "distance", distance)?;
+                let piece = scene
+                    .piece(fighter)
+                    .ok_or_else(|| Stop::failed(F, format!("{fighter} is not on the table")))?;
+                Ok(floors(&table, &feature).into_iter().any(|floor| {
+                    gloam_core::within_area(
+                        &piece.figure,
+                        &Area::Polygon(floor.footprint.clone()),
+                        distance,
+                    )
+                }))
+            })
+        },
+    );
+    engine.register_fn(
         "wholly_on_terrain",
         |ctx: Ncc, subject: Dynamic, feature: ImmutableString| -> Res<bool> {
             const F: &str = "wholly_on_terrain";

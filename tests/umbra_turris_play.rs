@@ -169,7 +169,11 @@ fn each_hero_of_a_party_is_seated_as_a_piece_with_its_race_profession_and_equipm
     assert_eq!(brings, ["The Lantern Wardens", "The Ashen Court"]);
     let game = Game::start(rules.clone(), rules.setup(1), vec![]).expect("start");
     let state = game.state();
-    let owned = |p: PlayerId| state.pieces.values().filter(|x| x.owner == p).count();
+    // Heroes only: the terrain pieces set up in play are pieces of the `terrain` layer.
+    let owned = |p: PlayerId| {
+        let heroes = state.pieces.values().filter(|x| x.layer != "terrain");
+        heroes.filter(|x| x.owner == p).count()
+    };
     assert_eq!((owned(ANN), owned(BO)), (9, 7));
     let aldwin = &state.pieces[&piece(state, "Sir Aldwin")];
     // Humans' row (003 L891); a 25 mm base (the `base` constant), a Half-giant's 40 mm.
@@ -210,7 +214,28 @@ fn the_side_is_chosen_by_the_loser_of_the_terrain_roll_off_and_heroism_adds_a_wo
     let rules = rules();
     let mut game =
         Game::start(rules.clone(), rules.setup(3), RulesetGame::first_frames()).expect("start");
+    // The terrain comes first (tests/umbra_turris_terrain.rs): its winner takes the first
+    // card, adds no piece, and the Loot tokens go on the first places offered.
+    let drawer = request(&game).player;
+    loop {
+        let asked = request(&game);
+        if options(&asked) == ["South", "North"] {
+            break;
+        }
+        let first = match &asked.options {
+            gloam::core::Options::One { choices } => choices[0].clone(),
+            other => panic!("{other:?}"),
+        };
+        let choice = if options(&asked).contains(&"no extra piece".to_owned()) {
+            option("no extra piece")
+        } else {
+            first
+        };
+        game.submit(asked.player, Answer::One(choice))
+            .expect("terrain");
+    }
     let asked = request(&game);
+    assert_ne!(asked.player, drawer);
     assert_eq!(options(&asked), ["South", "North"]);
     let state = game.state();
     let aldwin = piece(state, "Sir Aldwin");

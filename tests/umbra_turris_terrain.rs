@@ -799,3 +799,19 @@ fn a_hero_hidden_in_terrain_is_spotted_at_minus_1() {
         1
     );
 }
+
+#[test]
+fn a_loot_token_is_never_offered_the_very_point_where_its_piece_stands() {
+    // A feature set up in play stands at its origin: two cannot share one point (the kernel
+    // refuses it), so the token on the crypt, centred at (35, 35) cm, is offered the lattice
+    // points around the centre but not the centre itself.
+    let rules = rules();
+    let game = scenario(
+        &rules,
+        |ctx: &mut Ctx<'_>| stand(ctx, "Crypt", 35 * CM, 35 * CM),
+        vec![frame("loot_tokens", &[("player", Value::Player(ANN))])],
+    );
+    let offered = options(&request(&game));
+    assert!(offered.contains(&"37.5, 35.0 cm".to_owned()), "{offered:?}");
+    assert!(!offered.contains(&"35.0, 35.0 cm".to_owned()));
+}

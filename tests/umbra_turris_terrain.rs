@@ -171,8 +171,11 @@ fn run(
 
 // ---- The Terrain Cards (003 L1991-1997) -------------------------------------------------
 
+/// A piece and where its centre stands, in cm.
+type Placed = (&'static str, i64, i64);
+
 /// Each card's pieces and where their centres stand, as the card's effect sets them.
-const CARDS: &[(&str, &[(&str, i64, i64)])] = &[
+const CARDS: &[(&str, &[Placed])] = &[
     (
         "Overgrown Cemetery",
         &[
@@ -258,7 +261,10 @@ fn the_roll_off_winner_draws_two_terrain_cards_keeps_one_and_its_pieces_are_plac
     let kept_name = game.state().cards[&kept].name.clone();
     answer(&mut game, ANN, Choice::Card(kept));
     let state = game.state();
-    assert_eq!(names_in(state, ANN, "terrain_in_play"), [kept_name.clone()]);
+    assert_eq!(
+        names_in(state, ANN, "terrain_in_play"),
+        std::slice::from_ref(&kept_name)
+    );
     assert_eq!(names_in(state, ANN, "terrain_deck").len(), 5);
     assert!(names_in(state, ANN, "terrain_drawn").is_empty());
     // The kept card's pieces, each where the card puts it.
@@ -293,10 +299,8 @@ fn every_terrain_card_sets_its_pieces_between_the_deployment_strips() {
         let game = scenario(
             &rules,
             move |ctx: &mut Ctx<'_>| {
-                let id = ctx
-                    .create_card(card, ANN, &ZoneId::new(ANN, "terrain_in_play"))
+                ctx.create_card(card, ANN, &ZoneId::new(ANN, "terrain_in_play"))
                     .expect("card");
-                let _ = id;
             },
             vec![],
         );

@@ -415,7 +415,10 @@ fn a_loot_token_is_set_on_each_piece_never_closer_than_3_cm_to_another() {
             stand(ctx, "Stall West", 14 * CM, 40 * CM);
             stand(ctx, "Cart", 14 * CM, 47 * CM);
         },
-        vec![frame("loot_tokens", &[("player", Value::Player(ANN))])],
+        vec![frame(
+            "loot_tokens",
+            &[("player", Value::Player(ANN)), ("count", Value::Int(0))],
+        )],
     );
     let first = request(&game);
     assert_eq!(first.player, ANN);
@@ -813,7 +816,10 @@ fn a_loot_token_is_never_offered_the_very_point_where_its_piece_stands() {
     let game = scenario(
         &rules,
         |ctx: &mut Ctx<'_>| stand(ctx, "Crypt", 35 * CM, 35 * CM),
-        vec![frame("loot_tokens", &[("player", Value::Player(ANN))])],
+        vec![frame(
+            "loot_tokens",
+            &[("player", Value::Player(ANN)), ("count", Value::Int(0))],
+        )],
     );
     let offered = options(&request(&game));
     assert!(offered.contains(&"37.5, 35.0 cm".to_owned()), "{offered:?}");

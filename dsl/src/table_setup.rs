@@ -367,7 +367,7 @@ fn register_terrain(engine: &mut Registrar) {
                 table
                     .features
                     .iter()
-                    .chain(&table.loose)
+                    .chain(table.loose.iter())
                     .find(|f| f.name == name.as_str())
                     .map(|f| ImmutableString::from(f.kind.as_str()))
                     .ok_or_else(|| {

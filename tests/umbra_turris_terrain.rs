@@ -825,3 +825,63 @@ fn a_loot_token_is_never_offered_the_very_point_where_its_piece_stands() {
     assert!(offered.contains(&"37.5, 35.0 cm".to_owned()), "{offered:?}");
     assert!(!offered.contains(&"35.0, 35.0 cm".to_owned()));
 }
+
+// ---- Random games (003 L1991-2052) ---------------------------------------------------------
+
+#[test]
+fn random_games_are_played_on_terrain_with_loot_to_search() {
+    // Every game sets up a Terrain Card's pieces and a Loot token on each piece before
+    // deployment (003 L1997-1999), and random heroes meet the terrain rules in play.
+    let rules = rules();
+    let mut seen: Vec<String> = Vec::new();
+    for seed in 1..=4 {
+        let mut game = Game::start(
+            rules.clone(),
+            rules.setup(seed),
+            RulesetGame::first_frames(),
+        )
+        .expect("started");
+        let mut agents: Vec<gloam::agent::RandomAgent> = (0..2)
+            .map(|s| gloam::agent::RandomAgent::new(seed * 31 + s))
+            .collect();
+        let mut decisions = 0;
+        while !game.is_over() && decisions < gloam::sim::MAX_DECISIONS {
+            let request = game.pending().first().map(|r| (*r).clone()).expect("asked");
+            let seat = request.player.0 as usize;
+            let answer = gloam::agent::Agent::choose(
+                &mut agents[seat],
+                &game.view(request.player),
+                &request,
+            );
+            game.submit(request.player, answer).expect("legal");
+            decisions += 1;
+        }
+        assert!(game.is_over(), "seed {seed}");
+        let placed = terrain(game.state());
+        let pieces = placed
+            .iter()
+            .filter(|(n, _)| !n.starts_with("Loot"))
+            .count();
+        let loot = placed.len() - pieces;
+        assert!(pieces >= 2, "seed {seed}: {placed:?}");
+        assert_eq!(loot, pieces, "seed {seed}: a token a piece");
+        for event in game.events() {
+            if let Event::Marker { name, data, .. } = event {
+                if name == "say" {
+                    if let Some(text) = data
+                        .iter()
+                        .find(|(k, _)| k == "text")
+                        .and_then(|(_, v)| v.as_str())
+                    {
+                        seen.push(text.to_owned());
+                    }
+                }
+            }
+        }
+    }
+    let count = |what: &str| seen.iter().filter(|l| l.contains(what)).count();
+    assert_eq!(count("chooses the location"), 4);
+    // Seeds 1 to 4 search a Loot token once, climb 12 times and jump 3 times; only that
+    // the rules are reached is held here (other rules change what random heroes do).
+    assert!(count("searches the loot") + count("climbs onto") + count("jumps") > 0);
+}

@@ -335,7 +335,7 @@ impl TableCalculator {
             let feature = table
                 .loose
                 .iter()
-                .chain(&table.features)
+                .chain(table.features.iter())
                 .find(|f| f.has_rule("cover"))
                 .ok_or_else(|| {
                     OddsError::Stage("the table has no terrain feature with the Cover rule".into())

@@ -169,13 +169,14 @@ fn each_hero_of_a_party_is_seated_as_a_piece_with_its_race_profession_and_equipm
     assert_eq!(brings, ["The Lantern Wardens", "The Ashen Court"]);
     let game = Game::start(rules.clone(), rules.setup(1), vec![]).expect("start");
     let state = game.state();
-    // Heroes; the Cleric's Summon Cherub also brings its Cherubs off the table, summoned
-    // models that are no heroes (003 L620; tests/umbra_turris_spells.rs).
+    // Heroes only: the Cleric's Summon Cherub also brings its Cherubs off the table,
+    // summoned models that are no heroes (003 L620; tests/umbra_turris_spells.rs), and the
+    // terrain pieces set up in play are pieces of the `terrain` layer.
     let owned = |p: PlayerId| {
         state
             .pieces
             .values()
-            .filter(|x| x.owner == p && !x.keywords.contains("summoned"))
+            .filter(|x| x.owner == p && !x.keywords.contains("summoned") && x.layer != "terrain")
             .count()
     };
     assert_eq!((owned(ANN), owned(BO)), (9, 7));
@@ -226,7 +227,28 @@ fn the_side_is_chosen_by_the_loser_of_the_terrain_roll_off_and_heroism_adds_a_wo
     let rules = rules();
     let mut game =
         Game::start(rules.clone(), rules.setup(3), RulesetGame::first_frames()).expect("start");
+    // The terrain comes first (tests/umbra_turris_terrain.rs): its winner takes the first
+    // card, adds no piece, and the Loot tokens go on the first places offered.
+    let drawer = request(&game).player;
+    loop {
+        let asked = request(&game);
+        if options(&asked) == ["South", "North"] {
+            break;
+        }
+        let first = match &asked.options {
+            gloam::core::Options::One { choices } => choices[0].clone(),
+            other => panic!("{other:?}"),
+        };
+        let choice = if options(&asked).contains(&"no extra piece".to_owned()) {
+            option("no extra piece")
+        } else {
+            first
+        };
+        game.submit(asked.player, Answer::One(choice))
+            .expect("terrain");
+    }
     let asked = request(&game);
+    assert_ne!(asked.player, drawer);
     assert_eq!(options(&asked), ["South", "North"]);
     let state = game.state();
     let aldwin = piece(state, "Sir Aldwin");

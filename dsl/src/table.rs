@@ -131,8 +131,9 @@ pub struct Table {
     pub features: Vec<Feature>,
     /// The terrain features set up in play (`set_up_terrain`), each drawn around its own
     /// origin: a feature stands on the table where the piece of layer [`TERRAIN_LAYER`] whose
-    /// kind is its name stands (off the table until then).
-    pub loose: Vec<Feature>,
+    /// kind is its name stands (off the table until then). Shared, so that the table as it
+    /// stands in a game (every script call builds it) copies none of them.
+    pub loose: std::sync::Arc<Vec<Feature>>,
     /// The territories of the deployment map in play, by name, in order.
     pub territories: Vec<(String, Area)>,
     /// The objectives, by name, each a point (its centre), in order.
@@ -153,7 +154,7 @@ impl Table {
                 Point::new(0, d),
             ],
             features: Vec::new(),
-            loose: Vec::new(),
+            loose: std::sync::Arc::new(Vec::new()),
             territories: Vec::new(),
             objectives: Vec::new(),
             unit,
@@ -169,7 +170,7 @@ impl Table {
     /// The same table with one more feature to be set up in play, drawn around its own
     /// origin (see [`Table::loose`]).
     pub fn with_loose_feature(mut self, feature: Feature) -> Table {
-        self.loose.push(feature);
+        std::sync::Arc::make_mut(&mut self.loose).push(feature);
         self
     }
 
@@ -191,7 +192,7 @@ impl Table {
         gloam_core::validate_polygon(&self.outline)
             .map_err(|error| format!("the table's outline: {error}"))?;
         let mut names = std::collections::BTreeSet::new();
-        for feature in self.features.iter().chain(&self.loose) {
+        for feature in self.features.iter().chain(self.loose.iter()) {
             if !names.insert(("feature", feature.name.as_str())) {
                 return Err(format!("two terrain features are named `{}`", feature.name));
             }
@@ -1292,6 +1293,69 @@ fn floors<'a>(table: &'a Table, name: &str) -> Vec<&'a Terrain> {
 }
 
 fn register_terrain_queries(engine: &mut Registrar) {
+    engine.register_fn(
+        "terrain_height",
+        |ctx: Ncc, feature: ImmutableString| -> Res<i64> {
+            const F: &str = "terrain_height";
+            with_run(&ctx, F, |run| {
+                let table = table_of(run, F)?;
+                let found = table
+                    .features
+                    .iter()
+                    .find(|f| f.name == feature.as_str())
+                    .ok_or_else(|| {
+                        Stop::failed(
+                            F,
+                            format!("no terrain feature named `{feature}` is on the table"),
+                        )
+                    })?;
+                Ok(found
+                    .footprints
+                    .iter()
+                    .map(|terrain| terrain.height.as_tenth_mm())
+                    .max()
+                    .unwrap_or(0))
+            })
+        },
+    );
+    engine.register_fn("terrain_at", |ctx: Ncc, at: Point| -> Res<Array> {
+        const F: &str = "terrain_at";
+        with_run(&ctx, F, |run| {
+            let table = table_of(run, F)?;
+            Ok(table
+                .features
+                .iter()
+                .filter(|feature| {
+                    feature
+                        .footprints
+                        .first()
+                        .is_some_and(|floor| Area::Polygon(floor.footprint.clone()).contains(at))
+                })
+                .map(|feature| Dynamic::from(ImmutableString::from(feature.name.as_str())))
+                .collect())
+        })
+    });
+    engine.register_fn(
+        "near_terrain",
+        |ctx: Ncc, fighter: PieceId, feature: ImmutableString, distance: i64| -> Res<bool> {
+            const F: &str = "near_terrain";
+            with_run(&ctx, F, |run| {
+                let scene = scene_of(run, F)?;
+                let table = table_of(run, F)?;
+                let distance = length(F, "distance", distance)?;
+                let piece = scene
+                    .piece(fighter)
+                    .ok_or_else(|| Stop::failed(F, format!("{fighter} is not on the table")))?;
+                Ok(floors(&table, &feature).into_iter().any(|floor| {
+                    gloam_core::within_area(
+                        &piece.figure,
+                        &Area::Polygon(floor.footprint.clone()),
+                        distance,
+                    )
+                }))
+            })
+        },
+    );
     engine.register_fn(
         "wholly_on_terrain",
         |ctx: Ncc, subject: Dynamic, feature: ImmutableString| -> Res<bool> {

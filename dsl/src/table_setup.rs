@@ -269,11 +269,23 @@ fn terrain_limits(
 
 /// Checks every footprint of `feature` with its origin at `at`.
 fn check_feature(
+    run: &RunState,
     feature: &Feature,
     at: Point,
     limits: &FootprintLimits,
     table: &Table,
 ) -> Result<(), String> {
+    // A feature set up in play is a piece standing at its origin: two cannot share one
+    // point, even where their footprints may overlap (a token set on a piece of terrain).
+    let taken = run.state().pieces.values().any(|piece| {
+        piece.layer == TERRAIN_LAYER && piece.position.and_then(|p| p.point()) == Some(at)
+    });
+    if taken {
+        return Err(format!(
+            "{} cannot be set up there: another terrain feature is set up with its origin at that very point",
+            feature.name
+        ));
+    }
     for terrain in &feature.footprints {
         check_footprint(&footprint_at(&terrain.footprint, at), limits, table.unit)
             .map_err(|refused| format!("{} cannot be set up there: {refused}", feature.name))?;
@@ -321,7 +333,7 @@ fn terrain_candidates(
         usize::MAX,
     )
     .into_iter()
-    .filter(|at| check_feature(feature, *at, &limits, &table).is_ok())
+    .filter(|at| check_feature(run, feature, *at, &limits, &table).is_ok())
     .collect();
     Ok(spread(legal, max))
 }
@@ -355,7 +367,7 @@ fn register_terrain(engine: &mut Registrar) {
                 table
                     .features
                     .iter()
-                    .chain(&table.loose)
+                    .chain(table.loose.iter())
                     .find(|f| f.name == name.as_str())
                     .map(|f| ImmutableString::from(f.kind.as_str()))
                     .ok_or_else(|| {
@@ -387,7 +399,7 @@ fn register_terrain(engine: &mut Registrar) {
                 let table = table_of(run, F)?;
                 let feature = loose(&table, F, &name)?;
                 let limits = terrain_limits(run, &table, F, &name, &limits)?;
-                Ok(match check_feature(feature, at, &limits, &table) {
+                Ok(match check_feature(run, feature, at, &limits, &table) {
                     Ok(()) => Dynamic::UNIT,
                     Err(why) => Dynamic::from(ImmutableString::from(why)),
                 })
@@ -422,7 +434,7 @@ fn register_terrain(engine: &mut Registrar) {
                     let table = table_of(run, F)?;
                     let feature = loose(&table, F, &name)?;
                     let limits = terrain_limits(run, &table, F, &name, &limits)?;
-                    if let Err(why) = check_feature(feature, point, &limits, &table) {
+                    if let Err(why) = check_feature(run, feature, point, &limits, &table) {
                         return Err(Stop::refused(
                             F,
                             format!("{}{WAS_REFUSED}{why}", Choice::Point(point)),
@@ -448,7 +460,8 @@ fn register_terrain(engine: &mut Registrar) {
                 }
                 let feature = loose(&table, F, &name)?;
                 let limits = terrain_limits(run, &table, F, &name, &limits)?;
-                check_feature(feature, at, &limits, &table).map_err(|why| Stop::refused(F, why))?;
+                check_feature(run, feature, at, &limits, &table)
+                    .map_err(|why| Stop::refused(F, why))?;
                 drop(table);
                 let piece = terrain_piece(run, F, &name)?;
                 run.ctx()

@@ -1060,6 +1060,27 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "terrain_height",
+        &[p("feature", "string")],
+        "int",
+        "the height of the named terrain feature on the table: its tallest footprint (floor or raised part), in tenths of a millimetre",
+    ),
+    doc(
+        Query,
+        "terrain_at",
+        &[p("at", "point")],
+        "list of strings",
+        "the names of the terrain features on the table whose floor holds the point (its boundary counts), in order",
+    ),
+    doc(
+        Query,
+        "near_terrain",
+        &[FIGHTER, p("feature", "string"), p("distance", "int")],
+        "bool",
+        "whether some part of the fighter's base is within `distance` of the floor of a terrain feature named `feature` or with that rule (0: touching or on it); false when no feature on the table matches",
+    ),
+    doc(
+        Query,
         "check_move",
         &[FIGHTER, p("path", "list of points"), PATH_LIMITS],
         "string or ()",

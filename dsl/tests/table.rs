@@ -849,3 +849,33 @@ fn terrain_is_crossed_or_stood_wholly_on() {
     yes(&g, &format!("{north}.some(|o| o.x == 0 && o.y == 510)"));
     no(&g, &format!("{north}.some(|o| o.x == 0 && o.y > 510)"));
 }
+
+#[test]
+fn terrain_heights_points_and_nearness_are_read() {
+    // The wall of `game`: 4" by 1" from (20", 24.5"), rules obscuring and cover; its height
+    // is read back, a point on it names it, and a base is near it within a distance.
+    let g = game(
+        &[
+            model(0, 1, 125, Some((22 * INCH, 24 * INCH))),
+            model(1, 2, 125, Some((22 * INCH, 22 * INCH))),
+        ],
+        true,
+    );
+    assert_eq!(
+        value(&g, "terrain_at(point(inches(21), inches(25))).len()"),
+        Value::Int(1)
+    );
+    yes(
+        &g,
+        "terrain_at(point(inches(21), inches(25)))[0] == \"Wall\"",
+    );
+    yes(&g, "terrain_at(point(inches(21), inches(23))).is_empty()");
+    yes(&g, "terrain_height(\"Wall\") > 0");
+    // m0's base edge is half an inch minus 125 tenths from the wall's south side.
+    let gap = INCH / 2 - 125;
+    yes(&g, &format!("near_terrain(m0, \"Wall\", {gap})"));
+    no(&g, &format!("near_terrain(m0, \"Wall\", {})", gap - 1));
+    yes(&g, &format!("near_terrain(m0, \"cover\", {gap})"));
+    no(&g, &format!("near_terrain(m0, \"unstable\", {gap})"));
+    no(&g, "near_terrain(m1, \"Wall\", inches(1))");
+}

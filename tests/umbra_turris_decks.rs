@@ -948,14 +948,17 @@ fn no_card_is_lost_or_duplicated_through_the_set_up() {
 }
 
 #[test]
-fn random_games_are_won_by_triumph_points_among_other_ways() {
-    // 003 L2026: the required Triumph Points win. Seeds 1 to 8 of the shipped parties,
-    // played out by random agents from the set-up on (decks, difficulty, Quests), with the
-    // ruleset's invariants (the `decks` one among them) checked after every decision: some
-    // end by Triumph Points (4 of the 8 when this was written; the others by `cycle_cap`).
+fn random_games_complete_quests_for_triumph_points() {
+    // 003 L2110-2148: a completed Quest gains its Triumph Point. Seeds 1 to 8 of the shipped
+    // parties, played out by random agents from the set-up on (terrain, decks, difficulty,
+    // Quests), with the ruleset's invariants (the `decks` one among them) checked after every
+    // decision: Quests are completed in random play. (Before terrain, 4 of the 8 games ended
+    // by Triumph Points; with walls and sight-blocking pieces most reach `cycle_cap`, so the win
+    // by Triumph Points is checked by `reaching_the_difficultys_triumph_points_wins`.)
     use gloam::agent::Agent as _;
     let rules = rules();
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let mut quests_done = 0;
     for seed in 1..=8 {
         let mut game = Game::start(
             rules.clone(),
@@ -973,6 +976,12 @@ fn random_games_are_won_by_triumph_points_among_other_ways() {
             game.submit(request.player, choice).expect("legal");
             gloam::sim::check_game_invariants(&rules, game.state()).expect("invariants");
         }
+        quests_done += game
+            .state()
+            .players
+            .iter()
+            .map(|p| p.counters.get("tp").copied().unwrap_or(0))
+            .sum::<i64>();
         let reason = game.state().result.clone().expect("over").reason;
         let key = reason.split(':').next().unwrap_or_default().to_owned();
         let key = if key.starts_with("reached") {
@@ -982,6 +991,9 @@ fn random_games_are_won_by_triumph_points_among_other_ways() {
         };
         *reasons.entry(key).or_default() += 1;
     }
-    eprintln!("{reasons:?}");
-    assert!(reasons.contains_key("Triumph Points"), "{reasons:?}");
+    eprintln!("{reasons:?}, {quests_done} Quests completed");
+    assert!(
+        quests_done > 0,
+        "no Quest completed in 8 games: {reasons:?}"
+    );
 }

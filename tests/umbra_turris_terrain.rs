@@ -537,12 +537,22 @@ fn loot_4_rolls_2d6_on_the_additional_equipment_list() {
     assert_eq!(counter(lantern.state(), "Hedda", "loot_gear"), 1 << 2);
 }
 
+/// Moves the Item cards the seat was dealt at seating out of `deck` (to its discard), so
+/// that a scenario stacks the deck itself.
+fn set_aside_the_deck(ctx: &mut Ctx<'_>, deck: &ZoneId) {
+    let discard = ZoneId::new(deck.owner, "item_discard");
+    for card in ctx.state().zone_cards(deck).to_vec() {
+        ctx.move_card(card, &discard, 0).expect("moved");
+    }
+}
+
 #[test]
 fn loot_5_draws_an_item_card_and_a_permanent_item_leaves_the_game() {
     // 003 L2070-2074: an Item Card from the top of the deck; a Permanent Item is removed from
     // the game and another drawn. Whetstone (permanent) lies on Rusted Key.
     let game = loot("Hedda", &["5"], |ctx: &mut Ctx<'_>| {
         let deck = ZoneId::new(ANN, "item_deck");
+        set_aside_the_deck(ctx, &deck);
         // Created in order from the top.
         ctx.create_card("Whetstone", ANN, &deck).expect("card");
         ctx.create_card("Rusted Key", ANN, &deck).expect("card");
@@ -559,6 +569,7 @@ fn loot_6_draws_two_item_cards_keeps_one_and_shuffles_the_other_back() {
     // drawn is removed and replaced.
     let mut game = loot("Hedda", &["6"], |ctx: &mut Ctx<'_>| {
         let deck = ZoneId::new(ANN, "item_deck");
+        set_aside_the_deck(ctx, &deck);
         // Created in order from the top.
         ctx.create_card("Whetstone", ANN, &deck).expect("card");
         ctx.create_card("Lucky Coin", ANN, &deck).expect("card");

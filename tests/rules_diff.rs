@@ -364,7 +364,18 @@ fn rules_diff_reads_a_table_games_constants_armies_and_tables() {
             .map(|c| c.name.clone())
             .collect()
     };
-    assert_eq!(removed("terrain rules"), ["cover", "obscuring", "unstable"]);
+    // Both games have cover and obscuring terrain; Spearhead's unstable is not Umbra
+    // Turris's, whose raised pieces, walls, water and Loot tokens are not Spearhead's.
+    assert_eq!(removed("terrain rules"), ["unstable"]);
+    let added: Vec<String> = other
+        .section("terrain rules")
+        .unwrap()
+        .changes
+        .iter()
+        .filter(|c| c.kind == ChangeKind::Added)
+        .map(|c| c.name.clone())
+        .collect();
+    assert_eq!(added, ["raised", "wall", "water", "loot"]);
     assert_eq!(removed("armies").len(), 2);
     assert_eq!(removed("tables").len(), 2);
     let parties = other.section("parties").unwrap();

@@ -11,6 +11,7 @@
 //! [`Names::base_radius`]: crate::Names::base_radius
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use gloam_core::{
     Area, Choice, Coherency, Figure, GroupId, Lattice, Length, LengthUnit, PathLimits, PieceId,
@@ -266,35 +267,84 @@ const NO_TABLE: &str = "this game has no table (it is played on hexes): the tabl
 
 /// The table as it stands in the game: the world's table with the features set up in play
 /// so far (pieces of [`TERRAIN_LAYER`] on the table, in piece order) among its features.
+///
+/// The table with its placed features is built once for each arrangement of the terrain
+/// pieces and kept in the world (`WorldData::placed_table`): scripts ask for the table many
+/// times a decision, and terrain pieces rarely move.
 pub(crate) fn table_of<'a>(
     run: &'a RunState,
     function: &'static str,
-) -> Result<std::borrow::Cow<'a, Table>, Stop> {
+) -> Result<TableRef<'a>, Stop> {
     let table = run
         .world
         .table
         .as_ref()
         .ok_or_else(|| Stop::failed(function, NO_TABLE))?;
     if table.loose.is_empty() {
-        return Ok(std::borrow::Cow::Borrowed(table));
+        return Ok(TableRef::Plain(table));
     }
-    let placed: Vec<Feature> = run
+    let placed: Vec<(usize, Point)> = run
         .state()
         .pieces
         .values()
         .filter(|piece| piece.layer == TERRAIN_LAYER)
         .filter_map(|piece| {
             let at = piece.position?.point()?;
-            let feature = table.loose.iter().find(|f| f.name == piece.kind)?;
-            Some(feature.clone().moved_by(at))
+            let feature = table.loose.iter().position(|f| f.name == piece.kind)?;
+            Some((feature, at))
         })
         .collect();
     if placed.is_empty() {
-        return Ok(std::borrow::Cow::Borrowed(table));
+        return Ok(TableRef::Plain(table));
     }
-    let mut table = table.clone();
-    table.features.extend(placed);
-    Ok(std::borrow::Cow::Owned(table))
+    let cache = &run.world.placed_table;
+    if let Some((key, built)) = cache.0.borrow().as_ref() {
+        if *key == placed {
+            return Ok(TableRef::Placed(built.clone()));
+        }
+    }
+    let mut built = table.clone();
+    built.features.extend(
+        placed
+            .iter()
+            .map(|&(feature, at)| table.loose[feature].clone().moved_by(at)),
+    );
+    let built = Rc::new(built);
+    *cache.0.borrow_mut() = Some((placed, built.clone()));
+    Ok(TableRef::Placed(built))
+}
+
+/// The table a script reads ([`table_of`]): the world's own, or the one with the features
+/// set up in play.
+pub(crate) enum TableRef<'a> {
+    /// No feature set up in play: the world's table.
+    Plain(&'a Table),
+    /// The world's table with the features set up in play.
+    Placed(Rc<Table>),
+}
+
+impl std::ops::Deref for TableRef<'_> {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        match self {
+            TableRef::Plain(table) => table,
+            TableRef::Placed(table) => table,
+        }
+    }
+}
+
+/// The last table built with features set up in play, by the arrangement it was built for
+/// (each feature as its index among the table's loose features, and where it stands). A
+/// copy of the world starts with none: the copy may have another table.
+#[derive(Debug, Default)]
+pub(crate) struct PlacedTable(std::cell::RefCell<Option<PlacedKey>>);
+
+type PlacedKey = (Vec<(usize, Point)>, Rc<Table>);
+
+impl Clone for PlacedTable {
+    fn clone(&self) -> PlacedTable {
+        PlacedTable::default()
+    }
 }
 
 /// The scene of the game now: the pieces standing on the table (base radius, unit and

@@ -589,6 +589,8 @@ pub(crate) struct WorldData {
     pub(crate) model_abilities: BTreeMap<String, Vec<ArmyAbility>>,
     /// The ruleset's named numbers (`constant(name)`), lengths in tenths of a millimetre.
     pub(crate) constants: BTreeMap<String, i64>,
+    /// The table with the features set up in play, as last built (`table_of`).
+    pub(crate) placed_table: crate::table::PlacedTable,
 }
 
 /// The fixed context of a game that scripts read: the battlefield (with which hex types
@@ -652,6 +654,7 @@ impl World {
                 armies: BTreeMap::new(),
                 model_abilities: BTreeMap::new(),
                 constants: BTreeMap::new(),
+                placed_table: crate::table::PlacedTable::default(),
             }),
         }
     }

@@ -13,7 +13,10 @@ use gloam::engine::RulesetGame;
 use gloam::sim::check_invariants;
 
 mod scenario;
-use scenario::{Scenario, answer, frame, option, options, pending, piece, scenario, shipped};
+use scenario::{
+    Scenario, answer, frame, has_said, option, options, pending, piece, piece_counter, scenario,
+    shipped,
+};
 
 /// The Lantern Wardens (with a Cleric, a Mage: 003 L1163).
 const ANN: PlayerId = PlayerId(0);
@@ -90,36 +93,10 @@ fn player_counter(state: &GameState, player: PlayerId, name: &str) -> i64 {
         .unwrap_or(0)
 }
 
-fn piece_counter(state: &GameState, kind: &str, name: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .counters
-        .get(name)
-        .copied()
-        .unwrap_or(0)
-}
-
 fn value_of(state: &GameState, kind: &str, name: &str) -> i64 {
     state
         .characteristic(piece(state, kind), name)
         .expect("characteristic")
-}
-
-fn said(game: &Game<Scenario>) -> Vec<String> {
-    game.events()
-        .iter()
-        .filter_map(|event| match event {
-            gloam::core::Event::Marker { name, data, .. } if name == "say" => data
-                .iter()
-                .find(|(key, _)| key == "text")
-                .and_then(|(_, value)| value.as_str())
-                .map(str::to_owned),
-            _ => None,
-        })
-        .collect()
-}
-
-fn has_said(game: &Game<Scenario>, text: &str) -> bool {
-    said(game).iter().any(|line| line.contains(text))
 }
 
 /// Answers every request with its first choice, or with the named option when `prefer`

@@ -12,7 +12,10 @@ use gloam::engine::RulesetGame;
 use gloam::sim::check_invariants;
 
 mod scenario;
-use scenario::{Scenario, answer, frame, option, options, pending, piece, scenario, shipped};
+use scenario::{
+    Scenario, answer, frame, give, has_said, option, options, pending, piece,
+    piece_counter as counter, scenario, shipped, tokens,
+};
 
 const ANN: PlayerId = PlayerId(0);
 const BO: PlayerId = PlayerId(1);
@@ -46,27 +49,6 @@ fn id(state: &GameState, kind: &str) -> Value {
     Value::Piece(piece(state, kind))
 }
 
-fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .counters
-        .get(name)
-        .copied()
-        .unwrap_or(0)
-}
-
-fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .tokens
-        .get(token)
-        .copied()
-        .unwrap_or(0)
-}
-
-fn give(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
-    let id = piece(ctx.state(), kind);
-    ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
-}
-
 /// The names of the cards on a hero, in order.
 fn carried(state: &GameState, kind: &str) -> Vec<String> {
     let id = piece(state, kind);
@@ -91,25 +73,6 @@ fn strip(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
         .expect("the card");
     ctx.move_card(card, &ZoneId::new(owner, "destroyed"), 0)
         .expect("moved");
-}
-
-/// What the rules said (`say`), in order.
-fn said(game: &Game<Scenario>) -> Vec<String> {
-    game.events()
-        .iter()
-        .filter_map(|event| match event {
-            Event::Marker { name, data, .. } if name == "say" => data
-                .iter()
-                .find(|(key, _)| key == "text")
-                .and_then(|(_, value)| value.as_str())
-                .map(str::to_owned),
-            _ => None,
-        })
-        .collect()
-}
-
-fn has_said(game: &Game<Scenario>, text: &str) -> bool {
-    said(game).iter().any(|line| line.contains(text))
 }
 
 /// `who` answers the named option.

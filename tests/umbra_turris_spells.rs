@@ -50,7 +50,10 @@ use gloam::engine::RulesetGame;
 use gloam::sim::{MatchChoice, check_invariants, prepare_match};
 
 mod scenario;
-use scenario::{Scenario, cards_dir, frame, pending, piece, scenario, shipped};
+use scenario::{
+    Scenario, cards_dir, frame, give, has_said, pending, piece, piece_counter as counter, said,
+    scenario, shipped, tokens,
+};
 
 const P0: PlayerId = PlayerId(0);
 const P1: PlayerId = PlayerId(1);
@@ -172,11 +175,6 @@ fn hurt(ctx: &mut Ctx<'_>, kind: &str, damage: i64) {
         .expect("hurt");
 }
 
-fn give(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
-    let id = piece(ctx.state(), kind);
-    ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
-}
-
 /// Puts a card named `spell` in `kind`'s `equipped` zone (a Domain of Shadow spell, which no
 /// party of the roster can take).
 fn teach(ctx: &mut Ctx<'_>, kind: &str, spell: &str) {
@@ -196,16 +194,8 @@ fn stat(state: &GameState, kind: &str, name: &str) -> i64 {
         .unwrap_or_else(|| panic!("{kind} has no {name}"))
 }
 
-fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
-    counter_of(state, piece(state, kind), name)
-}
-
 fn counter_of(state: &GameState, id: PieceId, name: &str) -> i64 {
     state.pieces[&id].counters.get(name).copied().unwrap_or(0)
-}
-
-fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
-    tokens_of(state, piece(state, kind), token)
 }
 
 fn tokens_of(state: &GameState, id: PieceId, token: &str) -> i64 {
@@ -240,24 +230,6 @@ fn touching(state: &GameState, a: PieceId, b: PieceId) -> bool {
         + state.characteristic(b, "base_radius").unwrap_or(0);
     let (dx, dy) = (p.x - q.x, p.y - q.y);
     dx * dx + dy * dy == r * r
-}
-
-fn said(game: &Game<Scenario>) -> Vec<String> {
-    game.events()
-        .iter()
-        .filter_map(|event| match event {
-            Event::Marker { name, data, .. } if name == "say" => data
-                .iter()
-                .find(|(key, _)| key == "text")
-                .and_then(|(_, value)| value.as_str())
-                .map(str::to_owned),
-            _ => None,
-        })
-        .collect()
-}
-
-fn has_said(game: &Game<Scenario>, text: &str) -> bool {
-    said(game).iter().any(|line| line.contains(text))
 }
 
 /// The names of the choices of the first pending request (cards and pieces by name).

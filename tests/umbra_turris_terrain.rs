@@ -13,7 +13,10 @@ use gloam::engine::RulesetGame;
 use gloam::sim::check_invariants;
 
 mod scenario;
-use scenario::{Scenario, answer, frame, option, options, pending, piece, scenario, shipped};
+use scenario::{
+    Scenario, answer, frame, has_said, option, options, pending, piece, piece_counter as counter,
+    said, scenario, shipped, tokens,
+};
 
 const ANN: PlayerId = PlayerId(0);
 const BO: PlayerId = PlayerId(1);
@@ -56,22 +59,6 @@ fn damage(state: &GameState, kind: &str) -> i64 {
         .unwrap_or(0)
 }
 
-fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .counters
-        .get(name)
-        .copied()
-        .unwrap_or(0)
-}
-
-fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
-    state.pieces[&piece(state, kind)]
-        .tokens
-        .get(token)
-        .copied()
-        .unwrap_or(0)
-}
-
 /// The terrain features on the table and where their origins stand, in piece order.
 fn terrain(state: &GameState) -> Vec<(String, Point)> {
     state
@@ -88,24 +75,6 @@ fn names_in(state: &GameState, player: PlayerId, zone: &str) -> Vec<String> {
         .iter()
         .map(|card| state.cards[card].name.clone())
         .collect()
-}
-
-fn said(game: &Game<Scenario>) -> Vec<String> {
-    game.events()
-        .iter()
-        .filter_map(|event| match event {
-            Event::Marker { name, data, .. } if name == "say" => data
-                .iter()
-                .find(|(key, _)| key == "text")
-                .and_then(|(_, value)| value.as_str())
-                .map(str::to_owned),
-            _ => None,
-        })
-        .collect()
-}
-
-fn has_said(game: &Game<Scenario>, text: &str) -> bool {
-    said(game).iter().any(|line| line.contains(text))
 }
 
 fn request(game: &Game<Scenario>) -> Request {

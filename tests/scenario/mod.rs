@@ -8,8 +8,9 @@ pub mod decks;
 use std::path::PathBuf;
 
 use gloam::core::{
-    Answer, CardId, Choice, Control, Ctx, Frame, Game, GameState, Hex, ModOp, ModTarget,
-    ModifierSpec, Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Setup, Value,
+    Answer, CardId, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget,
+    ModifierSpec, Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Scope, Setup,
+    Value,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare, prepare_for};
@@ -228,6 +229,41 @@ pub fn tokens(state: &GameState, kind: &str, token: &str) -> i64 {
         .get(token)
         .copied()
         .unwrap_or(0)
+}
+
+/// The counter `name` of the piece of kind `kind` (0 when it has none).
+pub fn piece_counter(state: &GameState, kind: &str, name: &str) -> i64 {
+    state.pieces[&piece(state, kind)]
+        .counters
+        .get(name)
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Gives the piece of kind `kind` one `token`.
+pub fn give(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
+    let id = piece(ctx.state(), kind);
+    ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
+}
+
+/// Every line the scripts said (`say`), in order.
+pub fn said<R: Rules>(game: &Game<R>) -> Vec<String> {
+    game.events()
+        .iter()
+        .filter_map(|event| match event {
+            Event::Marker { name, data, .. } if name == "say" => data
+                .iter()
+                .find(|(key, _)| key == "text")
+                .and_then(|(_, value)| value.as_str())
+                .map(str::to_owned),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a line the scripts said contains `text`.
+pub fn has_said<R: Rules>(game: &Game<R>, text: &str) -> bool {
+    said(game).iter().any(|line| line.contains(text))
 }
 
 /// Hexes to stand on: neither blocked nor lethal, in a fixed order.

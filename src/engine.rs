@@ -1016,12 +1016,32 @@ fn table_worlds(
             .filter(|t| chain.contains(&t.ruleset.as_str()))
             .collect(),
     };
+    // A map the match names is used whatever it serves (its territories are checked
+    // below); otherwise each map serving the number of seats.
     let mut layouts: Vec<(&gloam_grammar::TableDef, String)> = Vec::new();
     for def in &tables {
         for map in &def.maps {
-            if choice.map.as_ref().is_none_or(|chosen| *chosen == map.name) {
+            let wanted = match &choice.map {
+                Some(chosen) => *chosen == map.name,
+                None => map.serves(spec.seats.len()),
+            };
+            if wanted {
                 layouts.push((def, map.name.clone()));
             }
+        }
+    }
+    if layouts.is_empty() && choice.map.is_none() {
+        let maps: Vec<String> = tables
+            .iter()
+            .flat_map(|def| def.maps.iter().map(|map| format!("`{}`", map.name)))
+            .collect();
+        if !maps.is_empty() {
+            return Err(setup_error(format!(
+                "no deployment map of ruleset `{}` serves {} players (maps: {})",
+                ruleset.name,
+                spec.seats.len(),
+                maps.join(", ")
+            )));
         }
     }
     if layouts.is_empty() {

@@ -712,11 +712,18 @@ fn measured_match_for(
                         table.name
                     ));
                 }
+                // The first map that serves this many players.
                 None => table
                     .maps
-                    .first()
+                    .iter()
+                    .find(|m| m.serves(players))
                     .map(|m| m.name.clone())
-                    .ok_or_else(|| format!("table `{}` has no deployment map", table.name))?,
+                    .ok_or_else(|| {
+                        format!(
+                            "table `{}` has no deployment map for {players} players",
+                            table.name
+                        )
+                    })?,
             };
             crate::engine::TableChoice {
                 table: Some(table.name.clone()),

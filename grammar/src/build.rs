@@ -1220,11 +1220,40 @@ impl Builder<'_> {
                     });
                 }
             }
+            self.at_least(map, "min_players", 1);
+            self.at_least(map, "max_players", 1);
+            if let (Some(min), Some(Value::Int(max))) =
+                (int(map, "min_players"), value(map, "max_players"))
+                && max.value < min
+            {
+                self.bad_value(
+                    max.span,
+                    "`max_players` is below `min_players`".to_string(),
+                    "fewer than min_players",
+                    format!("write {min} or more"),
+                );
+            }
+            if let Some(Value::Int(max)) = value(map, "max_players")
+                && max.value > territories.len() as i64
+            {
+                self.bad_value(
+                    max.span,
+                    format!(
+                        "the map serves up to {} players but has {} territories",
+                        max.value,
+                        territories.len()
+                    ),
+                    "more players than territories",
+                    "give every seat a territory, or lower `max_players`".to_string(),
+                );
+            }
             if let Some(map_name) = name(map) {
                 maps.push(MapDef {
                     name: map_name,
                     about: string(map, "about"),
                     source: string(map, "source"),
+                    min_players: int(map, "min_players"),
+                    max_players: int(map, "max_players"),
                     territories,
                     objectives,
                 });

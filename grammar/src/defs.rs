@@ -1137,10 +1137,27 @@ pub struct MapDef {
     pub about: Option<String>,
     /// Where the values came from.
     pub source: Option<String>,
+    /// The fewest players it serves (`min_players`; none: any number from one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_players: Option<i64>,
+    /// The most players it serves (`max_players`; none: as many as it has territories).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_players: Option<i64>,
     /// Its territories.
     pub territories: Vec<TerritoryDef>,
     /// Its objectives.
     pub objectives: Vec<ObjectiveDef>,
+}
+
+impl MapDef {
+    /// Whether a match of `players` seats may use this map: within its `min_players` and
+    /// `max_players`, and with a territory for each seat.
+    pub fn serves(&self, players: usize) -> bool {
+        let players = players as i64;
+        players >= self.min_players.unwrap_or(1)
+            && players <= self.max_players.unwrap_or(i64::MAX)
+            && players <= self.territories.len() as i64
+    }
 }
 
 /// An area: a polygon or a rectangle.

@@ -494,6 +494,8 @@ fn table(out: &mut Out, def: &TableDef) {
         out.open("map", &map.name);
         out.opt_string("about", map.about.as_ref());
         out.opt_string("source", map.source.as_ref());
+        out.opt_int("min_players", map.min_players);
+        out.opt_int("max_players", map.max_players);
         for territory in &map.territories {
             out.open("territory", &territory.name);
             out.opt_string("about", territory.about.as_ref());

@@ -1275,6 +1275,20 @@ const MAP_FIELDS: &[FieldSchema] = &[
         "about = \"...\"",
     ),
     field(
+        "min_players",
+        T::Int,
+        false,
+        "the fewest players the map serves (default 1)",
+        "min_players = 3",
+    ),
+    field(
+        "max_players",
+        T::Int,
+        false,
+        "the most players the map serves (default: one for each territory)",
+        "max_players = 4",
+    ),
+    field(
         "source",
         T::String,
         false,

@@ -334,6 +334,50 @@ fn a_table_loads_with_maps_objectives_and_terrain() {
 }
 
 #[test]
+fn a_map_says_which_numbers_of_players_it_serves() {
+    let served = TABLE.replace(
+        "    map \"Lines\" {\n",
+        "    map \"Lines\" {\n        min_players = 2\n        max_players = 2\n",
+    );
+    let (library, problems) = load_with_rules(&served);
+    assert!(problems.is_empty(), "{:#?}", messages(&problems));
+    let map = library.table("Field").unwrap().map("Lines").unwrap();
+    assert_eq!((map.min_players, map.max_players), (Some(2), Some(2)));
+    assert!(map.serves(2));
+    assert!(!map.serves(1) && !map.serves(3));
+    // Printed and read again, the range stays.
+    let (again, problems) = load(&[SourceFile::new("printed.gloam", library.to_string())]);
+    assert!(problems.is_empty(), "{:#?}", messages(&problems));
+    assert_eq!(again.table("Field"), library.table("Field"));
+    // Without a range, a map serves as many players as it has territories.
+    let (library, _) = load_with_rules(TABLE);
+    let map = library.table("Field").unwrap().map("Lines").unwrap();
+    assert!(map.serves(1) && map.serves(2) && !map.serves(3));
+
+    let broken = TABLE.replace(
+        "    map \"Lines\" {\n",
+        "    map \"Lines\" {\n        min_players = 3\n        max_players = 2\n",
+    );
+    let (_, problems) = load_with_rules(&broken);
+    let all = messages(&problems).join("\n");
+    assert!(
+        all.contains("`max_players` is below `min_players`"),
+        "{all}"
+    );
+    let broken = TABLE.replace(
+        "    map \"Lines\" {\n",
+        "    map \"Lines\" {\n        min_players = 0\n        max_players = 4\n",
+    );
+    let (_, problems) = load_with_rules(&broken);
+    let all = messages(&problems).join("\n");
+    assert!(all.contains("`min_players` must be at least 1"), "{all}");
+    assert!(
+        all.contains("the map serves up to 4 players but has 2 territories"),
+        "{all}"
+    );
+}
+
+#[test]
 fn table_mistakes_are_each_reported() {
     let broken = TABLE
         .replace("at = [22in, 15in]", "at = [22in, 31in]")

@@ -75,7 +75,7 @@ pub(crate) struct ChoiceArgs {
     /// The `table` item a table match is played on. Default: the ruleset's first.
     #[arg(long, value_name = "NAME")]
     table: Option<String>,
-    /// The table's deployment map (seat i holds its territory i). Default: its first.
+    /// The table's deployment map (seat i holds its territory i). Default: its first that serves the number of players (`min_players`, `max_players`).
     #[arg(long, value_name = "NAME")]
     map: Option<String>,
 }

@@ -729,3 +729,75 @@ fn eliminating_three_quarters_of_the_enemys_worth_wins() {
     let result = game.state().result.clone().expect("over");
     assert_eq!(result.winners, [ANN]);
 }
+
+/// A disengage test (003 L436-442) for Hedda, in base contact with Morwick the Grey, with the
+/// faces `dice` loaded (Hedda's 2d6 first, then Morwick's); then Hedda's activation.
+fn disengage(dice: &'static [&'static str]) -> Game<Scenario> {
+    let rules = rules();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let hedda = id(start.state(), "Hedda");
+    scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            face_to_face(ctx, "Hedda", "Morwick the Grey");
+            ctx.fix_dice("d6", dice);
+        },
+        vec![
+            frame(
+                "disengage",
+                &[("player", Value::Player(ANN)), ("fighter", hedda.clone())],
+            ),
+            frame(
+                "activation",
+                &[("player", Value::Player(ANN)), ("fighter", hedda.clone())],
+            ),
+        ],
+    )
+}
+
+#[test]
+fn a_hero_that_disengages_may_not_charge_the_enemy_it_left() {
+    // 003 L436-440: 2d6 + Sp against the enemy's 2d6 + S; the hero is placed 1 cm away and
+    // "cannot charge the model or models he just disengaged from".
+    let game = disengage(&["6", "6", "1", "1"]);
+    let state = game.state();
+    assert!(has_said(&game, "disengages"), "{:?}", scenario::said(&game));
+    assert_eq!(counter(state, "Hedda", "disengaged"), 1);
+    assert_eq!(tokens(state, "Morwick the Grey", "left_behind"), 1);
+    let offered = options(&request(&game));
+    assert!(offered.contains(&"move".to_owned()), "{offered:?}");
+    assert!(!offered.contains(&"charge".to_owned()), "{offered:?}");
+
+    // Failing the test, the hero stays in combat (L444) and nothing is marked.
+    let game = disengage(&["1", "1", "6", "6"]);
+    let state = game.state();
+    assert!(has_said(&game, "fails to disengage"));
+    assert_eq!(tokens(state, "Morwick the Grey", "left_behind"), 0);
+}
+
+#[test]
+fn the_ban_on_charging_lasts_only_for_the_turn_of_the_hero_that_disengaged() {
+    // 003 L440: the ban is the disengaging hero's, in its turn: when the next hero activates
+    // (step `turn`), the enemy it left is unmarked.
+    let rules = rules();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let hedda = id(start.state(), "Hedda");
+    let game = scenario(
+        &rules,
+        |ctx: &mut Ctx<'_>| {
+            face_to_face(ctx, "Hedda", "Morwick the Grey");
+            give(ctx, "Morwick the Grey", "action_die");
+            ctx.fix_dice("d6", &["6", "6", "1", "1"]);
+        },
+        vec![
+            frame(
+                "disengage",
+                &[("player", Value::Player(ANN)), ("fighter", hedda)],
+            ),
+            frame("turn", &[("player", Value::Player(BO))]),
+        ],
+    );
+    assert!(has_said(&game, "disengages"));
+    assert!(has_said(&game, "activates"));
+    assert_eq!(tokens(game.state(), "Morwick the Grey", "left_behind"), 0);
+}

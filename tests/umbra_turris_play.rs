@@ -801,3 +801,50 @@ fn the_ban_on_charging_lasts_only_for_the_turn_of_the_hero_that_disengaged() {
     assert!(has_said(&game, "activates"));
     assert_eq!(tokens(game.state(), "Morwick the Grey", "left_behind"), 0);
 }
+
+#[test]
+fn after_a_move_the_hero_may_turn_to_face_any_direction() {
+    // 003 L292: "before or after performing Move ... a model can turn to face any
+    // direction", once a Turn. After its Move the player chooses which way the hero faces.
+    let rules = rules();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let hedda = id(start.state(), "Hedda");
+    for (way, expect) in [
+        ("west", (-1, 0)),
+        ("south-east", (1, -1)),
+        ("the nearest enemy", (0, 1)),
+    ] {
+        let mut game = scenario(
+            &rules,
+            |ctx: &mut Ctx<'_>| {
+                stand(ctx, "Hedda", 3500, 1500, (0, 1));
+                stand(ctx, "Morwick the Grey", 3500, 6000, (0, -1));
+            },
+            vec![frame(
+                "move",
+                &[
+                    ("player", Value::Player(ANN)),
+                    ("fighter", hedda.clone()),
+                    ("data", Value::Str(String::new())),
+                ],
+            )],
+        );
+        // The move: an offset of 0, 0 (a point the host may send; it is checked).
+        assert_eq!(request(&game).player, ANN);
+        answer(&mut game, ANN, Choice::Point(Point::new(0, 0)));
+        let offered = options(&request(&game));
+        assert_eq!(offered[0], "the nearest enemy", "{offered:?}");
+        assert!(offered.contains(&"as it stands".to_owned()));
+        pick(&mut game, ANN, way);
+        let state = game.state();
+        let Some(Position::Table { facing, .. }) = state.pieces[&piece(state, "Hedda")].position
+        else {
+            panic!("Hedda is on the table");
+        };
+        assert_eq!(
+            (facing.0.signum(), facing.1.signum()),
+            expect,
+            "{way}: {facing:?}"
+        );
+    }
+}

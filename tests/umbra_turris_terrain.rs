@@ -604,6 +604,13 @@ fn a_hero_climbs_the_tower_from_the_rubble_but_not_from_the_ground() {
     assert!(!options(&request(&ground)).contains(&"climb".to_owned()));
 }
 
+/// Answers the facing asked after a Move (003 L292) with "as it stands", if it is asked.
+fn face_as_it_stands(game: &mut Game<Scenario>) {
+    if pending(game).is_some_and(|r| r.prompt.starts_with("Which way does")) {
+        answer(game, ANN, scenario::option("as it stands"));
+    }
+}
+
 /// Hedda on the west stall (4 cm, taller than her 3 cm) moves 8 cm east onto the east
 /// stall, 4 cm away: a jump (003 L326).
 fn jump(dice: &'static [&'static str]) -> Game<Scenario> {
@@ -614,6 +621,7 @@ fn jump(dice: &'static [&'static str]) -> Game<Scenario> {
         stand(ctx, "Grizzle", 10 * CM, 65 * CM);
     });
     answer(&mut game, ANN, Choice::Point(Point::new(8 * CM, 0)));
+    face_as_it_stands(&mut game);
     game
 }
 
@@ -645,6 +653,43 @@ fn a_failed_jump_falls_beside_the_piece_and_costs_d6_wounds() {
 }
 
 #[test]
+fn a_hero_that_falls_on_an_enemy_hurts_it_and_lands_1_cm_from_it() {
+    // 003 L332: "If a model contacted another model's base when falling, that model also
+    // loses d6 wounds. The model which fell should be placed 1 cm away from the contacted
+    // model if it was an enemy." Morwick stands on the ground where Hedda comes down beside
+    // the east stall (the point of the ring the flow picks, x 30-31 cm, y 44-45 cm).
+    let mut game = run(
+        "move",
+        "Hedda",
+        None,
+        &["2", "4", "5"],
+        |ctx: &mut Ctx<'_>| {
+            stand(ctx, "Stall West", 20 * CM, 40 * CM);
+            stand(ctx, "Stall East", 40 * CM, 40 * CM);
+            stand(ctx, "Hedda", 27 * CM, 40 * CM);
+            stand(ctx, "Morwick the Grey", 3050, 4450);
+        },
+    );
+    answer(&mut game, ANN, Choice::Point(Point::new(8 * CM, 0)));
+    face_as_it_stands(&mut game);
+    assert!(has_said(&game, "fails the jump (2) and falls 4 cm"));
+    assert!(has_said(
+        &game,
+        "is struck by the falling Hedda and loses 5 W"
+    ));
+    assert_eq!(damage(game.state(), "Hedda"), 4);
+    assert_eq!(damage(game.state(), "Morwick the Grey"), 5);
+    let hedda = at(game.state(), "Hedda").expect("on the table");
+    let morwick = at(game.state(), "Morwick the Grey").expect("on the table");
+    // 25 mm bases: centres 2.5 cm + 1 cm apart.
+    let apart = distance(hedda, morwick);
+    assert!(
+        (apart - 3.5 * CM as f64).abs() < 0.05 * CM as f64,
+        "{hedda:?} {morwick:?}"
+    );
+}
+
+#[test]
 fn a_jump_down_from_10_cm_is_a_fall_and_from_6_cm_needs_a_4() {
     // 003 L336-338: above 5 cm, a d6 4+ or 1 W lost and the Turn over; from 10 cm or more,
     // a fall (d6 W under 10 cm; ours: exactly 10 cm counts as under).
@@ -655,6 +700,7 @@ fn a_jump_down_from_10_cm_is_a_fall_and_from_6_cm_needs_a_4() {
             stand(ctx, "Grizzle", 10 * CM, 65 * CM);
         });
         answer(&mut game, ANN, Choice::Point(Point::new(0, 12 * CM)));
+        face_as_it_stands(&mut game);
         game
     };
     let fall = down("Watchtower", &["5"]);

@@ -307,7 +307,8 @@ fn a_perfect_strike_adds_a_die_and_a_tie_fails() {
 fn a_power_strike_that_empties_the_wounds_leaves_a_death_counter() {
     // 003 L408-410, L472-476: 2d6 + S + the Power bonus (Halberd +2) against 2d6 + T; at
     // 0 W the hero takes a Death Counter and loses its Action Dice.
-    let mut game = fight("Hedda", "Grizzle", &["3", "3", "2", "2"], |ctx| {
+    // Grizzle, a City Goblin, then rolls a 1 for Vitality (L1011-1015).
+    let mut game = fight("Hedda", "Grizzle", &["3", "3", "2", "2", "1"], |ctx| {
         give(ctx, "Grizzle", "action_die");
     });
     guess(&mut game, "Halberd / body", "legs");
@@ -326,7 +327,8 @@ fn a_precision_strike_deals_two_and_a_six_may_crit() {
     guess(&mut plain, "Halberd / body", "legs");
     pick(&mut plain, ANN, "precision");
     assert_eq!(counter(plain.state(), "Grizzle", "damage"), 2);
-    let mut crit = fight("Hedda", "Grizzle", &["6", "5", "1", "1", "5"], |_| {});
+    // Then a 1 for Grizzle's Vitality (City Goblins, L1011-1015).
+    let mut crit = fight("Hedda", "Grizzle", &["6", "5", "1", "1", "5", "1"], |_| {});
     guess(&mut crit, "Halberd / body", "legs");
     pick(&mut crit, ANN, "precision");
     assert!(has_said(&crit, "strikes critically"));
@@ -609,7 +611,8 @@ fn the_leader_falling_forces_a_panic_test_that_can_lose_the_game() {
         |ctx: &mut Ctx<'_>| {
             stand(ctx, "Morwick the Grey", 3500, 3000, (0, 1));
             stand(ctx, "Sylith", 4500, 3000, (0, 1));
-            ctx.fix_dice("d6", &["1", "2"]);
+            // Morwick is a Darkling: his Cursing (L1037-1039) rolls first, a 1 that fails.
+            ctx.fix_dice("d6", &["1", "1", "2"]);
         },
         vec![frame(
             "wound",

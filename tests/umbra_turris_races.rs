@@ -1364,10 +1364,10 @@ party "Test Heavy Band" {{
         "umbra_turris",
         2,
     );
-    let error = refused
-        .err()
-        .expect("an Undorhan in a Breastplate is refused")
-        .to_string();
+    let Err(error) = refused else {
+        panic!("an Undorhan in a Breastplate is refused")
+    };
+    let error = error.to_string();
     assert!(error.contains("Breastplate"), "{error}");
     let allowed = prepare_for(
         &[

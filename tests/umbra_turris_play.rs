@@ -478,7 +478,8 @@ fn shot(target: &'static str, dice: &'static [&'static str]) -> Game<Scenario> {
 fn a_shot_hits_on_the_range_difficulty_and_wounds_bs_against_t() {
     // 003 L508-518: 25 cm is hit on 2+; L524-536, L578-580: 2d6 + BS 8 + 1 (a static
     // target) against 2d6 + T; damage the Bow's 1.
-    let mut game = shot("Ugluk", &["4", "6", "6", "1", "1"]);
+    // Tobble is a Gnome: his Innate power's d6 comes first (L1097), a 1 that fails.
+    let mut game = shot("Ugluk", &["1", "4", "6", "6", "1", "1"]);
     let asked = request(&game);
     assert_eq!(options(&asked).len(), 1, "Ugluk is the only visible enemy");
     {
@@ -495,14 +496,15 @@ fn a_shot_hits_on_the_range_difficulty_and_wounds_bs_against_t() {
 #[test]
 fn aiming_raises_the_difficulty_and_a_natural_one_always_misses() {
     // 003 L556-560: aiming +2 needs 4+ at 25 cm; L518: a 1 misses whatever the range.
-    let mut game = shot("Ugluk", &["3"]);
+    // Tobble's Innate power (a Gnome, L1097) fails first, on a 1.
+    let mut game = shot("Ugluk", &["1", "3"]);
     {
         let chosen = piece(game.state(), "Ugluk");
         answer(&mut game, ANN, Choice::Piece(chosen));
     }
     pick(&mut game, ANN, "aim +2");
     assert!(has_said(&game, "misses (3, needing 4+)"));
-    let mut one = shot("Ugluk", &["1"]);
+    let mut one = shot("Ugluk", &["1", "1"]);
     {
         let chosen = piece(one.state(), "Ugluk");
         answer(&mut one, ANN, Choice::Piece(chosen));

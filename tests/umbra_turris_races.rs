@@ -28,7 +28,7 @@
 //! | Knockdown (Tigerians) | `knockdown_takes_the_charged_enemys_action_dice_before_its_counter_attack` |
 //! | Backstab (Vorak) | `backstab_takes_the_parry_away_on_a_charge_on_6_from_the_front_5_from_the_side` |
 //! | Destiny (Hobgoblins) | `destiny_cancels_a_shot_from_within_20_cm_of_a_hobgoblin` |
-//! | Innate power (Gnomes) | `innate_power_adds_to_a_gnomes_strike_and_wards_off_spells` |
+//! | Innate power (Gnomes) | `innate_power_adds_to_a_gnomes_strike_and_wards_off_spells`, `innate_power_raises_a_gnomes_hit_die` |
 
 use gloam::core::{
     Choice, Ctx, Frame, Game, GameState, Options, PieceId, PlayerId, Point, Position, Scope, Value,
@@ -1378,4 +1378,41 @@ party "Test Heavy Band" {{
         2,
     );
     assert!(allowed.is_ok());
+}
+
+#[test]
+fn innate_power_raises_a_gnomes_hit_die() {
+    // 003 L1097: "during any attack", a shot too (ours: the hit die +1, rolled first). The
+    // shipped Tobble (a Gnome, Bow) aims +2 at Ugluk 25 cm away: 4+ needed; his 3 becomes 4.
+    let rules = scenario::shipped("umbra_turris");
+    let shoot = |dice: &'static [&'static str]| {
+        let mut game = run(
+            &rules,
+            dice,
+            |ctx| {
+                stand(ctx, "Tobble", 3500, 1000, (0, 1));
+                stand(ctx, "Ugluk", 3500, 1000 + 250 + 2500, (0, -1));
+            },
+            |state| {
+                frame(
+                    "shoot",
+                    &[
+                        ("player", Value::Player(owner(state, "Tobble"))),
+                        ("fighter", hero(state, "Tobble")),
+                    ],
+                )
+            },
+        );
+        choose(&mut game, "Ugluk");
+        choose(&mut game, "aim +2");
+        game
+    };
+    let lifted = shoot(&["5", "3", "6", "6", "1", "1"]);
+    assert!(has_said(&lifted, "innate power"));
+    assert!(has_said(&lifted, "hits Ugluk (4, needing 4+)"));
+    let plain = shoot(&["4", "3"]);
+    assert!(has_said(&plain, "misses (3, needing 4+)"));
+    // A natural 1 still misses.
+    let one = shoot(&["6", "1"]);
+    assert!(has_said(&one, "misses (1, needing 4+)"));
 }

@@ -27,7 +27,7 @@
 //! | Cursing (Darklings) | `cursing_costs_a_hero_within_20_cm_a_wound_on_3` |
 //! | Knockdown (Tigerians) | `knockdown_takes_the_charged_enemys_action_dice_before_its_counter_attack` |
 //! | Backstab (Vorak) | `backstab_takes_the_parry_away_on_a_charge_on_6_from_the_front_5_from_the_side` |
-//! | Destiny (Hobgoblins) | `destiny_cancels_a_shot_from_within_20_cm_of_a_hobgoblin` |
+//! | Destiny (Hobgoblins) | `destiny_cancels_a_shot_from_within_20_cm_of_a_hobgoblin`, `destiny_cancels_a_spell_cast_within_20_cm_of_a_hobgoblin` |
 //! | Innate power (Gnomes) | `innate_power_adds_to_a_gnomes_strike_and_wards_off_spells`, `innate_power_raises_a_gnomes_hit_die` |
 
 use gloam::core::{
@@ -98,6 +98,7 @@ party "Test Grey Band" {
     hero "Grey Soldier 1" { race = "Humans" subrace = "Mortenians" profession = "Soldier" equipment = ["Sword, short sword"] }
     hero "Grey Soldier 2" { race = "Humans" subrace = "Mortenians" profession = "Soldier" equipment = ["Sword, short sword"] }
     hero "Grey Soldier 3" { race = "Humans" subrace = "Mortenians" profession = "Soldier" equipment = ["Sword, short sword"] }
+    hero "Grey Wizard" { race = "Humans" subrace = "Mortenians" profession = "Wizard" equipment = ["Staff, Ritual weapon"] domains = ["Nature", "Change"] }
 }
 "#;
 
@@ -1415,4 +1416,43 @@ fn innate_power_raises_a_gnomes_hit_die() {
     // A natural 1 still misses.
     let one = shoot(&["6", "1"]);
     assert!(has_said(&one, "misses (1, needing 4+)"));
+}
+
+#[test]
+fn destiny_cancels_a_spell_cast_within_20_cm_of_a_hobgoblin() {
+    // 003 L1089-1091: a successful spell by an enemy within 20 cm of a Hobgoblin may be
+    // cancelled on a d6 of 5+ (ours: the casting's Wound is paid all the same). The Grey
+    // Wizard casts Ferocious attack (4+, L744) on a Soldier: a 4, then Destiny's d6.
+    let rules = duel(GREY, DUSK);
+    let cast = |hob_at: i64, dice: &'static [&'static str]| {
+        let mut game = run(
+            &rules,
+            dice,
+            move |ctx| {
+                stand(ctx, "Grey Wizard", 3500, 1000, (0, 1));
+                stand(ctx, "Grey Soldier 1", 3500 - 500, 1000, (0, 1));
+                stand(ctx, "Dusk Hobgoblin", 3500 + hob_at, 1000, (0, -1));
+            },
+            |state| {
+                frame(
+                    "cast",
+                    &[
+                        ("player", Value::Player(PlayerId(0))),
+                        ("fighter", hero(state, "Grey Wizard")),
+                    ],
+                )
+            },
+        );
+        choose(&mut game, "Ferocious attack");
+        choose(&mut game, "Grey Soldier 1");
+        game
+    };
+    let foiled = cast(1500, &["4", "5"]);
+    assert!(has_said(&foiled, "foiled"));
+    assert_eq!(tokens(foiled.state(), "Grey Soldier 1", "ferocious"), 0);
+    assert_eq!(damage(&foiled, "Grey Wizard"), 1);
+    let through = cast(1500, &["4", "4"]);
+    assert_eq!(tokens(through.state(), "Grey Soldier 1", "ferocious"), 1);
+    let far = cast(3000, &["4", "6"]);
+    assert_eq!(tokens(far.state(), "Grey Soldier 1", "ferocious"), 1);
 }

@@ -307,7 +307,8 @@ fn a_perfect_strike_adds_a_die_and_a_tie_fails() {
 fn a_power_strike_that_empties_the_wounds_leaves_a_death_counter() {
     // 003 L408-410, L472-476: 2d6 + S + the Power bonus (Halberd +2) against 2d6 + T; at
     // 0 W the hero takes a Death Counter and loses its Action Dice.
-    let mut game = fight("Hedda", "Grizzle", &["3", "3", "2", "2"], |ctx| {
+    // Grizzle, a City Goblin, then rolls a 1 for Vitality (L1011-1015).
+    let mut game = fight("Hedda", "Grizzle", &["3", "3", "2", "2", "1"], |ctx| {
         give(ctx, "Grizzle", "action_die");
     });
     guess(&mut game, "Halberd / body", "legs");
@@ -326,7 +327,8 @@ fn a_precision_strike_deals_two_and_a_six_may_crit() {
     guess(&mut plain, "Halberd / body", "legs");
     pick(&mut plain, ANN, "precision");
     assert_eq!(counter(plain.state(), "Grizzle", "damage"), 2);
-    let mut crit = fight("Hedda", "Grizzle", &["6", "5", "1", "1", "5"], |_| {});
+    // Then a 1 for Grizzle's Vitality (City Goblins, L1011-1015).
+    let mut crit = fight("Hedda", "Grizzle", &["6", "5", "1", "1", "5", "1"], |_| {});
     guess(&mut crit, "Halberd / body", "legs");
     pick(&mut crit, ANN, "precision");
     assert!(has_said(&crit, "strikes critically"));
@@ -476,7 +478,8 @@ fn shot(target: &'static str, dice: &'static [&'static str]) -> Game<Scenario> {
 fn a_shot_hits_on_the_range_difficulty_and_wounds_bs_against_t() {
     // 003 L508-518: 25 cm is hit on 2+; L524-536, L578-580: 2d6 + BS 8 + 1 (a static
     // target) against 2d6 + T; damage the Bow's 1.
-    let mut game = shot("Ugluk", &["4", "6", "6", "1", "1"]);
+    // Tobble is a Gnome: his Innate power's d6 comes first (L1097), a 1 that fails.
+    let mut game = shot("Ugluk", &["1", "4", "6", "6", "1", "1"]);
     let asked = request(&game);
     assert_eq!(options(&asked).len(), 1, "Ugluk is the only visible enemy");
     {
@@ -493,14 +496,15 @@ fn a_shot_hits_on_the_range_difficulty_and_wounds_bs_against_t() {
 #[test]
 fn aiming_raises_the_difficulty_and_a_natural_one_always_misses() {
     // 003 L556-560: aiming +2 needs 4+ at 25 cm; L518: a 1 misses whatever the range.
-    let mut game = shot("Ugluk", &["3"]);
+    // Tobble's Innate power (a Gnome, L1097) fails first, on a 1.
+    let mut game = shot("Ugluk", &["1", "3"]);
     {
         let chosen = piece(game.state(), "Ugluk");
         answer(&mut game, ANN, Choice::Piece(chosen));
     }
     pick(&mut game, ANN, "aim +2");
     assert!(has_said(&game, "misses (3, needing 4+)"));
-    let mut one = shot("Ugluk", &["1"]);
+    let mut one = shot("Ugluk", &["1", "1"]);
     {
         let chosen = piece(one.state(), "Ugluk");
         answer(&mut one, ANN, Choice::Piece(chosen));
@@ -609,7 +613,8 @@ fn the_leader_falling_forces_a_panic_test_that_can_lose_the_game() {
         |ctx: &mut Ctx<'_>| {
             stand(ctx, "Morwick the Grey", 3500, 3000, (0, 1));
             stand(ctx, "Sylith", 4500, 3000, (0, 1));
-            ctx.fix_dice("d6", &["1", "2"]);
+            // Morwick is a Darkling: his Cursing (L1037-1039) rolls first, a 1 that fails.
+            ctx.fix_dice("d6", &["1", "1", "2"]);
         },
         vec![frame(
             "wound",

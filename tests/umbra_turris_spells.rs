@@ -949,7 +949,9 @@ fn fire_wave_burns_every_model_on_its_band() {
     let mut game = cast_in(
         &rules,
         "Grave Wizard",
-        &["4"],
+        // The Iron Soldiers are Gnomes: each struck one rolls Innate power's d6 against the
+        // spell's Wound and, with other Gnomes at hand, again (003 L1099-1101): all 1s.
+        &["4", "1", "1", "1", "1"],
         |ctx| {
             stand(ctx, "Grave Wizard", 3500, 2000, (0, 1));
             stand(ctx, "Iron Soldier 1", 3500, 2600, (0, -1));
@@ -1415,7 +1417,8 @@ fn kula_fire_strike_and_black_death_wound_their_targets() {
         let mut game = cast_in(
             &rules,
             "Grave Wizard",
-            &[die],
+            // Then Iron Soldier 1's Innate power (a Gnome, 003 L1099-1101) fails on a 1.
+            &[die, "1"],
             |ctx| {
                 stand(ctx, "Grave Wizard", 3500, 3000, (0, 1));
                 stand(ctx, "Iron Soldier 1", 3500, 3250, (0, -1));

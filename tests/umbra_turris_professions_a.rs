@@ -31,6 +31,8 @@
 //! | Monk (L1286) | `a_monk_lengthens_light_spells_and_may_pay_the_wound` |
 //! | Bow Master (L1276) | `a_bow_masters_bs_is_8_his_bow_deals_2_and_he_may_move_after_shooting` |
 //! | Bard (L1177) | `a_bard_gives_his_leader_ld_8_and_silences_the_enemy_leader` |
+//! | False Prophet, Acolyte's -3 (L1206-1208, L1139) | `a_false_prophets_curse_takes_2_and_his_friends_near_him_have_frenzy` |
+//! | Alchemist, Potions (L1147-1161) | `the_alchemists_potions_are_handed_out_before_the_battle_and_drunk_for_the_cycle` |
 
 use gloam::core::{Choice, Ctx, Frame, Game, GameState, Options, PieceId, PlayerId, Point, Position, Scope, Value, ZoneId};
 use gloam::engine::RulesetGame;
@@ -1062,3 +1064,123 @@ fn a_bard_gives_his_leader_ld_8_and_silences_the_enemy_leader() {
     assert!(orders(false));
 }
 
+
+#[test]
+fn the_alchemists_potions_are_handed_out_before_the_battle_and_drunk_for_the_cycle() {
+    // 003 L1147-1161: choose two different Potions or roll d6 four times (6 strength +3 S,
+    // 5 vitality 2 W, 3 speed +2 Sp, 1 toughness +2 T), each given to a hero; L628: it lasts
+    // until the end of the Cycle it is drunk in (ours: drinking is the Minor Action "Use an
+    // Item", L254).
+    let rules = rules();
+    let mut rolled = scenario(
+        &rules,
+        |ctx| ctx.fix_dice("d6", &["6", "5", "3", "6"]),
+        vec![frame("potions", &[("player", Value::Player(P0))])],
+    );
+    choose(&mut rolled, "roll a d6 four times");
+    for hero in ["Dark Squire", "Dark Squire", "Dark Corsair", "Dark Squire"] {
+        choose(&mut rolled, hero);
+    }
+    // Two of strength (octal digit 5) and one of vitality (digit 4) for the Squire.
+    assert_eq!(counter(rolled.state(), "Dark Squire", "potions"), 2 << 15 | 1 << 12);
+    assert_eq!(counter(rolled.state(), "Dark Corsair", "potions"), 1 << 6);
+    let mut chosen = scenario(&rules, |_| {}, vec![frame("potions", &[("player", Value::Player(P0))])]);
+    choose(&mut chosen, "choose two different Potions");
+    choose(&mut chosen, "Potion of toughness");
+    assert!(!offered(&chosen).contains(&"Potion of toughness".to_owned()));
+    choose(&mut chosen, "Potion of accuracy");
+    choose(&mut chosen, "Dark Squire");
+    choose(&mut chosen, "Dark Squire");
+    assert_eq!(counter(chosen.state(), "Dark Squire", "potions"), 1 | 1 << 3);
+    // Drinking: +3 S until the end of the Cycle.
+    let mut drink = scenario(
+        &rules,
+        |ctx| {
+            stand(ctx, "Dark Squire", 3500, 3000, (0, 1));
+            set(ctx, "Dark Squire", "potions", 1 << 15 | 1 << 12);
+            hurt(ctx, "Dark Squire", 3);
+        },
+        vec![step(&rules, "drink", "Dark Squire", &[])],
+    );
+    assert_eq!(offered(&drink), ["Potion of vitality", "Potion of strength"]);
+    choose(&mut drink, "Potion of strength");
+    assert_eq!(stat(drink.state(), "Dark Squire", "s"), 10);
+    assert_eq!(counter(drink.state(), "Dark Squire", "potions"), 1 << 12);
+    let vitality = scenario(
+        &rules,
+        |ctx| {
+            stand(ctx, "Dark Squire", 3500, 3000, (0, 1));
+            set(ctx, "Dark Squire", "potions", 1 << 12);
+            hurt(ctx, "Dark Squire", 3);
+        },
+        vec![step(&rules, "drink", "Dark Squire", &[])],
+    );
+    assert_eq!(counter(vitality.state(), "Dark Squire", "damage"), 1);
+    assert_eq!(counter(vitality.state(), "Dark Squire", "potions"), 0);
+    // Offered as a Minor Action to a hero carrying one, not to one without.
+    let offered_to = |potions: i64| {
+        let game = scenario(
+            &rules,
+            move |ctx| {
+                stand(ctx, "Dark Squire", 3500, 3000, (0, 1));
+                set(ctx, "Dark Squire", "potions", potions);
+            },
+            vec![step(&rules, "activation", "Dark Squire", &[])],
+        );
+        offered(&game).contains(&"drink a potion".to_owned())
+    };
+    assert!(offered_to(1));
+    assert!(!offered_to(0));
+}
+
+#[test]
+fn a_false_prophets_curse_takes_2_and_his_friends_near_him_have_frenzy() {
+    // 003 L1206: d6 3+: an enemy within 30 cm gets -2 to a characteristic chosen by his
+    // player until the end of the Cycle (L1139: -3 with an Acolyte); no legal party is
+    // Anarchist (docs), so the profession card is given to a hero of the test party.
+    let rules = rules();
+    let curse = |acolyte: bool, die: &'static str| {
+        let mut game = scenario(
+            &rules,
+            move |ctx| {
+                equip(ctx, "Dark Squire", "False Prophet");
+                stand(ctx, "Dark Squire", 3500, 3000, (0, 1));
+                stand(ctx, "Grey Soldier", 3500, 5000, (0, -1));
+                if acolyte {
+                    equip(ctx, "Dark Corsair", "Acolyte");
+                    stand(ctx, "Dark Corsair", 6000, 6000, (0, 1));
+                }
+                ctx.fix_dice("d6", &[die]);
+            },
+            vec![step(&rules, "accursed_visions", "Dark Squire", &[])],
+        );
+        if die != "2" {
+            choose(&mut game, "Grey Soldier");
+            choose(&mut game, "ws");
+        }
+        stat(game.state(), "Grey Soldier", "ws")
+    };
+    assert_eq!(curse(false, "3"), 5);
+    assert_eq!(curse(true, "3"), 4);
+    assert_eq!(curse(false, "2"), 7);
+    // 003 L1208 (L812-814: Frenzy shrugs off a combat loss of exactly 1 W): a friend within
+    // 10 cm of him has Frenzy.
+    let hit = |near: bool| {
+        let corsair = who(&rules, "Dark Corsair");
+        let game = scenario(
+            &rules,
+            move |ctx| {
+                equip(ctx, "Dark Squire", "False Prophet");
+                stand(ctx, "Dark Corsair", 3500, 3000, (0, 1));
+                stand(ctx, "Dark Squire", if near { 4000 } else { 6000 }, 3000, (0, 1));
+            },
+            vec![frame(
+                "wound",
+                &[("target", corsair), ("count", Value::Int(1)), ("data", Value::Str("combat".into()))],
+            )],
+        );
+        counter(game.state(), "Dark Corsair", "damage")
+    };
+    assert_eq!(hit(true), 0);
+    assert_eq!(hit(false), 1);
+}

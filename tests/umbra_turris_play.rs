@@ -622,7 +622,11 @@ fn the_leader_falling_forces_a_panic_test_that_can_lose_the_game() {
             ],
         )],
     );
-    assert!(has_said(&game, "fails a Panic test (3 against LD 7)"), "{:?}", scenario::said(&game));
+    assert!(
+        has_said(&game, "fails a Panic test (3 against LD 7)"),
+        "{:?}",
+        scenario::said(&game)
+    );
     let result = game.state().result.clone().expect("over");
     assert_eq!(result.winners, [BO]);
 }

@@ -34,7 +34,10 @@
 //! | False Prophet, Acolyte's -3 (L1206-1208, L1139) | `a_false_prophets_curse_takes_2_and_his_friends_near_him_have_frenzy` |
 //! | Alchemist, Potions (L1147-1161) | `the_alchemists_potions_are_handed_out_before_the_battle_and_drunk_for_the_cycle` |
 
-use gloam::core::{Choice, Ctx, Frame, Game, GameState, Options, PieceId, PlayerId, Point, Position, Scope, Value, ZoneId};
+use gloam::core::{
+    Choice, Ctx, Frame, Game, GameState, Options, PieceId, PlayerId, Point, Position, Scope, Value,
+    ZoneId,
+};
 use gloam::engine::RulesetGame;
 use gloam::sim::{MatchChoice, check_invariants, prepare_match};
 
@@ -209,7 +212,13 @@ fn choose(game: &mut Game<Scenario>, name: &str) {
 /// the defender parries `guard`.
 fn guess(game: &mut Game<Scenario>, blow: &str, guard: &str) {
     let asked: Vec<PlayerId> = game.pending().iter().map(|r| r.player).collect();
-    assert_eq!(asked.len(), 2, "a secret guess asks both players: {:?} {:?}", said(game), pending(game));
+    assert_eq!(
+        asked.len(),
+        2,
+        "a secret guess asks both players: {:?} {:?}",
+        said(game),
+        pending(game)
+    );
     for (who, text) in [(asked[0], blow), (asked[1], guard)] {
         game.submit(who, gloam::core::Answer::One(Choice::Option(text.into())))
             .unwrap_or_else(|error| panic!("{error}"));
@@ -276,8 +285,16 @@ fn strike(
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
 ) -> Game<Scenario> {
     let mut game = fight(rules, attacker, defender, "", dice, arrange);
-    let guard = if weapon.ends_with("head") { "legs" } else { "head" };
-    let blow = if weapon.contains(" / ") { weapon.to_owned() } else { format!("{weapon} / body") };
+    let guard = if weapon.ends_with("head") {
+        "legs"
+    } else {
+        "head"
+    };
+    let blow = if weapon.contains(" / ") {
+        weapon.to_owned()
+    } else {
+        format!("{weapon} / body")
+    };
     guess(&mut game, &blow, guard);
     choose(&mut game, kind);
     game
@@ -337,7 +354,11 @@ fn a_berserker_who_lost_two_wounds_takes_his_action_dice_back_on_3() {
             },
             vec![step(&rules, "battle_frenzy", kind, &[])],
         );
-        assert_eq!(tokens(game.state(), kind, "action_die"), i64::from(back), "{kind} {hurt_by} {die}");
+        assert_eq!(
+            tokens(game.state(), kind, "action_die"),
+            i64::from(back),
+            "{kind} {hurt_by} {die}"
+        );
     }
     // Once a Cycle: a failed roll is not tried again.
     let twice = scenario(
@@ -388,22 +409,50 @@ fn the_black_knights_marks_add_2_each_to_a_power_strike_and_cost_them_a_wound() 
         stand(ctx, "Dark Corsair", 4000, 3000, (0, 1));
         stand(ctx, "Dark Cutthroat", 3500, 600, (0, 1));
     };
-    let mut marked = strike(&rules, "Dark Knight", "Grey Soldier", "Spear", "power", &["3", "3", "2", "2"], arrange);
+    let mut marked = strike(
+        &rules,
+        "Dark Knight",
+        "Grey Soldier",
+        "Spear",
+        "power",
+        &["3", "3", "2", "2"],
+        arrange,
+    );
     assert_eq!(offered(&marked), ["mark 0", "mark 1", "mark 2"]);
     choose(&mut marked, "mark 2");
-    assert!(has_said(&marked, "power strike: 15 against 11"), "{:?}", said(&marked));
+    assert!(
+        has_said(&marked, "power strike: 15 against 11"),
+        "{:?}",
+        said(&marked)
+    );
     let state = marked.state();
     assert_eq!(counter(state, "Grey Soldier", "damage"), 4);
     assert_eq!(counter(state, "Dark Squire", "damage"), 1);
     assert_eq!(counter(state, "Dark Corsair", "damage"), 1);
     assert_eq!(counter(state, "Dark Cutthroat", "damage"), 0);
-    let mut none = strike(&rules, "Dark Knight", "Grey Soldier", "Spear", "power", &["3", "3", "2", "2"], arrange);
+    let mut none = strike(
+        &rules,
+        "Dark Knight",
+        "Grey Soldier",
+        "Spear",
+        "power",
+        &["3", "3", "2", "2"],
+        arrange,
+    );
     choose(&mut none, "mark 0");
     assert!(has_said(&none, "power strike: 11 against 11"));
     assert_eq!(counter(none.state(), "Grey Soldier", "damage"), 0);
     assert_eq!(counter(none.state(), "Dark Squire", "damage"), 0);
     // Another hero marks nobody: no question after the strike's choice.
-    let plain = strike(&rules, "Dark Headhunter", "Grey Soldier", "Spear", "power", &["3", "3", "2", "2"], arrange);
+    let plain = strike(
+        &rules,
+        "Dark Headhunter",
+        "Grey Soldier",
+        "Spear",
+        "power",
+        &["3", "3", "2", "2"],
+        arrange,
+    );
     assert!(has_said(&plain, "power strike: 11 against 11"));
 }
 
@@ -432,7 +481,11 @@ fn the_black_knight_falling_is_removed_and_wounds_the_enemies_within_15_cm() {
         )],
     );
     let state = game.state();
-    assert!(at(state, piece(state, "Dark Knight")).is_none(), "{:?}", said(&game));
+    assert!(
+        at(state, piece(state, "Dark Knight")).is_none(),
+        "{:?}",
+        said(&game)
+    );
     assert_eq!(counter(state, "Grey Captain", "damage"), 2);
     assert_eq!(counter(state, "Grey Monk", "damage"), 0);
     assert_eq!(counter(state, "Dark Squire", "damage"), 0);
@@ -485,21 +538,42 @@ fn a_clerics_prayer_lets_a_hero_within_15_cm_strike_again() {
     assert_eq!(offered(&with_acolyte), ["Grey Captain", "Grey Monk"]);
     // The blessed Captain's Normal Strike fails (1 + 7 + Spear 1 against 6 + 7), then is
     // rolled again (5 + 8 against 1 + 7).
-    let mut strikes = strike(&rules, "Grey Captain", "Dark Squire", "Spear", "normal", &["1", "6", "5", "1"], |ctx| {
-        give(ctx, "Grey Captain", "blessed");
-    });
+    let mut strikes = strike(
+        &rules,
+        "Grey Captain",
+        "Dark Squire",
+        "Spear",
+        "normal",
+        &["1", "6", "5", "1"],
+        |ctx| {
+            give(ctx, "Grey Captain", "blessed");
+        },
+    );
     assert_eq!(offered(&strikes), ["re-roll the strike", "keep the result"]);
     choose(&mut strikes, "re-roll the strike");
     assert_eq!(counter(strikes.state(), "Dark Squire", "damage"), 5);
     assert_eq!(tokens(strikes.state(), "Grey Captain", "blessed"), 0);
-    let unblessed = strike(&rules, "Grey Captain", "Dark Squire", "Spear", "normal", &["1", "6", "5", "1"], |_| {});
+    let unblessed = strike(
+        &rules,
+        "Grey Captain",
+        "Dark Squire",
+        "Spear",
+        "normal",
+        &["1", "6", "5", "1"],
+        |_| {},
+    );
     assert!(pending(&unblessed).is_none());
     assert_eq!(counter(unblessed.state(), "Dark Squire", "damage"), 0);
 }
 
 /// `fighter` (to the south) tries to disengage from the Grey Soldier; `squire` says where the
 /// Dark Squire stands: beside the Soldier, in contact, or far away.
-fn disengage(rules: &RulesetGame, fighter: &'static str, squire_near: bool, dice: &'static [&'static str]) -> Game<Scenario> {
+fn disengage(
+    rules: &RulesetGame,
+    fighter: &'static str,
+    squire_near: bool,
+    dice: &'static [&'static str],
+) -> Game<Scenario> {
     scenario(
         rules,
         move |ctx| {
@@ -522,7 +596,12 @@ fn a_squire_in_the_same_combat_lets_a_friend_disengage_without_a_test() {
     // L438: otherwise 2d6 + Sp against 2d6 + S (here 2 + 7 against 12 + 7: a failure).
     let rules = rules();
     let free = disengage(&rules, "Dark Corsair", true, &["1", "1", "6", "6"]);
-    assert_eq!(counter(free.state(), "Dark Corsair", "disengaged"), 1, "{:?}", said(&free));
+    assert_eq!(
+        counter(free.state(), "Dark Corsair", "disengaged"),
+        1,
+        "{:?}",
+        said(&free)
+    );
     let held = disengage(&rules, "Dark Corsair", false, &["1", "1", "6", "6"]);
     assert_eq!(counter(held.state(), "Dark Corsair", "disengaged"), 2);
 }
@@ -532,7 +611,12 @@ fn an_outlaw_adds_a_d6_to_disengage() {
     // 003 L1169: 2d6 + Sp + d6 (3 + 7 + 6) against 2d6 + S (8 + 7).
     let rules = rules();
     let outlaw = disengage(&rules, "Dark Outlaw", false, &["1", "2", "4", "4", "6"]);
-    assert_eq!(counter(outlaw.state(), "Dark Outlaw", "disengaged"), 1, "{:?}", said(&outlaw));
+    assert_eq!(
+        counter(outlaw.state(), "Dark Outlaw", "disengaged"),
+        1,
+        "{:?}",
+        said(&outlaw)
+    );
     let other = disengage(&rules, "Dark Corsair", false, &["1", "2", "4", "4", "6"]);
     assert_eq!(counter(other.state(), "Dark Corsair", "disengaged"), 2);
 }
@@ -541,19 +625,46 @@ fn an_outlaw_adds_a_d6_to_disengage() {
 fn a_barbarian_strikes_with_1_more_s_and_a_priest_has_fury_with_a_paladin() {
     // 003 L1171: +1 S in close combat; Power: 2d6 + S + Spear -2 against 2d6 + T.
     let rules = rules();
-    let barbarian = strike(&rules, "Dark Barbarian", "Grey Soldier", "Spear", "power", &["3", "3", "2", "2"], |_| {});
-    assert!(has_said(&barbarian, "power strike: 12 against 11"), "{:?}", said(&barbarian));
-    let other = strike(&rules, "Dark Corsair", "Grey Soldier", "Spear", "power", &["3", "3", "2", "2"], |_| {});
+    let barbarian = strike(
+        &rules,
+        "Dark Barbarian",
+        "Grey Soldier",
+        "Spear",
+        "power",
+        &["3", "3", "2", "2"],
+        |_| {},
+    );
+    assert!(
+        has_said(&barbarian, "power strike: 12 against 11"),
+        "{:?}",
+        said(&barbarian)
+    );
+    let other = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Soldier",
+        "Spear",
+        "power",
+        &["3", "3", "2", "2"],
+        |_| {},
+    );
     assert!(has_said(&other, "power strike: 11 against 11"));
     // 003 L1236, L824-826: a Priest with a Paladin in his party has Fury, +2 S on a charge.
     let charge = |paladin: bool| {
-        let mut game = fight(&rules, "Dark Corsair", "Grey Soldier", "charge", &["3", "3", "2", "2"], move |ctx| {
-            equip(ctx, "Dark Corsair", "Priest");
-            stand(ctx, "Dark Squire", 6000, 6000, (0, 1));
-            if paladin {
-                equip(ctx, "Dark Squire", "Paladin");
-            }
-        });
+        let mut game = fight(
+            &rules,
+            "Dark Corsair",
+            "Grey Soldier",
+            "charge",
+            &["3", "3", "2", "2"],
+            move |ctx| {
+                equip(ctx, "Dark Corsair", "Priest");
+                stand(ctx, "Dark Squire", 6000, 6000, (0, 1));
+                if paladin {
+                    equip(ctx, "Dark Squire", "Paladin");
+                }
+            },
+        );
         guess(&mut game, "Spear / body", "head");
         choose(&mut game, "power");
         game
@@ -566,18 +677,46 @@ fn a_barbarian_strikes_with_1_more_s_and_a_priest_has_fury_with_a_paladin() {
 fn a_corsair_rerolls_1s_and_2s_on_a_normal_strike_against_an_enemy_no_faster() {
     // 003 L1248: d6 + WS + Spear 1; the 1 is rolled again (4) against an enemy of Sp 7.
     let rules = rules();
-    let corsair = strike(&rules, "Dark Corsair", "Grey Soldier", "Spear", "normal", &["1", "4", "2"], |_| {});
+    let corsair = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Soldier",
+        "Spear",
+        "normal",
+        &["1", "4", "2"],
+        |_| {},
+    );
     assert!(has_said(&corsair, "re-rolls his Normal Strike"));
-    assert!(has_said(&corsair, "normal strike: 12 against 9"), "{:?}", said(&corsair));
+    assert!(
+        has_said(&corsair, "normal strike: 12 against 9"),
+        "{:?}",
+        said(&corsair)
+    );
     assert_eq!(counter(corsair.state(), "Grey Soldier", "damage"), 3);
     // Against a faster enemy (Sp 8), no re-roll: 1 + 7 + 1 against 4 + 7.
-    let faster = strike(&rules, "Dark Corsair", "Grey Soldier", "Spear", "normal", &["1", "4", "2"], |ctx| {
-        scenario::modify(ctx, "Grey Soldier", "sp", 1);
-    });
+    let faster = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Soldier",
+        "Spear",
+        "normal",
+        &["1", "4", "2"],
+        |ctx| {
+            scenario::modify(ctx, "Grey Soldier", "sp", 1);
+        },
+    );
     assert!(!has_said(&faster, "re-rolls"));
     assert_eq!(counter(faster.state(), "Grey Soldier", "damage"), 0);
     // Another profession keeps its 1.
-    let other = strike(&rules, "Dark Barbarian", "Grey Soldier", "Spear", "normal", &["1", "4", "2"], |_| {});
+    let other = strike(
+        &rules,
+        "Dark Barbarian",
+        "Grey Soldier",
+        "Spear",
+        "normal",
+        &["1", "4", "2"],
+        |_| {},
+    );
     assert!(!has_said(&other, "re-rolls"));
 }
 
@@ -585,12 +724,32 @@ fn a_corsair_rerolls_1s_and_2s_on_a_normal_strike_against_an_enemy_no_faster() {
 fn a_sword_master_makes_a_perfect_strike_on_4() {
     // 003 L1282 (L406: a Perfect Strike adds a d6): 4 + 7 + 1 + 2 against 4 + 7.
     let rules = rules();
-    let master = strike(&rules, "Dark Sword Master", "Grey Soldier", "Spear", "normal", &["4", "2", "4"], |_| {});
+    let master = strike(
+        &rules,
+        "Dark Sword Master",
+        "Grey Soldier",
+        "Spear",
+        "normal",
+        &["4", "2", "4"],
+        |_| {},
+    );
     assert!(has_said(&master, "Perfect Strike"));
     assert_eq!(counter(master.state(), "Grey Soldier", "damage"), 3);
-    let other = strike(&rules, "Dark Corsair", "Grey Soldier", "Spear", "normal", &["4", "2", "4"], |_| {});
+    let other = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Soldier",
+        "Spear",
+        "normal",
+        &["4", "2", "4"],
+        |_| {},
+    );
     assert!(!has_said(&other, "Perfect Strike"));
-    assert!(has_said(&other, "normal strike: 12 against 9"), "{:?}", said(&other));
+    assert!(
+        has_said(&other, "normal strike: 12 against 9"),
+        "{:?}",
+        said(&other)
+    );
 }
 
 #[test]
@@ -598,11 +757,39 @@ fn a_headhunter_doubles_his_weapons_bonus_at_the_head() {
     // 003 L1264: the Spear's Normal +1 becomes +2 at the head: 3 + 7 + 2 against 1 + 7 (then
     // the stun roll, 1: no stun).
     let rules = rules();
-    let head = strike(&rules, "Dark Headhunter", "Grey Soldier", "Spear / head", "normal", &["3", "1", "1"], |_| {});
-    assert!(has_said(&head, "normal strike: 12 against 8"), "{:?}", said(&head));
-    let body = strike(&rules, "Dark Headhunter", "Grey Soldier", "Spear", "normal", &["3", "1"], |_| {});
+    let head = strike(
+        &rules,
+        "Dark Headhunter",
+        "Grey Soldier",
+        "Spear / head",
+        "normal",
+        &["3", "1", "1"],
+        |_| {},
+    );
+    assert!(
+        has_said(&head, "normal strike: 12 against 8"),
+        "{:?}",
+        said(&head)
+    );
+    let body = strike(
+        &rules,
+        "Dark Headhunter",
+        "Grey Soldier",
+        "Spear",
+        "normal",
+        &["3", "1"],
+        |_| {},
+    );
     assert!(has_said(&body, "normal strike: 11 against 8"));
-    let other = strike(&rules, "Dark Corsair", "Grey Soldier", "Spear / head", "normal", &["3", "1", "1"], |_| {});
+    let other = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Soldier",
+        "Spear / head",
+        "normal",
+        &["3", "1", "1"],
+        |_| {},
+    );
     assert!(has_said(&other, "normal strike: 11 against 8"));
 }
 
@@ -612,14 +799,26 @@ fn a_headhunters_kill_makes_the_enemy_test_for_panic() {
     // of it are lost (2d6 12 against LD 7).
     let rules = rules();
     let kill = |attacker: &'static str| {
-        strike(&rules, attacker, "Grey Scoundrel", "Spear", "normal", &["3", "1", "6", "6"], |ctx| {
-            hurt(ctx, "Grey Scoundrel", 6);
-            stand(ctx, "Grey Captain", 6000, 6000, (0, 1));
-        })
+        strike(
+            &rules,
+            attacker,
+            "Grey Scoundrel",
+            "Spear",
+            "normal",
+            &["3", "1", "6", "6"],
+            |ctx| {
+                hurt(ctx, "Grey Scoundrel", 6);
+                stand(ctx, "Grey Captain", 6000, 6000, (0, 1));
+            },
+        )
     };
     let hunter = kill("Dark Headhunter");
     assert_eq!(tokens(hunter.state(), "Grey Scoundrel", "death_counter"), 1);
-    assert!(has_said(&hunter, "passes a Panic test (12 against LD 7)"), "{:?}", said(&hunter));
+    assert!(
+        has_said(&hunter, "passes a Panic test (12 against LD 7)"),
+        "{:?}",
+        said(&hunter)
+    );
     let other = kill("Dark Barbarian");
     assert_eq!(tokens(other.state(), "Grey Scoundrel", "death_counter"), 1);
     assert!(!has_said(&other, "Panic test"));
@@ -629,11 +828,39 @@ fn a_headhunters_kill_makes_the_enemy_test_for_panic() {
 fn a_bounty_hunter_gains_2_against_the_enemy_leader() {
     // 003 L1270: +2 when fighting the enemy Leader or a Mage: 3 + 7 + 1 + 2 against 1 + 7.
     let rules = rules();
-    let leader = strike(&rules, "Dark Bounty Hunter", "Grey Captain", "Spear", "normal", &["3", "1"], |_| {});
-    assert!(has_said(&leader, "normal strike: 13 against 8"), "{:?}", said(&leader));
-    let mage = strike(&rules, "Dark Bounty Hunter", "Grey Cleric", "Spear", "normal", &["3", "1"], |_| {});
+    let leader = strike(
+        &rules,
+        "Dark Bounty Hunter",
+        "Grey Captain",
+        "Spear",
+        "normal",
+        &["3", "1"],
+        |_| {},
+    );
+    assert!(
+        has_said(&leader, "normal strike: 13 against 8"),
+        "{:?}",
+        said(&leader)
+    );
+    let mage = strike(
+        &rules,
+        "Dark Bounty Hunter",
+        "Grey Cleric",
+        "Spear",
+        "normal",
+        &["3", "1"],
+        |_| {},
+    );
     assert!(has_said(&mage, "normal strike: 13 against 8"));
-    let soldier = strike(&rules, "Dark Bounty Hunter", "Grey Soldier", "Spear", "normal", &["3", "1"], |_| {});
+    let soldier = strike(
+        &rules,
+        "Dark Bounty Hunter",
+        "Grey Soldier",
+        "Spear",
+        "normal",
+        &["3", "1"],
+        |_| {},
+    );
     assert!(has_said(&soldier, "normal strike: 11 against 8"));
 }
 
@@ -641,15 +868,44 @@ fn a_bounty_hunter_gains_2_against_the_enemy_leader() {
 fn a_cutthroats_knife_deals_3_on_a_precision_strike() {
     // 003 L1292 (L414-420: a Precision Strike deals 2): 2d6 + Sp + Knife 1 against 2d6 + Sp.
     let rules = rules();
-    let knife = strike(&rules, "Dark Cutthroat", "Grey Soldier", "Knife", "precision", &["4", "4", "1", "1"], |_| {});
-    assert_eq!(counter(knife.state(), "Grey Soldier", "damage"), 3, "{:?}", said(&knife));
-    let spear = strike(&rules, "Dark Cutthroat", "Grey Soldier", "Spear", "precision", &["4", "4", "1", "1"], |ctx| {
-        equip(ctx, "Dark Cutthroat", "Spear");
-    });
+    let knife = strike(
+        &rules,
+        "Dark Cutthroat",
+        "Grey Soldier",
+        "Knife",
+        "precision",
+        &["4", "4", "1", "1"],
+        |_| {},
+    );
+    assert_eq!(
+        counter(knife.state(), "Grey Soldier", "damage"),
+        3,
+        "{:?}",
+        said(&knife)
+    );
+    let spear = strike(
+        &rules,
+        "Dark Cutthroat",
+        "Grey Soldier",
+        "Spear",
+        "precision",
+        &["4", "4", "1", "1"],
+        |ctx| {
+            equip(ctx, "Dark Cutthroat", "Spear");
+        },
+    );
     assert_eq!(counter(spear.state(), "Grey Soldier", "damage"), 2);
-    let other = strike(&rules, "Dark Corsair", "Grey Soldier", "Knife", "precision", &["4", "4", "1", "1"], |ctx| {
-        equip(ctx, "Dark Corsair", "Knife");
-    });
+    let other = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Soldier",
+        "Knife",
+        "precision",
+        &["4", "4", "1", "1"],
+        |ctx| {
+            equip(ctx, "Dark Corsair", "Knife");
+        },
+    );
     assert_eq!(counter(other.state(), "Grey Soldier", "damage"), 2);
 }
 
@@ -658,9 +914,30 @@ fn a_gladiators_strikes_ignore_armour() {
     // 003 L1218; L1899: 3d6, any die at the save halves the damage (4 becomes 2).
     let rules = rules();
     let armoured = |ctx: &mut Ctx<'_>| equip(ctx, "Grey Soldier", "Chain shirt");
-    let gladiator = strike(&rules, "Dark Gladiator", "Grey Soldier", "Spear", "power", &["4", "4", "1", "1", "6", "6", "6"], armoured);
-    assert_eq!(counter(gladiator.state(), "Grey Soldier", "damage"), 4, "{:?}", said(&gladiator));
-    let other = strike(&rules, "Dark Corsair", "Grey Soldier", "Spear", "power", &["4", "4", "1", "1", "6", "6", "6"], armoured);
+    let gladiator = strike(
+        &rules,
+        "Dark Gladiator",
+        "Grey Soldier",
+        "Spear",
+        "power",
+        &["4", "4", "1", "1", "6", "6", "6"],
+        armoured,
+    );
+    assert_eq!(
+        counter(gladiator.state(), "Grey Soldier", "damage"),
+        4,
+        "{:?}",
+        said(&gladiator)
+    );
+    let other = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Soldier",
+        "Spear",
+        "power",
+        &["4", "4", "1", "1", "6", "6", "6"],
+        armoured,
+    );
     assert_eq!(counter(other.state(), "Grey Soldier", "damage"), 2);
 }
 
@@ -668,11 +945,19 @@ fn a_gladiators_strikes_ignore_armour() {
 fn a_gladiator_parried_still_wounds_on_3() {
     // 003 L1218: his attack parried, d6 3+ and the enemy loses 1 W.
     let rules = rules();
-    for (attacker, die, lost) in [("Dark Gladiator", "3", 1), ("Dark Gladiator", "2", 0), ("Dark Corsair", "6", 0)] {
+    for (attacker, die, lost) in [
+        ("Dark Gladiator", "3", 1),
+        ("Dark Gladiator", "2", 0),
+        ("Dark Corsair", "6", 0),
+    ] {
         let mut game = fight(&rules, attacker, "Grey Soldier", "", &[die], |_| {});
         guess(&mut game, "Spear / body", "body");
         assert!(has_said(&game, "parries the blow"));
-        assert_eq!(counter(game.state(), "Grey Soldier", "damage"), lost, "{attacker} {die}");
+        assert_eq!(
+            counter(game.state(), "Grey Soldier", "damage"),
+            lost,
+            "{attacker} {die}"
+        );
     }
 }
 
@@ -697,11 +982,19 @@ fn a_gladiators_shield_has_1_more() {
                 &[
                     ("attacker", attacker),
                     ("weapon", Value::Str("Great Axe".into())),
-                    ("data", Value::List(vec![Value::Str("body".into()), Value::Str(String::new())])),
+                    (
+                        "data",
+                        Value::List(vec![Value::Str("body".into()), Value::Str(String::new())]),
+                    ),
                 ],
             )],
         );
-        assert_eq!(has_said(&game, "takes the blow on the shield"), saved, "{defender}: {:?}", said(&game));
+        assert_eq!(
+            has_said(&game, "takes the blow on the shield"),
+            saved,
+            "{defender}: {:?}",
+            said(&game)
+        );
     }
 }
 
@@ -726,10 +1019,18 @@ fn only_a_weapon_of_the_royal_champions_group_parries_him() {
 fn a_royal_champion_dodges_a_blow_he_failed_to_parry_on_6() {
     // 003 L1196: the blow got through his parry; d6 6 and it fails.
     let rules = rules();
-    for (defender, die, dodged) in [("Dark Champion", "6", true), ("Dark Champion", "5", false), ("Dark Corsair", "6", false)] {
+    for (defender, die, dodged) in [
+        ("Dark Champion", "6", true),
+        ("Dark Champion", "5", false),
+        ("Dark Corsair", "6", false),
+    ] {
         let mut game = fight(&rules, "Grey Captain", defender, "", &[die], |_| {});
         guess(&mut game, "Spear / body", "head");
-        assert_eq!(has_said(&game, "dodges the blow"), dodged, "{defender} {die}");
+        assert_eq!(
+            has_said(&game, "dodges the blow"),
+            dodged,
+            "{defender} {die}"
+        );
         assert_eq!(pending(&game).is_some(), !dodged);
     }
 }
@@ -745,11 +1046,22 @@ fn an_outlaw_charging_from_hiding_rolls_past_a_parry() {
         ("Dark Outlaw", 0, "5", false),
         ("Dark Corsair", 1, "5", false),
     ] {
-        let mut game = fight(&rules, attacker, "Grey Soldier", "charge", &[die], move |ctx| {
-            set(ctx, attacker, "began_hidden", hidden);
-        });
+        let mut game = fight(
+            &rules,
+            attacker,
+            "Grey Soldier",
+            "charge",
+            &[die],
+            move |ctx| {
+                set(ctx, attacker, "began_hidden", hidden);
+            },
+        );
         guess(&mut game, "Spear / body", "body");
-        assert_eq!(has_said(&game, "parries the blow"), !lands, "{attacker} {hidden} {die}");
+        assert_eq!(
+            has_said(&game, "parries the blow"),
+            !lands,
+            "{attacker} {hidden} {die}"
+        );
     }
 }
 
@@ -773,13 +1085,21 @@ fn a_guardsman_charging_with_a_spear_strikes_again() {
                 &rules,
                 "strike",
                 attacker,
-                &[("target", target), ("weapon", Value::Str("Spear".into())), ("data", data)],
+                &[
+                    ("target", target),
+                    ("weapon", Value::Str("Spear".into())),
+                    ("data", data),
+                ],
             )],
         )
     };
     let mut guardsman = run("Dark Guardsman", "charge");
     choose(&mut guardsman, "normal");
-    assert!(has_said(&guardsman, "strikes again (Guardsman)"), "{:?}", said(&guardsman));
+    assert!(
+        has_said(&guardsman, "strikes again (Guardsman)"),
+        "{:?}",
+        said(&guardsman)
+    );
     assert_eq!(counter(guardsman.state(), "Grey Soldier", "damage"), 5);
     let mut standing = run("Dark Guardsman", "");
     choose(&mut standing, "normal");
@@ -794,7 +1114,11 @@ fn a_guardsman_charged_without_his_die_attacks_first_on_4() {
     // 003 L1224: charged while without an Action Dice, d6 4+: a free attack against the
     // charger, before the charger's.
     let rules = rules();
-    for (defender, die, free) in [("Dark Guardsman", "4", true), ("Dark Guardsman", "3", false), ("Dark Corsair", "6", false)] {
+    for (defender, die, free) in [
+        ("Dark Guardsman", "4", true),
+        ("Dark Guardsman", "3", false),
+        ("Dark Corsair", "6", false),
+    ] {
         let target = who(&rules, defender);
         let game = scenario(
             &rules,
@@ -815,7 +1139,12 @@ fn a_guardsman_charged_without_his_die_attacks_first_on_4() {
                 ],
             )],
         );
-        assert_eq!(has_said(&game, "meets the charge with a free attack"), free, "{defender} {die}: {:?}", said(&game));
+        assert_eq!(
+            has_said(&game, "meets the charge with a free attack"),
+            free,
+            "{defender} {die}: {:?}",
+            said(&game)
+        );
     }
 }
 
@@ -823,12 +1152,33 @@ fn a_guardsman_charged_without_his_die_attacks_first_on_4() {
 fn a_witch_hunters_fear_takes_only_a_mages_parry() {
     // 003 L1250 (L802: Fear on a charge takes the parry away): "Fear (only for Mages)".
     let rules = rules();
-    let mage = fight(&rules, "Grey Witch Hunter", "Dark Alchemist", "charge", &[], |_| {});
+    let mage = fight(
+        &rules,
+        "Grey Witch Hunter",
+        "Dark Alchemist",
+        "charge",
+        &[],
+        |_| {},
+    );
     assert!(!pending(&mage).expect("a request").secret);
-    let soldier = fight(&rules, "Grey Witch Hunter", "Dark Squire", "charge", &[], |_| {});
+    let soldier = fight(
+        &rules,
+        "Grey Witch Hunter",
+        "Dark Squire",
+        "charge",
+        &[],
+        |_| {},
+    );
     assert!(pending(&soldier).expect("a request").secret);
     // A Berserker's Fear takes anyone's.
-    let berserker = fight(&rules, "Dark Berserker", "Grey Soldier", "charge", &[], |_| {});
+    let berserker = fight(
+        &rules,
+        "Dark Berserker",
+        "Grey Soldier",
+        "charge",
+        &[],
+        |_| {},
+    );
     assert!(!pending(&berserker).expect("a request").secret);
 }
 
@@ -862,15 +1212,33 @@ fn a_witch_hunter_within_30_cm_makes_a_mage_pay_another_wound() {
     // each spell (Kula, 3+, L664: 1 W, here 2).
     let rules = rules();
     let with = |far: bool| {
-        cast(&rules, "Dark Alchemist", "Kula", "Grey Soldier", &["4"], move |ctx| {
-            equip(ctx, "Dark Alchemist", "Kula");
-            stand(ctx, "Dark Alchemist", 3500, 3000, (0, 1));
-            stand(ctx, "Grey Soldier", 3500, 4000, (0, -1));
-            stand(ctx, "Grey Witch Hunter", if far { 6800 } else { 4500 }, 3000, (-1, 0));
-        })
+        cast(
+            &rules,
+            "Dark Alchemist",
+            "Kula",
+            "Grey Soldier",
+            &["4"],
+            move |ctx| {
+                equip(ctx, "Dark Alchemist", "Kula");
+                stand(ctx, "Dark Alchemist", 3500, 3000, (0, 1));
+                stand(ctx, "Grey Soldier", 3500, 4000, (0, -1));
+                stand(
+                    ctx,
+                    "Grey Witch Hunter",
+                    if far { 6800 } else { 4500 },
+                    3000,
+                    (-1, 0),
+                );
+            },
+        )
     };
     let near = with(false);
-    assert_eq!(counter(near.state(), "Dark Alchemist", "damage"), 2, "{:?}", said(&near));
+    assert_eq!(
+        counter(near.state(), "Dark Alchemist", "damage"),
+        2,
+        "{:?}",
+        said(&near)
+    );
     assert_eq!(counter(near.state(), "Grey Soldier", "damage"), 2);
     let far = with(true);
     assert_eq!(counter(far.state(), "Dark Alchemist", "damage"), 1);
@@ -880,26 +1248,47 @@ fn a_witch_hunter_within_30_cm_makes_a_mage_pay_another_wound() {
 fn an_alchemist_rerolls_a_fire_test_and_a_human_druid_a_1() {
     // 003 L1163: an Alchemist re-rolls the Magic Test of a Fire spell (Kula 3+: 2, then 5).
     let rules = rules();
-    let alchemist = cast(&rules, "Dark Alchemist", "Kula", "Grey Soldier", &["2", "5"], |ctx| {
-        equip(ctx, "Dark Alchemist", "Kula");
-        stand(ctx, "Dark Alchemist", 3500, 3000, (0, 1));
-        stand(ctx, "Grey Soldier", 3500, 4000, (0, -1));
-    });
+    let alchemist = cast(
+        &rules,
+        "Dark Alchemist",
+        "Kula",
+        "Grey Soldier",
+        &["2", "5"],
+        |ctx| {
+            equip(ctx, "Dark Alchemist", "Kula");
+            stand(ctx, "Dark Alchemist", 3500, 3000, (0, 1));
+            stand(ctx, "Grey Soldier", 3500, 4000, (0, -1));
+        },
+    );
     assert!(has_said(&alchemist, "casts Kula"), "{:?}", said(&alchemist));
     assert_eq!(counter(alchemist.state(), "Grey Soldier", "damage"), 2);
     // The Cleric re-rolls nothing (2: fails).
-    let cleric = cast(&rules, "Grey Cleric", "Kula", "Dark Squire", &["2", "5"], |ctx| {
-        stand(ctx, "Grey Cleric", 3500, 3000, (0, 1));
-        stand(ctx, "Dark Squire", 3500, 4000, (0, -1));
-    });
+    let cleric = cast(
+        &rules,
+        "Grey Cleric",
+        "Kula",
+        "Dark Squire",
+        &["2", "5"],
+        |ctx| {
+            stand(ctx, "Grey Cleric", 3500, 3000, (0, 1));
+            stand(ctx, "Dark Squire", 3500, 4000, (0, -1));
+        },
+    );
     assert!(has_said(&cleric, "fails to cast Kula"));
     // 003 L1202: a Human Druid re-rolls a 1 (ours: the profession card given to the Cleric;
     // the re-roll needs no Menhir). A 1 then 4.
-    let druid = cast(&rules, "Grey Cleric", "Kula", "Dark Squire", &["1", "4"], |ctx| {
-        equip(ctx, "Grey Cleric", "Druid");
-        stand(ctx, "Grey Cleric", 3500, 3000, (0, 1));
-        stand(ctx, "Dark Squire", 3500, 4000, (0, -1));
-    });
+    let druid = cast(
+        &rules,
+        "Grey Cleric",
+        "Kula",
+        "Dark Squire",
+        &["1", "4"],
+        |ctx| {
+            equip(ctx, "Grey Cleric", "Druid");
+            stand(ctx, "Grey Cleric", 3500, 3000, (0, 1));
+            stand(ctx, "Dark Squire", 3500, 4000, (0, -1));
+        },
+    );
     assert!(has_said(&druid, "casts Kula"), "{:?}", said(&druid));
     assert_eq!(counter(druid.state(), "Grey Cleric", "damage"), 1);
 }
@@ -910,17 +1299,28 @@ fn a_grave_robber_gives_1_to_death_spells_and_one_more_undead() {
     // succeeds), and one more Undead than otherwise.
     let rules = rules();
     let raise = |robber: bool| {
-        cast(&rules, "Dark Alchemist", "Raise dead", "", &["2"], move |ctx| {
-            stand(ctx, "Dark Alchemist", 3500, 3000, (0, 1));
-            if robber {
-                stand(ctx, "Dark Grave Robber", 4000, 3000, (0, 1));
-            }
-        })
+        cast(
+            &rules,
+            "Dark Alchemist",
+            "Raise dead",
+            "",
+            &["2"],
+            move |ctx| {
+                stand(ctx, "Dark Alchemist", 3500, 3000, (0, 1));
+                if robber {
+                    stand(ctx, "Dark Grave Robber", 4000, 3000, (0, 1));
+                }
+            },
+        )
     };
     let with = raise(true);
     assert!(has_said(&with, "casts Raise dead"), "{:?}", said(&with));
     let without = raise(false);
-    assert!(has_said(&without, "fails to cast Raise dead"), "{:?}", said(&without));
+    assert!(
+        has_said(&without, "fails to cast Raise dead"),
+        "{:?}",
+        said(&without)
+    );
     // One Undead in play and nobody fallen: Raise dead is offered only with the Robber.
     let offered_with = |robber: bool| {
         let game = scenario(
@@ -968,7 +1368,12 @@ fn a_monk_lengthens_light_spells_and_may_pay_the_wound() {
     assert_eq!(offered(&with), ["the Mage", "the Monk"]);
     choose(&mut with, "the Monk");
     let state = with.state();
-    assert_eq!(counter(state, "Grey Captain", "damage"), 1, "{:?}", said(&with));
+    assert_eq!(
+        counter(state, "Grey Captain", "damage"),
+        1,
+        "{:?}",
+        said(&with)
+    );
     assert_eq!(counter(state, "Grey Monk", "damage"), 1);
     assert_eq!(counter(state, "Grey Cleric", "damage"), 0);
     let without = heal(false);
@@ -1005,7 +1410,12 @@ fn a_bow_masters_bs_is_8_his_bow_deals_2_and_he_may_move_after_shooting() {
             ],
         )],
     );
-    assert_eq!(counter(wound.state(), "Dark Squire", "damage"), 2, "{:?}", said(&wound));
+    assert_eq!(
+        counter(wound.state(), "Dark Squire", "damage"),
+        2,
+        "{:?}",
+        said(&wound)
+    );
     // ... and when he shoots he may also move up to his Sp.
     let mut shot = scenario(
         &rules,
@@ -1018,10 +1428,19 @@ fn a_bow_masters_bs_is_8_his_bow_deals_2_and_he_may_move_after_shooting() {
     );
     while pending(&shot).is_some() {
         let options = offered(&shot);
-        let pick = if options.contains(&"no aiming".to_owned()) { "no aiming".to_owned() } else { options[0].clone() };
+        let pick = if options.contains(&"no aiming".to_owned()) {
+            "no aiming".to_owned()
+        } else {
+            options[0].clone()
+        };
         choose(&mut shot, &pick);
     }
-    assert_eq!(counter(shot.state(), "Grey Bow Master", "sp_move"), 1, "{:?}", said(&shot));
+    assert_eq!(
+        counter(shot.state(), "Grey Bow Master", "sp_move"),
+        1,
+        "{:?}",
+        said(&shot)
+    );
 }
 
 #[test]
@@ -1041,10 +1460,20 @@ fn a_bard_gives_his_leader_ld_8_and_silences_the_enemy_leader() {
                 }
                 ctx.fix_dice("d6", &["3", "4"]);
             },
-            vec![frame("panic", &[("player", Value::Player(P1)), ("data", Value::Str("leader".into()))])],
+            vec![frame(
+                "panic",
+                &[
+                    ("player", Value::Player(P1)),
+                    ("data", Value::Str("leader".into())),
+                ],
+            )],
         )
     };
-    assert!(has_said(&panic(true), "against LD 8"), "{:?}", said(&panic(true)));
+    assert!(
+        has_said(&panic(true), "against LD 8"),
+        "{:?}",
+        said(&panic(true))
+    );
     assert!(has_said(&panic(false), "against LD 7"));
     // ... and an enemy Leader within 20 cm of the Bard issues no orders.
     let orders = |bard_near: bool| {
@@ -1053,8 +1482,15 @@ fn a_bard_gives_his_leader_ld_8_and_silences_the_enemy_leader() {
             move |ctx| {
                 stand(ctx, "Dark Knight", 3500, 3000, (0, 1));
                 stand(ctx, "Dark Squire", 3000, 3000, (0, 1));
-                stand(ctx, "Grey Bard", if bard_near { 3500 } else { 6800 }, if bard_near { 4500 } else { 6800 }, (0, -1));
-                ctx.set_counter(Scope::Player(P0), "orders", 3).expect("orders");
+                stand(
+                    ctx,
+                    "Grey Bard",
+                    if bard_near { 3500 } else { 6800 },
+                    if bard_near { 4500 } else { 6800 },
+                    (0, -1),
+                );
+                ctx.set_counter(Scope::Player(P0), "orders", 3)
+                    .expect("orders");
             },
             vec![step(&rules, "activation", "Dark Knight", &[])],
         );
@@ -1063,7 +1499,6 @@ fn a_bard_gives_his_leader_ld_8_and_silences_the_enemy_leader() {
     assert!(!orders(true));
     assert!(orders(false));
 }
-
 
 #[test]
 fn the_alchemists_potions_are_handed_out_before_the_battle_and_drunk_for_the_cycle() {
@@ -1082,16 +1517,26 @@ fn the_alchemists_potions_are_handed_out_before_the_battle_and_drunk_for_the_cyc
         choose(&mut rolled, hero);
     }
     // Two of strength (octal digit 5) and one of vitality (digit 4) for the Squire.
-    assert_eq!(counter(rolled.state(), "Dark Squire", "potions"), 2 << 15 | 1 << 12);
+    assert_eq!(
+        counter(rolled.state(), "Dark Squire", "potions"),
+        2 << 15 | 1 << 12
+    );
     assert_eq!(counter(rolled.state(), "Dark Corsair", "potions"), 1 << 6);
-    let mut chosen = scenario(&rules, |_| {}, vec![frame("potions", &[("player", Value::Player(P0))])]);
+    let mut chosen = scenario(
+        &rules,
+        |_| {},
+        vec![frame("potions", &[("player", Value::Player(P0))])],
+    );
     choose(&mut chosen, "choose two different Potions");
     choose(&mut chosen, "Potion of toughness");
     assert!(!offered(&chosen).contains(&"Potion of toughness".to_owned()));
     choose(&mut chosen, "Potion of accuracy");
     choose(&mut chosen, "Dark Squire");
     choose(&mut chosen, "Dark Squire");
-    assert_eq!(counter(chosen.state(), "Dark Squire", "potions"), 1 | 1 << 3);
+    assert_eq!(
+        counter(chosen.state(), "Dark Squire", "potions"),
+        1 | 1 << 3
+    );
     // Drinking: +3 S until the end of the Cycle.
     let mut drink = scenario(
         &rules,
@@ -1102,7 +1547,10 @@ fn the_alchemists_potions_are_handed_out_before_the_battle_and_drunk_for_the_cyc
         },
         vec![step(&rules, "drink", "Dark Squire", &[])],
     );
-    assert_eq!(offered(&drink), ["Potion of vitality", "Potion of strength"]);
+    assert_eq!(
+        offered(&drink),
+        ["Potion of vitality", "Potion of strength"]
+    );
     choose(&mut drink, "Potion of strength");
     assert_eq!(stat(drink.state(), "Dark Squire", "s"), 10);
     assert_eq!(counter(drink.state(), "Dark Squire", "potions"), 1 << 12);
@@ -1172,11 +1620,21 @@ fn a_false_prophets_curse_takes_2_and_his_friends_near_him_have_frenzy() {
             move |ctx| {
                 equip(ctx, "Dark Squire", "False Prophet");
                 stand(ctx, "Dark Corsair", 3500, 3000, (0, 1));
-                stand(ctx, "Dark Squire", if near { 4000 } else { 6000 }, 3000, (0, 1));
+                stand(
+                    ctx,
+                    "Dark Squire",
+                    if near { 4000 } else { 6000 },
+                    3000,
+                    (0, 1),
+                );
             },
             vec![frame(
                 "wound",
-                &[("target", corsair), ("count", Value::Int(1)), ("data", Value::Str("combat".into()))],
+                &[
+                    ("target", corsair),
+                    ("count", Value::Int(1)),
+                    ("data", Value::Str("combat".into())),
+                ],
             )],
         );
         counter(game.state(), "Dark Corsair", "damage")

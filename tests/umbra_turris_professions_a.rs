@@ -10,7 +10,7 @@
 //! | Berserker, Battle frenzy (L1181) | `a_berserker_who_lost_two_wounds_takes_his_action_dice_back_on_3` |
 //! | Black Knight, marks (L1185) | `the_black_knights_marks_add_2_each_to_a_power_strike_and_cost_them_a_wound` |
 //! | Black Knight, at 0 W (L1185) | `the_black_knight_falling_is_removed_and_wounds_the_enemies_within_15_cm` |
-//! | Cleric, Prayer; Acolyte's +5 cm (L1240, L1137) | `a_clerics_prayer_lets_a_hero_within_15_cm_strike_again` |
+//! | Cleric, Prayer; Acolyte's +5 cm (L1240, L1137) | `a_clerics_prayer_lets_a_hero_within_15_cm_strike_again`, `a_prayer_also_rerolls_a_missed_shot` |
 //! | Squire, Distraction (L1212) | `a_squire_in_the_same_combat_lets_a_friend_disengage_without_a_test` |
 //! | Outlaw, disengaging (L1169) | `an_outlaw_adds_a_d6_to_disengage` |
 //! | Barbarian, +1 S (L1171); Priest's Fury (L1236) | `a_barbarian_strikes_with_1_more_s_and_a_priest_has_fury_with_a_paladin` |
@@ -26,6 +26,7 @@
 //! | Guardsman (L1224) | `a_guardsman_charging_with_a_spear_strikes_again`, `a_guardsman_charged_without_his_die_attacks_first_on_4` |
 //! | Witch Hunter, Fear only against Mages (L1250) | `a_witch_hunters_fear_takes_only_a_mages_parry` |
 //! | Witch Hunter, +1 W to cast (L1254) | `a_witch_hunter_within_30_cm_makes_a_mage_pay_another_wound` |
+//! | Druid, Menhir (L1200-1202) | `a_druids_menhir_saves_wounds_heals_and_gives_4_w_back` |
 //! | Alchemist, Fire re-roll (L1163); Druid, 1s (L1202) | `an_alchemist_rerolls_a_fire_test_and_a_human_druid_a_1` |
 //! | Grave Robber (L1228-1230) | `a_grave_robber_gives_1_to_death_spells_and_one_more_undead` |
 //! | Monk (L1286) | `a_monk_lengthens_light_spells_and_may_pay_the_wound` |
@@ -1641,4 +1642,145 @@ fn a_false_prophets_curse_takes_2_and_his_friends_near_him_have_frenzy() {
     };
     assert_eq!(hit(true), 0);
     assert_eq!(hit(false), 1);
+}
+
+/// The Grey Cleric made a Druid (the Grey Watch's one Mage; the Druid's own card given to
+/// him), his Menhir at (`x`, `y`) when `menhir`.
+fn druid(ctx: &mut Ctx<'_>, menhir: Option<(i64, i64)>) {
+    equip(ctx, "Grey Cleric", "Druid");
+    stand(ctx, "Grey Cleric", 3500, 3000, (0, 1));
+    if let Some((x, y)) = menhir {
+        for (name, value) in [("menhir", 1), ("menhir_x", x), ("menhir_y", y)] {
+            ctx.set_counter(Scope::Player(P1), name, value)
+                .expect("menhir");
+        }
+    }
+}
+
+#[test]
+fn a_druids_menhir_saves_wounds_heals_and_gives_4_w_back() {
+    // 003 L1200: placed during deployment anywhere on the battlefield (ours: a 10 cm lattice).
+    let rules = rules();
+    let mut placed = scenario(
+        &rules,
+        |_| {},
+        vec![frame("menhir", &[("player", Value::Player(P1))])],
+    );
+    assert_eq!(offered(&placed).len(), 50);
+    choose(&mut placed, "at 35 cm, 25 cm");
+    let state = placed.state();
+    assert_eq!(scenario::player_counter(state, P1, "menhir"), 1);
+    assert_eq!(scenario::player_counter(state, P1, "menhir_x"), 3500);
+    assert_eq!(scenario::player_counter(state, P1, "menhir_y"), 2500);
+    // 003 L1202: within 20 cm of it a 6 on the Magic Test costs no Wound (Kula: 1 W).
+    let six = |menhir: (i64, i64)| {
+        let game = cast(
+            &rules,
+            "Grey Cleric",
+            "Kula",
+            "Dark Squire",
+            &["6"],
+            move |ctx| {
+                druid(ctx, Some(menhir));
+                stand(ctx, "Dark Squire", 3500, 4000, (0, -1));
+            },
+        );
+        counter(game.state(), "Grey Cleric", "damage")
+    };
+    assert_eq!(six((3500, 4500)), 0);
+    assert_eq!(six((3500, 6500)), 1);
+    // A Halfling or Elf Druid by the Menhir heals 3 (L616: 2 otherwise).
+    let heal = |halfling: bool| {
+        let game = scenario(
+            &rules,
+            move |ctx| {
+                druid(ctx, Some((3500, 4000)));
+                if halfling {
+                    equip(ctx, "Grey Cleric", "Halflings");
+                }
+                hurt(ctx, "Grey Cleric", 4);
+            },
+            vec![step(&rules, "self_heal", "Grey Cleric", &[])],
+        );
+        counter(game.state(), "Grey Cleric", "damage")
+    };
+    assert_eq!(heal(true), 1);
+    assert_eq!(heal(false), 2);
+    // At 0 W, removing the Menhir gives 4 W back.
+    let cleric = who(&rules, "Grey Cleric");
+    let fall = |remove: bool| {
+        let mut game = scenario(
+            &rules,
+            |ctx| {
+                druid(ctx, Some((3500, 4000)));
+                stand(ctx, "Grey Captain", 6000, 6000, (0, 1));
+            },
+            vec![frame(
+                "wound",
+                &[
+                    ("target", cleric.clone()),
+                    ("count", Value::Int(7)),
+                    ("data", Value::Str("magic".into())),
+                ],
+            )],
+        );
+        choose(
+            &mut game,
+            if remove {
+                "remove the Menhir: 4 W back"
+            } else {
+                "let him fall"
+            },
+        );
+        game
+    };
+    let saved = fall(true);
+    let state = saved.state();
+    assert_eq!(tokens(state, "Grey Cleric", "death_counter"), 0);
+    assert_eq!(counter(state, "Grey Cleric", "damage"), 3);
+    assert_eq!(scenario::player_counter(state, P1, "menhir"), 0);
+    let fallen = fall(false);
+    assert_eq!(tokens(fallen.state(), "Grey Cleric", "death_counter"), 1);
+}
+
+#[test]
+fn a_prayer_also_rerolls_a_missed_shot() {
+    // 003 L1240 (ours: the re-roll of a missed hit roll, L518): a 1 misses, the 6 re-rolled
+    // hits.
+    let rules = rules();
+    let shoot = |blessed: bool| {
+        let mut game = scenario(
+            &rules,
+            move |ctx| {
+                stand(ctx, "Grey Bow Master", 3500, 3000, (0, 1));
+                stand(ctx, "Dark Squire", 3500, 5000, (0, -1));
+                if blessed {
+                    give(ctx, "Grey Bow Master", "blessed");
+                }
+                ctx.fix_dice("d6", &["1", "6", "6", "6", "1", "1"]);
+            },
+            vec![step(&rules, "shoot", "Grey Bow Master", &[])],
+        );
+        while pending(&game).is_some() {
+            let options = offered(&game);
+            let pick = ["no aiming", "re-roll the hit roll"]
+                .iter()
+                .find(|o| options.contains(&(**o).to_owned()))
+                .map_or_else(|| options[0].clone(), |o| (*o).to_owned());
+            choose(&mut game, &pick);
+        }
+        game
+    };
+    let blessed = shoot(true);
+    assert!(
+        has_said(&blessed, "re-rolls the hit roll"),
+        "{:?}",
+        said(&blessed)
+    );
+    // The Bow Master's 2, +1 under 20 cm (L511).
+    assert_eq!(counter(blessed.state(), "Dark Squire", "damage"), 3);
+    assert_eq!(tokens(blessed.state(), "Grey Bow Master", "blessed"), 0);
+    let plain = shoot(false);
+    assert!(has_said(&plain, "misses"));
+    assert_eq!(counter(plain.state(), "Dark Squire", "damage"), 0);
 }

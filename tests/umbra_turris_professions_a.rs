@@ -25,6 +25,7 @@
 //! | Outlaw, charge from hiding (L1169) | `an_outlaw_charging_from_hiding_rolls_past_a_parry` |
 //! | Guardsman (L1224) | `a_guardsman_charging_with_a_spear_strikes_again`, `a_guardsman_charged_without_his_die_attacks_first_on_4` |
 //! | Witch Hunter, Fear only against Mages (L1250) | `a_witch_hunters_fear_takes_only_a_mages_parry` |
+//! | Witch Hunter, +2 or -2 (L1254) | `a_witch_hunter_with_a_soldier_near_modifies_a_strike_by_2` |
 //! | Witch Hunter, +1 W to cast (L1254) | `a_witch_hunter_within_30_cm_makes_a_mage_pay_another_wound` |
 //! | Druid, Menhir (L1200-1202) | `a_druids_menhir_saves_wounds_heals_and_gives_4_w_back` |
 //! | Alchemist, Fire re-roll (L1163); Druid, 1s (L1202) | `an_alchemist_rerolls_a_fire_test_and_a_human_druid_a_1` |
@@ -533,7 +534,7 @@ fn a_clerics_prayer_lets_a_hero_within_15_cm_strike_again() {
     assert_eq!(offered(&game), ["Grey Captain"]);
     choose(&mut game, "Grey Captain");
     assert_eq!(tokens(game.state(), "Grey Captain", "blessed"), 1);
-    assert_eq!(counter(game.state(), "Grey Cleric", "prayed"), 1);
+    assert_eq!(counter(game.state(), "Grey Cleric", "ability_used"), 1);
     assert_eq!(counter(game.state(), "Grey Cleric", "damage"), 0);
     let with_acolyte = scenario(&rules, arrange(true), vec![pray]);
     assert_eq!(offered(&with_acolyte), ["Grey Captain", "Grey Monk"]);
@@ -1783,4 +1784,75 @@ fn a_prayer_also_rerolls_a_missed_shot() {
     let plain = shoot(false);
     assert!(has_said(&plain, "misses"));
     assert_eq!(counter(plain.state(), "Dark Squire", "damage"), 0);
+}
+
+#[test]
+fn a_witch_hunter_with_a_soldier_near_modifies_a_strike_by_2() {
+    // 003 L1254: once per turn, for each friendly Acolyte or Soldier within 20 cm, +2 or -2
+    // to a die roll (ours: a Normal or Power Strike he makes or suffers).
+    let rules = rules();
+    let attack = |soldier: bool| {
+        let mut game = strike(
+            &rules,
+            "Grey Witch Hunter",
+            "Dark Squire",
+            "Spear",
+            "normal",
+            &["3", "4"],
+            move |ctx| {
+                if soldier {
+                    stand(ctx, "Grey Soldier", 4000, 2700, (0, 1));
+                }
+            },
+        );
+        if soldier {
+            assert_eq!(offered(&game), ["+2 to my strike", "no"]);
+            choose(&mut game, "+2 to my strike");
+        }
+        game
+    };
+    // 3 + 7 + 1 against 4 + 7: a tie fails, +2 wounds for 2.
+    let helped = attack(true);
+    assert_eq!(
+        counter(helped.state(), "Dark Squire", "damage"),
+        2,
+        "{:?}",
+        said(&helped)
+    );
+    assert_eq!(
+        counter(helped.state(), "Grey Witch Hunter", "ability_used"),
+        1
+    );
+    let alone = attack(false);
+    assert_eq!(counter(alone.state(), "Dark Squire", "damage"), 0);
+    // Struck: 5 + 7 + 1 against 1 + 7, less 2.
+    let mut defended = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Witch Hunter",
+        "Spear",
+        "normal",
+        &["5", "1"],
+        |ctx| {
+            stand(ctx, "Grey Soldier", 4000, 3500, (0, 1));
+        },
+    );
+    assert_eq!(pending(&defended).expect("asked").player, P1);
+    choose(&mut defended, "-2 to the enemy's strike");
+    assert_eq!(counter(defended.state(), "Grey Witch Hunter", "damage"), 3);
+    // One Soldier, one use this turn.
+    let used = strike(
+        &rules,
+        "Dark Corsair",
+        "Grey Witch Hunter",
+        "Spear",
+        "normal",
+        &["5", "1"],
+        |ctx| {
+            stand(ctx, "Grey Soldier", 4000, 3500, (0, 1));
+            set(ctx, "Grey Witch Hunter", "ability_used", 1);
+        },
+    );
+    assert!(pending(&used).is_none());
+    assert_eq!(counter(used.state(), "Grey Witch Hunter", "damage"), 5);
 }

@@ -603,31 +603,36 @@ fn a_fumble_fails_the_spell_and_costs_another_wound() {
 
 #[test]
 fn the_leader_falling_forces_a_panic_test_that_can_lose_the_game() {
-    // 003 L788-792: 2d6 against the Leader's LD (Morwick, a Halfling: LD 6); a failure hands
-    // the opponent the game.
+    // 003 L788-792: 2d6 against the Leader's LD (Sir Aldwin, a Human: LD 7); a failure hands
+    // the opponent the game. (The Ashen Court's Leader, Morwick, is a Black Knight: removed
+    // from play as he falls, L1185, his party tests against its highest LD instead, L792;
+    // tests/umbra_turris_professions_a.rs.)
     let rules = rules();
     let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
-    let morwick = id(start.state(), "Morwick the Grey");
+    let aldwin = id(start.state(), "Sir Aldwin");
     let game = scenario(
         &rules,
         |ctx: &mut Ctx<'_>| {
-            stand(ctx, "Morwick the Grey", 3500, 3000, (0, 1));
-            stand(ctx, "Sylith", 4500, 3000, (0, 1));
-            // Morwick is a Darkling: his Cursing (L1037-1039) rolls first, a 1 that fails.
-            ctx.fix_dice("d6", &["1", "1", "2"]);
+            stand(ctx, "Sir Aldwin", 3500, 3000, (0, 1));
+            stand(ctx, "Hedda", 4500, 3000, (0, 1));
+            ctx.fix_dice("d6", &["1", "2"]);
         },
         vec![frame(
             "wound",
             &[
-                ("target", morwick),
+                ("target", aldwin),
                 ("count", Value::Int(20)),
                 ("data", Value::Str("combat".into())),
             ],
         )],
     );
-    assert!(has_said(&game, "fails a Panic test (3 against LD 6)"));
+    assert!(
+        has_said(&game, "fails a Panic test (3 against LD 7)"),
+        "{:?}",
+        scenario::said(&game)
+    );
     let result = game.state().result.clone().expect("over");
-    assert_eq!(result.winners, [ANN]);
+    assert_eq!(result.winners, [BO]);
 }
 
 #[test]

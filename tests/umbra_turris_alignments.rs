@@ -283,14 +283,20 @@ fn the_alignment_guild_and_stocks_are_set_before_the_battle() {
     let state = game.state();
     assert_eq!(player_counter(state, ANN, "alignment"), 1);
     assert_eq!(player_counter(state, ANN, "blessing"), 5);
-    let (who, offers) = asked(&game);
-    assert_eq!(who, BO);
-    assert_eq!(offers.len(), 8, "seven heroes and `no more offerings`: {offers:?}");
-    pick(&mut game, BO, "offer Hrodgar's soul");
-    pick(&mut game, BO, "offer Ugluk's soul");
-    let (_, offers) = asked(&game);
-    assert!(!offers.contains(&"offer Hrodgar's soul".to_owned()), "once each");
-    pick(&mut game, BO, "no more offerings");
+    // Each hero is asked in turn; Hrodgar (a 3) and Ugluk (a 2) offer, the others keep it.
+    let mut asked_heroes = 0;
+    while let Some(request) = pending(&game) {
+        assert_eq!(request.player, BO);
+        let offer = options(&request)[0].clone();
+        assert!(offer.starts_with("offer "), "{offer}");
+        asked_heroes += 1;
+        if offer.contains("Hrodgar") || offer.contains("Ugluk") {
+            pick(&mut game, BO, &offer);
+        } else {
+            pick(&mut game, BO, "keep it");
+        }
+    }
+    assert_eq!(asked_heroes, 7, "every hero of the Ashen Court");
     let state = game.state();
     assert_eq!(player_counter(state, BO, "alignment"), 5);
     assert_eq!(player_counter(state, BO, "torment"), 1, "3 brings one, 2 none");
@@ -318,7 +324,9 @@ fn the_alignment_guild_and_stocks_are_set_before_the_battle() {
     // alignment cannot be read (0) and it gets no dice.
     let knives = duel("Test Night Knives", "Test Grey Band");
     let mut game = set_up(&knives, &[]);
-    pick(&mut game, ANN, "no more offerings");
+    while pending(&game).is_some() {
+        pick(&mut game, ANN, "keep it");
+    }
     let state = game.state();
     assert_eq!(player_counter(state, ANN, "alignment"), 5);
     assert_eq!(player_counter(state, ANN, "guild"), 1);

@@ -23,6 +23,7 @@
 //! | Inspiration: parried, 3+ regains the Action Dice; parry again; once a Cycle (L1576) | `inspiration_regains_the_action_dice_when_parried_and_parries_again` |
 //! | Battle Tactics: gained, kept, swapped (L1566) | `battle_tactics_keep_a_rolled_value_and_swap_it_for_a_die` |
 //! | Rage: rolled in the first Cycle, gained by Wounds dealt, spent at the Initiative (L1586) | `rage_is_rolled_in_the_first_cycle_gained_by_wounds_and_spent_at_the_initiative` |
+//! | Tracker, a Tracker Leader: +1 BS (L1526) | `a_tracker_leaders_party_shoots_at_plus_1_bs` |
 //! | Mercenary: +1 WS or S on a charge, one more order (L1530-1534) | `the_mercenaries_strike_harder_on_a_charge`, `the_alignment_guild_and_stocks_are_set_before_the_battle` |
 //! | Assassins: +1 Precision, the Leader's Fear (L1480-1486) | `the_assassins_precision_and_their_leaders_fear` |
 
@@ -101,6 +102,21 @@ party "Test Grey Band" {
     hero "Grey 3" { race = "Humans" subrace = "Mortenians" profession = "Soldier" equipment = ["Spear"] }
     hero "Grey 4" { race = "Humans" subrace = "Mortenians" profession = "Soldier" equipment = ["Spear"] }
     hero "Grey 5" { race = "Humans" subrace = "Mortenians" profession = "Soldier" equipment = ["Spear"] }
+}
+
+party "Test Green Stalkers" {
+    ruleset = "umbra_turris"
+    roster = "Umbra Turris"
+    alignment = good
+    points = 1500
+    guild = "Tracker"
+    source = "ours"
+    hero "Stalk Captain" { race = "Elves" subrace = "Wood elves" profession = "Tracker" leader = true equipment = ["Bow"] }
+    hero "Stalk 1" { race = "Elves" subrace = "Wood elves" profession = "Scout" equipment = ["Spear"] }
+    hero "Stalk 2" { race = "Elves" subrace = "Wood elves" profession = "Scout" equipment = ["Spear"] }
+    hero "Stalk 3" { race = "Elves" subrace = "Wood elves" profession = "Soldier" equipment = ["Spear"] }
+    hero "Stalk 4" { race = "Elves" subrace = "Wood elves" profession = "Soldier" equipment = ["Spear"] }
+    hero "Stalk 5" { race = "Elves" subrace = "Wood elves" profession = "Soldier" equipment = ["Spear"] }
 }
 
 party "Test Dawn Choir" {
@@ -299,7 +315,11 @@ fn the_alignment_guild_and_stocks_are_set_before_the_battle() {
     assert_eq!(asked_heroes, 7, "every hero of the Ashen Court");
     let state = game.state();
     assert_eq!(player_counter(state, BO, "alignment"), 5);
-    assert_eq!(player_counter(state, BO, "torment"), 1, "3 brings one, 2 none");
+    assert_eq!(
+        player_counter(state, BO, "torment"),
+        1,
+        "3 brings one, 2 none"
+    );
     assert_eq!(counter(state, "Hrodgar", "damage"), 1);
     assert_eq!(counter(state, "Ugluk", "damage"), 1);
     assert_eq!(counter(state, "Grizzle", "damage"), 0);
@@ -360,7 +380,10 @@ fn a_blessing_dice_keeps_a_falling_hero_at_1_w_on_4_and_unhurt_on_6() {
         pick(&mut game, ANN, "spend a Blessing Dice");
         let state = game.state();
         assert_eq!(counter(state, "Hedda", "damage"), damage, "a {face}");
-        assert_eq!(tokens(state, "Hedda", "death_counter"), i64::from(damage == 7));
+        assert_eq!(
+            tokens(state, "Hedda", "death_counter"),
+            i64::from(damage == 7)
+        );
         assert_eq!(player_counter(state, ANN, "blessing"), 1);
     }
     // Declined, or without a Blessing Dice, it falls; a loss that leaves a Wound asks nothing.
@@ -468,7 +491,11 @@ fn inspiration_regains_the_action_dice_when_parried_and_parries_again() {
         offered,
         ["roll for the Action Dice (Inspiration Dice)", "no"]
     );
-    pick(&mut game, ANN, "roll for the Action Dice (Inspiration Dice)");
+    pick(
+        &mut game,
+        ANN,
+        "roll for the Action Dice (Inspiration Dice)",
+    );
     assert_eq!(tokens(game.state(), "Hedda", "action_die"), 1);
     assert_eq!(player_counter(game.state(), ANN, "inspiration"), 1);
     let mut low = fight("Hedda", "Grizzle", "", &["2"], inspired);
@@ -520,7 +547,10 @@ fn battle_tactics_keep_a_rolled_value_and_swap_it_for_a_die() {
     });
     let (who, offered) = asked(&full);
     assert_eq!(who, ANN);
-    assert_eq!(offered, ["discard the 6", "replace the 2", "replace the 3 "]);
+    assert_eq!(
+        offered,
+        ["discard the 6", "replace the 2", "replace the 3 "]
+    );
     pick(&mut full, ANN, "replace the 2");
     assert_eq!(player_counter(full.state(), ANN, "tactics_a"), 6);
     assert_eq!(player_counter(full.state(), ANN, "tactics_b"), 3);
@@ -636,18 +666,85 @@ fn the_assassins_precision_and_their_leaders_fear() {
             .expect("a precision strike")
     };
     let total = |l: String| -> i64 {
-        l.split("strike: ").nth(1).expect("total").split(' ').next().expect("n").parse().expect("int")
+        l.split("strike: ")
+            .nth(1)
+            .expect("total")
+            .split(' ')
+            .next()
+            .expect("n")
+            .parse()
+            .expect("int")
     };
     assert_eq!(total(line(&guild)), total(line(&plain)) + 1);
     // L1486: the Leader gains Fear: charging, it cannot be parried by a foe without Fear
     // (L802): the attacker chooses openly.
-    let mut fear = fight("Sir Aldwin", "Grizzle", "charge", &[], |ctx: &mut Ctx<'_>| {
-        set(ctx, ANN, "guild", 1);
-    });
+    let mut fear = fight(
+        "Sir Aldwin",
+        "Grizzle",
+        "charge",
+        &[],
+        |ctx: &mut Ctx<'_>| {
+            set(ctx, ANN, "guild", 1);
+        },
+    );
     let request = pending(&fear).expect("the blow");
     assert!(!request.secret, "no parry");
     assert_eq!(fear.pending().len(), 1);
     pick(&mut fear, ANN, "Sword, short sword / body");
     let normal = fight("Sir Aldwin", "Grizzle", "charge", &[], |_| {});
     assert_eq!(normal.pending().len(), 2, "a secret guess");
+}
+
+#[test]
+fn a_tracker_leaders_party_shoots_at_plus_1_bs() {
+    // 003 L1518-1526: a Tracker Guild party (a Tracker Leader and two Scouts) is read as
+    // such; with a Tracker Leader each hero gains +1 BS. The same wound roll of the Leader's
+    // Bow at a Mortenian, with and without the guild.
+    let rules = duel("Test Green Stalkers", "Test Grey Band");
+    let game = set_up(&rules, &[]);
+    assert_eq!(player_counter(game.state(), ANN, "guild"), 4);
+    assert_eq!(player_counter(game.state(), ANN, "alignment"), 1);
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let (captain, grey) = (
+        id(start.state(), "Stalk Captain"),
+        id(start.state(), "Grey 1"),
+    );
+    let shot = |guild: i64| {
+        let (captain, grey) = (captain.clone(), grey.clone());
+        let game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                stand(ctx, "Stalk Captain", 3500, 1000, (0, 1));
+                stand(ctx, "Grey 1", 3500, 3000, (0, -1));
+                set(ctx, ANN, "guild", guild);
+                ctx.fix_dice("d6", &["4", "4", "3", "3"]);
+            },
+            vec![frame(
+                "shot_wound",
+                &[
+                    ("player", Value::Player(ANN)),
+                    ("fighter", captain),
+                    ("target", grey),
+                    ("weapon", Value::Str("Bow".into())),
+                    ("count", Value::Int(0)),
+                    ("data", Value::Str("aimed".into())),
+                ],
+            )],
+        );
+        scenario::said(&game)
+            .into_iter()
+            .find(|l| l.contains("the shot"))
+            .expect("the wound roll")
+    };
+    let total = |l: String| -> i64 {
+        l.split('(')
+            .nth(1)
+            .expect("total")
+            .split(' ')
+            .next()
+            .expect("n")
+            .parse()
+            .expect("int")
+    };
+    assert_eq!(total(shot(4)), total(shot(0)) + 1);
 }

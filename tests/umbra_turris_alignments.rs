@@ -23,7 +23,7 @@
 //! | Inspiration: parried, 3+ regains the Action Dice; parry again; once a Cycle (L1576) | `inspiration_regains_the_action_dice_when_parried_and_parries_again` |
 //! | Battle Tactics: gained, kept, swapped (L1566) | `battle_tactics_keep_a_rolled_value_and_swap_it_for_a_die` |
 //! | Rage: rolled in the first Cycle, gained by Wounds dealt, spent at the Initiative (L1586) | `rage_is_rolled_in_the_first_cycle_gained_by_wounds_and_spent_at_the_initiative` |
-//! | Tracker, a Tracker Leader: +1 BS (L1526) | `a_tracker_leaders_party_shoots_at_plus_1_bs` |
+//! | Tracker, a Tracker Leader: +1 BS, Spot re-rolled (L1526) | `a_tracker_leaders_party_shoots_at_plus_1_bs_and_rerolls_spot_tests` |
 //! | Mercenary: +1 WS or S on a charge, one more order (L1530-1534) | `the_mercenaries_strike_harder_on_a_charge`, `the_alignment_guild_and_stocks_are_set_before_the_battle` |
 //! | Assassins: +1 Precision, the Leader's Fear (L1480-1486) | `the_assassins_precision_and_their_leaders_fear` |
 
@@ -696,7 +696,7 @@ fn the_assassins_precision_and_their_leaders_fear() {
 }
 
 #[test]
-fn a_tracker_leaders_party_shoots_at_plus_1_bs() {
+fn a_tracker_leaders_party_shoots_at_plus_1_bs_and_rerolls_spot_tests() {
     // 003 L1518-1526: a Tracker Guild party (a Tracker Leader and two Scouts) is read as
     // such; with a Tracker Leader each hero gains +1 BS. The same wound roll of the Leader's
     // Bow at a Mortenian, with and without the guild.
@@ -747,4 +747,46 @@ fn a_tracker_leaders_party_shoots_at_plus_1_bs() {
             .expect("int")
     };
     assert_eq!(total(shot(4)), total(shot(0)) + 1);
+    // L1526: Spot tests may be re-rolled: a failed 2, re-rolled to 5, finds Grey 1.
+    let spot = |guild: i64| {
+        let captain = captain.clone();
+        scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                stand(ctx, "Stalk Captain", 3500, 1000, (0, 1));
+                stand(ctx, "Grey 1", 3500, 2000, (0, -1));
+                let grey = piece(ctx.state(), "Grey 1");
+                ctx.set_tokens(Scope::Piece(grey), "hidden", 1)
+                    .expect("hidden");
+                set(ctx, ANN, "guild", guild);
+                ctx.fix_dice("d6", &["2", "5"]);
+            },
+            vec![frame(
+                "spot",
+                &[("player", Value::Player(ANN)), ("fighter", captain)],
+            )],
+        )
+    };
+    // The one hidden enemy is chosen first.
+    let target = |game: &mut Game<Scenario>| {
+        let request = pending(game).expect("whom to spot");
+        let gloam::core::Options::One { choices } = &request.options else {
+            panic!("{:?}", request.options)
+        };
+        answer(game, ANN, choices[0].clone());
+    };
+    let mut game = spot(4);
+    target(&mut game);
+    let (who, offered) = asked(&game);
+    assert_eq!(who, ANN);
+    assert_eq!(
+        offered,
+        ["keep it", "re-roll the Spot test (Tracker Guild)"]
+    );
+    pick(&mut game, ANN, "re-roll the Spot test (Tracker Guild)");
+    assert_eq!(tokens(game.state(), "Grey 1", "hidden"), 0);
+    let mut plain = spot(0);
+    target(&mut plain);
+    assert!(pending(&plain).is_none());
+    assert_eq!(tokens(plain.state(), "Grey 1", "hidden"), 1);
 }

@@ -743,16 +743,18 @@ fn vitality_leaves_a_city_goblin_on_one_wound() {
 #[test]
 fn cursing_costs_a_hero_within_20_cm_a_wound_on_3() {
     // 003 L1037-1039: a Darkling losing W to combat, shooting or magic, d6 3+: a hero within
-    // 20 cm loses 1 W. Not for a fall (ours: not hostile), not on a 2.
-    let rules = duel(DUSK, DAWN);
-    let hurt = |how: &'static str, die: &'static str| {
+    // 20 cm, its player's choice, loses 1 W. Not for a fall (ours: not hostile), not on a 2.
+    // The Darkling's party sits second (seat 1), so its player is not the first seat.
+    let rules = duel(DAWN, DUSK);
+    let hurt = |how: &'static str, die: &'static str, two: bool| {
         run(
             &rules,
             &[die],
-            |ctx| {
+            move |ctx| {
                 stand(ctx, "Dusk Darkling", 3500, 3000, (0, 1));
                 stand(ctx, "Dawn Borian", 3500, 3000 + 1500, (0, -1));
-                stand(ctx, "Dawn Mortenian", 3500, 3000 + 4000, (0, -1));
+                let far = if two { 1500 } else { 4000 };
+                stand(ctx, "Dawn Mortenian", 3500 - far, 3000, (1, 0));
             },
             move |state| {
                 frame(
@@ -766,13 +768,20 @@ fn cursing_costs_a_hero_within_20_cm_a_wound_on_3() {
             },
         )
     };
-    let cursed = hurt("combat", "3");
+    let cursed = hurt("combat", "3", false);
+    assert!(has_said(&cursed, "curses Dawn Borian (3)"));
     assert_eq!(damage(&cursed, "Dawn Borian"), 1);
     assert_eq!(damage(&cursed, "Dawn Mortenian"), 0);
-    assert_eq!(damage(&hurt("shot", "6"), "Dawn Borian"), 1);
-    assert_eq!(damage(&hurt("magic", "4"), "Dawn Borian"), 1);
-    assert_eq!(damage(&hurt("combat", "2"), "Dawn Borian"), 0);
-    assert_eq!(damage(&hurt("fall", "6"), "Dawn Borian"), 0);
+    assert_eq!(damage(&hurt("shot", "6", false), "Dawn Borian"), 1);
+    assert_eq!(damage(&hurt("magic", "4", false), "Dawn Borian"), 1);
+    assert_eq!(damage(&hurt("combat", "2", false), "Dawn Borian"), 0);
+    assert_eq!(damage(&hurt("fall", "6", false), "Dawn Borian"), 0);
+    // Two heroes within 20 cm: the Darkling's player chooses.
+    let mut pick = hurt("combat", "5", true);
+    assert_eq!(pending(&pick).expect("the choice").player, PlayerId(1));
+    choose(&mut pick, "Dawn Mortenian");
+    assert_eq!(damage(&pick, "Dawn Mortenian"), 1);
+    assert_eq!(damage(&pick, "Dawn Borian"), 0);
 }
 
 #[test]

@@ -80,6 +80,12 @@ party "Test Foes" {
     hero "Foe 3" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword", "Chain shirt"] }
     hero "Foe 4" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Bow"] }
     hero "Foe 5" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Pistol"] }
+    hero "Serg" { race = "Humans" subrace = "Borians" profession = "Guard Sergeant" equipment = ["Sword, short sword"] }
+    hero "Merc" { race = "Humans" subrace = "Borians" profession = "Crafty Merchant" equipment = ["Sword, short sword", "Rope", "Lantern/torch", "Herbs"] }
+    hero "Charl" { race = "Humans" subrace = "Borians" profession = "Charlatan" equipment = ["Sword, short sword"] }
+    hero "Axel" { race = "Humans" subrace = "Borians" profession = "Axeman" equipment = ["Axe, Scimitar"] }
+    hero "Appr" { race = "Humans" subrace = "Borians" profession = "Wizard Apprentice" equipment = ["Sword, short sword"] }
+    hero "Exec" { race = "Humans" subrace = "Borians" profession = "Executioner" equipment = ["Bow"] }
 }
 
 party "Test Light" {
@@ -1032,4 +1038,323 @@ fn the_street_judges_cry_doubles_weapon_bonuses_and_re_rolls_armour() {
     };
     assert_eq!(judge(1), 3);
     assert_eq!(judge(0), 5);
+}
+
+// ------------------------------------------------------------------------------------
+// The rest: Guard Sergeant, Charlatan, Wizard Apprentice, Master Gamekeeper's spell,
+// Executioner's shots, Axeman, Crafty Merchant
+// ------------------------------------------------------------------------------------
+
+#[test]
+fn a_guard_sergeant_re_rolls_his_shield_test() {
+    // 003 L1336: he may re-roll armor tests for his shield. A Wooden shield saves on 6
+    // (L1907-1909): a 2, re-rolled to a 6.
+    let rules = blades();
+    let mut game = fight(&rules, "Sola", "Serg", "", &["2", "6"], |ctx| {
+        teach(ctx, "Serg", "Wooden shield")
+    });
+    guess(&mut game, &format!("{SWORD} / body"), "legs");
+    assert!(
+        has_said(&game, "takes the blow on the shield (6)"),
+        "{:?}",
+        said(&game)
+    );
+    let mut plain = fight(&rules, "Sola", "Foe 2", "", &["2", "6"], |ctx| {
+        teach(ctx, "Foe 2", "Wooden shield")
+    });
+    guess(&mut plain, &format!("{SWORD} / body"), "legs");
+    assert!(
+        has_said(&plain, "fails to block with the shield (2)"),
+        "{:?}",
+        said(&plain)
+    );
+}
+
+#[test]
+fn a_guard_sergeant_passes_a_won_initiative_or_seizes_a_lost_one() {
+    // 003 L1336: the party may pass a won Initiative to the opponent; having lost it, the
+    // Sergeant may give up his Action Dice and take it on a d6 3+.
+    let rules = blades();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let foes = owner(start.state(), "Serg");
+    let mut pass = run(
+        &rules,
+        "sergeant_pass",
+        vec![("player", Value::Player(foes))],
+        &[],
+        |ctx| {
+            stand(ctx, "Serg", 3500, 6000, (0, -1));
+        },
+    );
+    choose(&mut pass, "pass it to the opponent");
+    assert!(
+        has_said(&pass, "passes the initiative"),
+        "{:?}",
+        said(&pass)
+    );
+    let blades_seat = owner(start.state(), "Sola");
+    let mut seize = run(
+        &rules,
+        "sergeant_pass",
+        vec![("player", Value::Player(blades_seat))],
+        &["3"],
+        |ctx| {
+            stand(ctx, "Serg", 3500, 6000, (0, -1));
+            give(ctx, "Serg", "action_die");
+        },
+    );
+    choose(&mut seize, "give up his Action Dice and try");
+    assert!(
+        has_said(&seize, "seizes the initiative (3)"),
+        "{:?}",
+        said(&seize)
+    );
+    // Without a Sergeant on the battlefield nothing is asked.
+    let none = run(
+        &rules,
+        "sergeant_pass",
+        vec![("player", Value::Player(blades_seat))],
+        &[],
+        |_| {},
+    );
+    assert!(!has_said(&none, "passes the initiative") && !has_said(&none, "seize"));
+}
+
+#[test]
+fn an_enemy_charlatan_within_20_cm_takes_1_from_magic_tests() {
+    // 003 L1392: any enemy Mage within 20 cm of the Charlatan has -1 to Magic Tests. Ally of
+    // the nature needs 2+ (L748): a 2 fails next to him.
+    let rules = blades();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Foe Mage"))),
+        ("fighter", id(state, "Foe Mage")),
+    ];
+    let cast = |charlatan: bool| {
+        let mut game = run(&rules, "cast", vars.clone(), &["2"], move |ctx| {
+            stand(ctx, "Foe Mage", 3500, 3000, (0, 1));
+            stand(ctx, "Sola", 3500, 4000, (0, -1));
+            if charlatan {
+                teach(ctx, "Sola", "Charlatan");
+            }
+        });
+        choose(&mut game, "Ally of the nature");
+        if pending(&game).is_some() {
+            choose(&mut game, "+3");
+        }
+        game
+    };
+    assert!(has_said(&cast(true), "fails to cast Ally of the nature"));
+    assert!(has_said(&cast(false), "casts Ally of the nature"));
+}
+
+#[test]
+fn a_wizard_apprentice_lets_the_wizard_re_roll_summon_spawn() {
+    // 003 L1418: the Wizard may re-roll tests for summoning Magic Spawns. A 1, then a 6.
+    let rules = blades();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Foe Mage"))),
+        ("fighter", id(state, "Foe Mage")),
+    ];
+    let cast = |apprentice: bool| {
+        let mut game = run(&rules, "cast", vars.clone(), &["1", "6"], move |ctx| {
+            stand(ctx, "Foe Mage", 3500, 3000, (0, 1));
+            if apprentice {
+                stand(ctx, "Appr", 4500, 3000, (0, 1));
+            }
+        });
+        choose(&mut game, "Summon spawn");
+        let mut guard = 0;
+        while pending(&game).is_some() && guard < 10 {
+            let request = pending(&game).expect("a request");
+            let Options::One { choices } = &request.options else {
+                panic!("one choice")
+            };
+            let first = choices[0].clone();
+            game.submit(request.player, gloam::core::Answer::One(first))
+                .expect("answer");
+            guard += 1;
+        }
+        game
+    };
+    let helped = cast(true);
+    assert!(
+        has_said(&helped, "casts Summon spawn"),
+        "{:?}",
+        said(&helped)
+    );
+    let alone = cast(false);
+    assert!(has_said(&alone, "a Fumble"), "{:?}", said(&alone));
+}
+
+#[test]
+fn a_master_gamekeeper_doubles_sharpen_senses() {
+    // 003 L1424: while a Master Gamekeeper is on the battlefield the bonus of Sharpen senses
+    // is doubled (WS +2, L702: +4).
+    let rules = blades();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Foe Mage"))),
+        ("fighter", id(state, "Foe Mage")),
+    ];
+    let cast = |keeper: bool| {
+        let mut game = run(&rules, "cast", vars.clone(), &["6"], move |ctx| {
+            stand(ctx, "Foe Mage", 3500, 3000, (0, 1));
+            teach(ctx, "Foe Mage", "Sharpen senses");
+            stand(ctx, "Foe 2", 4500, 3000, (0, 1));
+            if keeper {
+                teach(ctx, "Foe 2", "Master Gamekeeper");
+            }
+        });
+        choose(&mut game, "Sharpen senses");
+        if offered(&game).contains(&"Foe 2".to_owned()) {
+            choose(&mut game, "Foe 2");
+        }
+        choose(&mut game, "WS +2");
+        stat(game.state(), "Foe 2", "ws")
+    };
+    assert_eq!(cast(true), 11);
+    assert_eq!(cast(false), 9);
+}
+
+#[test]
+fn an_executioners_bow_strikes_critically() {
+    // 003 L1348: Critical Strikes when shooting a bow or crossbow (ours: each 6 of the wound
+    // roll, then d6 5+, as L454-456). 6 6 + BS 7 - 1 (no Action Dice) against 1 1 + T 7.
+    let rules = blades();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let shot = |who: &'static str| {
+        let state = start.state();
+        let vars = vec![
+            ("player", Value::Player(owner(state, who))),
+            ("fighter", id(state, who)),
+            ("target", id(state, "Foe 2")),
+            ("weapon", Value::Str("Bow".into())),
+            ("count", Value::Int(0)),
+            ("data", Value::Str("aimed".into())),
+        ];
+        run(
+            &rules,
+            "shot_wound",
+            vars,
+            &["6", "6", "1", "1", "5", "1"],
+            move |ctx| {
+                stand(ctx, who, 3500, 2000, (0, 1));
+                stand(ctx, "Foe 2", 3500, 4000, (0, -1));
+                teach(ctx, who, "Executioner");
+            },
+        )
+    };
+    // Mark is taught the Executioner's card for the crit, and compared with a Marksman.
+    let executioner = shot("Mark");
+    assert!(
+        has_said(&executioner, "is shot critically"),
+        "{:?}",
+        said(&executioner)
+    );
+    assert_eq!(tokens(executioner.state(), "Foe 2", "death_counter"), 1);
+    let marksman = {
+        let state = start.state();
+        let vars = vec![
+            ("player", Value::Player(owner(state, "Mark"))),
+            ("fighter", id(state, "Mark")),
+            ("target", id(state, "Foe 2")),
+            ("weapon", Value::Str("Bow".into())),
+            ("count", Value::Int(0)),
+            ("data", Value::Str("aimed".into())),
+        ];
+        run(
+            &rules,
+            "shot_wound",
+            vars,
+            &["6", "6", "1", "1", "5", "1"],
+            |ctx| {
+                stand(ctx, "Mark", 3500, 2000, (0, 1));
+                stand(ctx, "Foe 2", 3500, 4000, (0, -1));
+            },
+        )
+    };
+    assert_eq!(counter(marksman.state(), "Foe 2", "damage"), 1);
+}
+
+#[test]
+fn an_axeman_throws_his_axe_for_2_and_moves() {
+    // 003 L1404: a one-handed axe has Thrown for the Axeman, Damage 2, and he may move up to
+    // his Sp as well. The hit (a 6), then 6 6 + S 7 - 1 against 1 1 + T 7; within 20 cm a
+    // shot deals 1 more (L511): 3.
+    let rules = blades();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Axel"))),
+        ("fighter", id(state, "Axel")),
+    ];
+    let arrange = |ctx: &mut Ctx<'_>| {
+        stand(ctx, "Axel", 3500, 2000, (0, 1));
+        stand(ctx, "Thea", 3500, 3450, (0, -1));
+    };
+    let asked = run(&rules, "activation", vars.clone(), &[], arrange);
+    assert!(
+        offered(&asked).contains(&"shoot".to_owned()),
+        "{:?}",
+        offered(&asked)
+    );
+    let mut game = run(&rules, "shoot", vars, &["6", "6", "6", "1", "1"], arrange);
+    if offered(&game).contains(&"Thea".to_owned()) {
+        choose(&mut game, "Thea");
+    }
+    choose(&mut game, "no aiming");
+    assert_eq!(
+        counter(game.state(), "Thea", "damage"),
+        3,
+        "{:?}",
+        said(&game)
+    );
+    assert_eq!(counter(game.state(), "Axel", "sp_move"), 1);
+    // Another hero's sword is no thrown weapon.
+    let other = run(
+        &rules,
+        "activation",
+        vec![
+            ("player", Value::Player(owner(state, "Foe 2"))),
+            ("fighter", id(state, "Foe 2")),
+        ],
+        &[],
+        |ctx| {
+            stand(ctx, "Foe 2", 3500, 2000, (0, 1));
+            stand(ctx, "Thea", 3500, 3450, (0, -1));
+        },
+    );
+    assert!(!offered(&other).contains(&"shoot".to_owned()));
+}
+
+#[test]
+fn a_crafty_merchant_charged_may_give_an_item_and_is_not_attacked() {
+    // 003 L1306: charged, the Merchant may give the charger one of his items, and it does not
+    // attack.
+    let rules = blades();
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Sola"))),
+        ("fighter", id(state, "Sola")),
+        ("target", id(state, "Merc")),
+        ("count", Value::Int(0)),
+        ("weapon", Value::Str(String::new())),
+        ("data", Value::Str("charge".into())),
+    ];
+    let arrange = |ctx: &mut Ctx<'_>| face_to_face(ctx, "Sola", "Merc");
+    let mut bribed = run(&rules, "land", vars.clone(), &[], arrange);
+    choose(&mut bribed, "give an item");
+    choose(&mut bribed, "Rope");
+    assert!(pending(&bribed).is_none(), "{:?}", said(&bribed));
+    assert!(carried(bribed.state(), "Sola").contains(&"Rope".to_owned()));
+    assert!(!carried(bribed.state(), "Merc").contains(&"Rope".to_owned()));
+    let mut kept = run(&rules, "land", vars, &[], arrange);
+    choose(&mut kept, "keep them");
+    assert_eq!(kept.pending().len(), 2, "the charge's secret guess");
 }

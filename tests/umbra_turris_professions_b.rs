@@ -88,6 +88,20 @@ party "Test Foes" {
     hero "Exec" { race = "Humans" subrace = "Borians" profession = "Executioner" equipment = ["Bow"] }
 }
 
+party "Test Spirits" {
+    ruleset = "umbra_turris"
+    roster = "Umbra Turris"
+    alignment = neutral
+    points = 5000
+    source = "ours"
+    hero "Sham" { race = "Humans" subrace = "Borians" profession = "Shaman" equipment = ["Staff, Ritual weapon"] }
+    hero "Kin 1" { race = "Humans" subrace = "Borians" profession = "Scoundrel" leader = true equipment = ["Sword, short sword"] }
+    hero "Kin 2" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Kin 3" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Kin 4" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Kin 5" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+}
+
 party "Test Light" {
     ruleset = "umbra_turris"
     roster = "Umbra Turris"
@@ -1357,4 +1371,110 @@ fn a_crafty_merchant_charged_may_give_an_item_and_is_not_attacked() {
     let mut kept = run(&rules, "land", vars, &[], arrange);
     choose(&mut kept, "keep them");
     assert_eq!(kept.pending().len(), 2, "the charge's secret guess");
+}
+
+// ------------------------------------------------------------------------------------
+// The Shaman's Spirit Table (A11.3)
+// ------------------------------------------------------------------------------------
+
+/// The Shaman consults the spirits (step `spirits`) with the d6 `dice`, facing Foe 1 and
+/// Foe 2 20 cm away; Kin 1 of his party beside him.
+fn spirits(dice: &[&str]) -> Game<Scenario> {
+    let rules = duel("Test Spirits", "Test Foes");
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Sham"))),
+        ("fighter", id(state, "Sham")),
+    ];
+    run(&rules, "spirits", vars, dice, |ctx| {
+        stand(ctx, "Sham", 3500, 2000, (0, 1));
+        stand(ctx, "Kin 1", 4000, 2000, (0, 1));
+        stand(ctx, "Foe 1", 3000, 4000, (0, -1));
+        stand(ctx, "Foe 2", 4000, 4000, (0, -1));
+    })
+}
+
+#[test]
+fn the_spirit_table_six_wounds_two_enemies_and_costs_nothing() {
+    // 003 L1368-1370: the Ritual costs 1 W; on a 6 the Shaman regains it and two chosen
+    // enemy models lose 1 W each.
+    let mut game = spirits(&["6"]);
+    choose(&mut game, "Foe 1");
+    choose(&mut game, "Foe 2");
+    let state = game.state();
+    assert_eq!(counter(state, "Foe 1", "damage"), 1);
+    assert_eq!(counter(state, "Foe 2", "damage"), 1);
+    assert_eq!(counter(state, "Sham", "damage"), 0);
+}
+
+#[test]
+fn the_spirit_table_one_costs_a_wound_more() {
+    // 003 L1368, L1380: 1 W for the Ritual, and on a 1 another.
+    let game = spirits(&["1"]);
+    assert_eq!(
+        counter(game.state(), "Sham", "damage"),
+        2,
+        "{:?}",
+        said(&game)
+    );
+}
+
+#[test]
+fn the_spirit_table_four_and_two_are_chosen_by_the_opponent() {
+    // 003 L1374, L1378: the opponent chooses one of his models: on a 4 it loses its Action
+    // Dice, on a 2 it loses 2 W.
+    let mut doom = spirits(&["4"]);
+    let foes = owner(doom.state(), "Foe 1");
+    assert_eq!(pending(&doom).expect("a request").player, foes);
+    choose(&mut doom, "Foe 2");
+    assert!(has_said(&doom, "loses its Action Dice (Doom)"));
+    let mut tribute = spirits(&["2"]);
+    assert_eq!(pending(&tribute).expect("a request").player, foes);
+    choose(&mut tribute, "Foe 1");
+    assert_eq!(counter(tribute.state(), "Foe 1", "damage"), 2);
+    assert_eq!(counter(tribute.state(), "Sham", "damage"), 1);
+}
+
+#[test]
+fn the_spirit_table_five_avenges_a_model_of_the_party() {
+    // 003 L1372: an enemy damaging the chosen model receives the same damage back.
+    let mut game = spirits(&["5"]);
+    choose(&mut game, "Kin 1");
+    assert_eq!(counter(game.state(), "Kin 1", "mati_puti"), 1);
+    let rules = duel("Test Spirits", "Test Foes");
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let hit = |avenged: i64| {
+        let vars = vec![
+            ("target", id(state, "Kin 1")),
+            ("attacker", id(state, "Foe 1")),
+            ("count", Value::Int(3)),
+            ("data", Value::Str("combat".into())),
+        ];
+        let game = run(&rules, "wound", vars, &[], move |ctx| {
+            face_to_face(ctx, "Foe 1", "Kin 1");
+            set(ctx, "Kin 1", "mati_puti", avenged);
+        });
+        counter(game.state(), "Foe 1", "damage")
+    };
+    assert_eq!(hit(1), 3);
+    assert_eq!(hit(0), 0);
+}
+
+#[test]
+fn a_shaman_consults_the_spirits_instead_of_casting() {
+    // 003 L1368: no Domain of Magic; the Ritual is his casting, a Basic Action.
+    let rules = duel("Test Spirits", "Test Foes");
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Sham"))),
+        ("fighter", id(state, "Sham")),
+    ];
+    let game = run(&rules, "activation", vars, &[], |ctx| {
+        stand(ctx, "Sham", 3500, 2000, (0, 1))
+    });
+    assert!(offered(&game).contains(&"consult the spirits".to_owned()));
+    assert!(!offered(&game).contains(&"cast".to_owned()));
 }

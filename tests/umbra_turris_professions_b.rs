@@ -7,18 +7,24 @@
 //! | Profession | What is checked | Test |
 //! |---|---|---|
 //! | Paladin | the Aura: +2 to his characteristic, +1 to a friend's within 20 cm; Fear with a Priest | `the_paladins_aura_raises_him_and_his_friends_within_20_cm`, `a_paladin_with_a_priest_has_fear_on_the_charge` |
-//! | Tracker | Spot at 40 cm, a failed test re-rolled; his charge on a spotted enemy is not parried | `a_tracker_spots_at_40_cm_and_re_rolls`, `a_tracker_charging_a_spotted_enemy_cannot_be_parried` |
-//! | Brigand | in terrain or hidden at the start of his turn: +2 on the charge | `a_brigand_hidden_at_the_start_of_his_turn_strikes_plus_2_on_the_charge` |
+//! | Tracker | Spot at 40 cm, a failed test re-rolled; his charge on a spotted enemy or one in terrain is not parried | `a_tracker_spots_at_40_cm_and_re_rolls`, `a_tracker_charging_a_spotted_enemy_cannot_be_parried`, `terrain_gives_the_brigand_1_damage_the_tracker_an_unparried_charge_and_the_ranger_a_counter_attack` |
+//! | Brigand | in terrain or hidden at the start of his turn: +2 on the charge; +1 damage against an enemy in terrain | `a_brigand_hidden_at_the_start_of_his_turn_strikes_plus_2_on_the_charge`, `terrain_gives_the_brigand_1_damage_the_tracker_an_unparried_charge_and_the_ranger_a_counter_attack` |
 //! | Gunsmith | +1 to hit with a firearm; moves Sp after shooting | `a_gunsmith_hits_plus_1_with_a_firearm`, `a_marksman_gunsmith_or_executioner_may_move_sp_after_shooting` |
 //! | Knight of the Order | +2 damage against a hero without an Action Dice; more than 1 damage, the die lost on 2+; armour +1 | `the_knight_deals_2_more_to_a_hero_without_a_die_and_shakes_off_its_die`, `a_soldier_and_a_knight_test_armour_at_plus_1` |
 //! | Skald | the song's Fury: +2 S on a charge | `the_skalds_song_gives_fury_within_20_cm` |
-//! | Executioner | Sp 8; moves Sp after shooting | `executioner_and_fencer_characteristics_are_set_before_the_battle`, `a_marksman_gunsmith_or_executioner_may_move_sp_after_shooting` |
-//! | Ranger | a hero deploys 20 cm further; Nature magic re-rolled | `a_rangers_party_deploys_one_hero_further_forward`, `a_ranger_in_the_party_re_rolls_a_failed_nature_spell` |
+//! | Executioner | Sp 8; moves Sp after shooting; critical shots with a bow | `executioner_and_fencer_characteristics_are_set_before_the_battle`, `a_marksman_gunsmith_or_executioner_may_move_sp_after_shooting`, `an_executioners_bow_strikes_critically` |
+//! | Ranger | a hero deploys 20 cm further; Nature magic re-rolled; in terrain his weapons counter-attack | `a_rangers_party_deploys_one_hero_further_forward`, `a_ranger_in_the_party_re_rolls_a_failed_nature_spell`, `terrain_gives_the_brigand_1_damage_the_tracker_an_unparried_charge_and_the_ranger_a_counter_attack` |
 //! | Marksman | moves Sp after shooting | `a_marksman_gunsmith_or_executioner_may_move_sp_after_shooting` |
 //! | Duelist | Normal +1 becomes +2 | `a_duelist_strikes_with_plus_2_for_a_plus_1_weapon` |
 //! | Fencer | WS 8 with a saber; parries two locations from the front | `a_fencer_parries_two_locations_from_the_front`, `executioner_and_fencer_characteristics_are_set_before_the_battle` |
 //! | Street Judge | the cry: weapon bonuses doubled within 10 cm, armour re-rolled | `the_street_judges_cry_doubles_weapon_bonuses_and_re_rolls_armour` |
-//! | Master Gamekeeper | his bows stun | `a_master_gamekeepers_bow_stuns` |
+//! | Master Gamekeeper | his bows stun; Sharpen senses doubled | `a_master_gamekeepers_bow_stuns`, `a_master_gamekeeper_doubles_sharpen_senses` |
+//! | Crafty Merchant | charged, gives an item and is not attacked | `a_crafty_merchant_charged_may_give_an_item_and_is_not_attacked` |
+//! | Guard Sergeant | initiative passed or seized; shield re-rolled | `a_guard_sergeant_passes_a_won_initiative_or_seizes_a_lost_one`, `a_guard_sergeant_re_rolls_his_shield_test` |
+//! | Charlatan | enemy Mages within 20 cm -1 | `an_enemy_charlatan_within_20_cm_takes_1_from_magic_tests` |
+//! | Wizard Apprentice | Summon spawn re-rolled | `a_wizard_apprentice_lets_the_wizard_re_roll_summon_spawn` |
+//! | Axeman | a thrown axe, Damage 2, and a Sp move | `an_axeman_throws_his_axe_for_2_and_moves` |
+//! | Shaman | the Ritual and the Spirit Table | `a_shaman_consults_the_spirits_instead_of_casting`, `the_spirit_table_six_wounds_two_enemies_and_costs_nothing`, `the_spirit_table_one_costs_a_wound_more`, `the_spirit_table_four_and_two_are_chosen_by_the_opponent`, `the_spirit_table_five_avenges_a_model_of_the_party` |
 //! | Clan Warrior | a Normal Strike die shifted by 1 | `a_clan_warrior_shifts_his_strike_die_by_1` |
 //! | Assassin | light weapon bonus doubled, crits on 4+ | `an_assassin_doubles_a_light_weapon_and_crits_on_4` |
 //! | Soldier | armour +1 | `a_soldier_and_a_knight_test_armour_at_plus_1` |
@@ -1477,4 +1483,55 @@ fn a_shaman_consults_the_spirits_instead_of_casting() {
     });
     assert!(offered(&game).contains(&"consult the spirits".to_owned()));
     assert!(!offered(&game).contains(&"cast".to_owned()));
+}
+
+// ------------------------------------------------------------------------------------
+// Terrain (Brigand, Tracker, Ranger)
+// ------------------------------------------------------------------------------------
+
+#[test]
+fn terrain_gives_the_brigand_1_damage_the_tracker_an_unparried_charge_and_the_ranger_a_counter_attack()
+ {
+    // 003 L1318: a Brigand fighting an enemy in terrain inflicts 1 more damage; L1314: a
+    // Tracker charging an enemy within terrain cannot be parried; L1354: a Ranger within a
+    // terrain piece counter-attacks with any close-combat weapon (L1747). The Grove West
+    // (`cover`, `obscuring`) stands under the one in terrain.
+    let rules = blades();
+    let grove = |ctx: &mut Ctx<'_>| stand(ctx, "Grove West", 3500, 3250, (0, 1));
+    let mut brigand = fight(&rules, "Brig", "Foe 2", "", &["3", "1"], grove);
+    lands(&mut brigand, SWORD, "normal");
+    assert_eq!(counter(brigand.state(), "Foe 2", "damage"), 4);
+    let mut open = fight(&rules, "Brig", "Foe 2", "", &["3", "1"], |_| {});
+    lands(&mut open, SWORD, "normal");
+    assert_eq!(counter(open.state(), "Foe 2", "damage"), 3);
+    let tracker = fight(&rules, "Trak", "Foe 2", "charge", &[], grove);
+    assert_eq!(tracker.pending().len(), 1);
+    // The Ranger charged in the grove is asked whether he strikes first; in the open not.
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = start.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Foe 2"))),
+        ("fighter", id(state, "Foe 2")),
+        ("target", id(state, "Rang")),
+        ("count", Value::Int(0)),
+        ("weapon", Value::Str(String::new())),
+        ("data", Value::Str("charge".into())),
+    ];
+    let charged = |in_grove: bool| {
+        run(&rules, "land", vars.clone(), &[], move |ctx| {
+            face_to_face(ctx, "Foe 2", "Rang");
+            give(ctx, "Rang", "action_die");
+            if in_grove {
+                stand(ctx, "Grove West", 3500, 3250, (0, 1));
+            }
+        })
+    };
+    let ranger = charged(true);
+    assert!(
+        offered(&ranger).contains(&"strike first".to_owned()),
+        "{:?}",
+        offered(&ranger)
+    );
+    let plain = charged(false);
+    assert_eq!(plain.pending().len(), 2);
 }

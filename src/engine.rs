@@ -1190,9 +1190,25 @@ fn party_match(
             rosters.push(roster);
         }
     }
+    let parties: Vec<gloam_dsl::PartyInfo> = spec
+        .seats
+        .iter()
+        .filter_map(|seat| seat.party.as_deref().and_then(|name| library.party(name)))
+        .map(|party| {
+            gloam_dsl::PartyInfo::new(
+                party.name.clone(),
+                party.alignment.clone(),
+                party.guild.clone(),
+                party.points,
+            )
+        })
+        .collect();
     let worlds = table_worlds(&loaded, &ruleset, &spec, choice, |mut world| {
         for roster in rosters {
             world = crate::world::with_roster(world, roster);
+        }
+        for (index, party) in parties.into_iter().enumerate() {
+            world = world.with_party(PlayerId(index as u8), party);
         }
         world
     })?;

@@ -27,7 +27,7 @@
 //! | Mercenary: +1 WS or S on a charge, one more order (L1530-1534) | `the_mercenaries_strike_harder_on_a_charge`, `the_alignment_guild_and_stocks_are_set_before_the_battle` |
 //! | Assassins: +1 Precision, the Leader's Fear (L1480-1486) | `the_assassins_precision_and_their_leaders_fear` |
 
-use gloam::core::{Ctx, Game, GameState, PlayerId, Point, Position, Scope, Value};
+use gloam::core::{Ctx, Game, GameState, PlayerId, Point, Position, Scope, Value, ZoneId};
 use gloam::engine::RulesetGame;
 use gloam::sim::{MatchChoice, prepare_match};
 
@@ -292,13 +292,13 @@ fn set_up(rules: &RulesetGame, dice: &'static [&'static str]) -> Game<Scenario> 
 
 #[test]
 fn the_alignment_guild_and_stocks_are_set_before_the_battle() {
-    // 003 L1554: a Good party gets half its size in Blessing Dice, rounded up (the Lantern
-    // Wardens' 9 heroes: 5). L1601: each Evil hero may offer its soul, losing 1 W, and
-    // brings a Torment Dice on 3+.
+    // 003 L1554: a Good party gets half its size in Blessing Dice, rounded up, and its
+    // Paladin 2 more (L1300; the Lantern Wardens' 9 heroes and Sir Aldwin's: 5 + 2). L1601:
+    // each Evil hero may offer its soul, losing 1 W, and brings a Torment Dice on 3+.
     let mut game = set_up(&rules(), &["3", "2"]);
     let state = game.state();
     assert_eq!(player_counter(state, ANN, "alignment"), 1);
-    assert_eq!(player_counter(state, ANN, "blessing"), 5);
+    assert_eq!(player_counter(state, ANN, "blessing"), 7);
     // Each hero is asked in turn; Hrodgar (a 3) and Ugluk (a 2) offer, the others keep it.
     let mut asked_heroes = 0;
     while let Some(request) = pending(&game) {
@@ -340,8 +340,9 @@ fn the_alignment_guild_and_stocks_are_set_before_the_battle() {
     assert_eq!(player_counter(state, BO, "alignment"), 2);
     assert_eq!(player_counter(state, BO, "guild"), 0);
     assert_eq!(player_counter(state, BO, "orders"), 0);
-    // Ours: Mortenians and Soldiers allow Good, Neutral and Evil, so the Grey Band's
-    // alignment cannot be read (0) and it gets no dice.
+    // The party's alignment is the one it declares (`party_of`), even where its heroes
+    // would allow several: the Grey Band (Mortenians and Soldiers: Good, Neutral or Evil)
+    // is Neutral and gets its Inspiration Dice.
     let knives = duel("Test Night Knives", "Test Grey Band");
     let mut game = set_up(&knives, &[]);
     while pending(&game).is_some() {
@@ -350,8 +351,10 @@ fn the_alignment_guild_and_stocks_are_set_before_the_battle() {
     let state = game.state();
     assert_eq!(player_counter(state, ANN, "alignment"), 5);
     assert_eq!(player_counter(state, ANN, "guild"), 1);
-    assert_eq!(player_counter(state, BO, "alignment"), 0);
-    assert_eq!(player_counter(state, BO, "inspiration"), 0);
+    assert_eq!(player_counter(state, BO, "alignment"), 3);
+    let grey = piece(state, "Grey Captain");
+    let ld = state.characteristic(grey, "ld").expect("LD");
+    assert_eq!(player_counter(state, BO, "inspiration"), (ld + 1) / 2);
     assert!(pending(&game).is_none());
     // The same Mortenians with a Wizard of the Light (a Good domain, L706): Good, 6 heroes,
     // 3 Blessing Dice.
@@ -747,13 +750,16 @@ fn a_tracker_leaders_party_shoots_at_plus_1_bs_and_rerolls_spot_tests() {
             .expect("int")
     };
     assert_eq!(total(shot(4)), total(shot(0)) + 1);
-    // L1526: Spot tests may be re-rolled: a failed 2, re-rolled to 5, finds Grey 1.
+    // L1526: Spot tests may be re-rolled: a failed 2, re-rolled to 5, finds Grey 1. The
+    // spotter is a Scout of the party (the Tracker Leader re-rolls his own Spot tests as a
+    // Tracker, L1312, without the guild).
+    let scout = id(start.state(), "Stalk 1");
     let spot = |guild: i64| {
-        let captain = captain.clone();
+        let captain = scout.clone();
         scenario(
             &rules,
             move |ctx: &mut Ctx<'_>| {
-                stand(ctx, "Stalk Captain", 3500, 1000, (0, 1));
+                stand(ctx, "Stalk 1", 3500, 1000, (0, 1));
                 stand(ctx, "Grey 1", 3500, 2000, (0, -1));
                 let grey = piece(ctx.state(), "Grey 1");
                 ctx.set_tokens(Scope::Piece(grey), "hidden", 1)
@@ -789,4 +795,39 @@ fn a_tracker_leaders_party_shoots_at_plus_1_bs_and_rerolls_spot_tests() {
     target(&mut plain);
     assert!(pending(&plain).is_none());
     assert_eq!(tokens(plain.state(), "Grey 1", "hidden"), 1);
+}
+
+#[test]
+fn professions_change_their_partys_bonus_dice() {
+    // 003 L1300: a Paladin brings 2 more Blessing Dice; L1452: a Herbalist's Good party
+    // re-rolls 1s and 2s with them; L1436: a Fortune teller's Evil party adds 1 to its
+    // Torment re-rolls; L1392: a Charlatan gives an Anarchist party a Rage Dice. The shipped
+    // Lantern Wardens have a Paladin (the test above); the others are given the profession's
+    // card and the seat's alignment is set, as no legal party holds them all.
+    let rules = rules();
+    let with = |profession: &'static str, alignment: i64| {
+        scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                let hero = piece(ctx.state(), "Hedda");
+                let owner = ctx.state().pieces[&hero].owner;
+                let zone = ZoneId::on_piece(owner, "equipped", hero);
+                ctx.create_card(profession, owner, &zone).expect("the card");
+                set(ctx, owner, "alignment", alignment);
+            },
+            vec![frame("alignment_setup", &[("player", Value::Player(ANN))])],
+        )
+    };
+    let herbal = with("Herbalist", 1);
+    assert_eq!(player_counter(herbal.state(), ANN, "blessing_faces"), 2);
+    let plain = with("Scoundrel", 1);
+    assert_eq!(player_counter(plain.state(), ANN, "blessing_faces"), 0);
+    let mut fortune = with("Fortune teller", 5);
+    while pending(&fortune).is_some() {
+        pick(&mut fortune, ANN, "keep it");
+    }
+    assert_eq!(player_counter(fortune.state(), ANN, "torment_bonus"), 1);
+    let charlatan = with("Charlatan", 4);
+    assert_eq!(player_counter(charlatan.state(), ANN, "rage"), 1);
+    assert_eq!(player_counter(with("Scoundrel", 4).state(), ANN, "rage"), 0);
 }

@@ -221,8 +221,14 @@ fn the_side_is_chosen_by_the_loser_of_the_terrain_roll_off_and_heroism_adds_a_wo
     let chooser = asked.player;
     game.submit(chooser, Answer::One(option("North")))
         .expect("side");
-    // The chooser deploys first, in the North strip (y from 60 to 70 cm).
-    let next = pending(&game).expect("deploy");
+    // The chooser deploys first, in the North strip (y from 60 to 70 cm); a party with a
+    // Ranger is first asked which hero deploys further forward (003 L1354): none.
+    let mut next = pending(&game).expect("deploy");
+    if options(&next).first().map(String::as_str) == Some("none") {
+        game.submit(chooser, Answer::One(option("none")))
+            .expect("ranger");
+        next = pending(&game).expect("deploy");
+    }
     assert_eq!(next.player, chooser);
     let Some(Choice::Point(at)) = (match &next.options {
         gloam::core::Options::One { choices } => choices.first().cloned(),

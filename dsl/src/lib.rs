@@ -102,5 +102,5 @@ pub use variables::{EVENT_VARIABLES, FIGHTER_CARD_KINDS, Place, STEP_VARIABLES, 
 pub use vocabulary::{FunctionDoc, FunctionKind, NameKind, Param, docs_markdown, vocabulary};
 pub use world::{
     AbilityInfo, ArmyAbility, ArmyInfo, Bindings, CardInfo, CardRestriction, FighterInfo,
-    ModelWeapon, Names, ProfileValue, Side, WeaponInfo, World,
+    ModelWeapon, Names, PartyInfo, ProfileValue, Side, WeaponInfo, World,
 };

@@ -51,7 +51,7 @@ impl Default for Limits {
             array_size: 1_024,
             map_size: 256,
             variables: 256,
-            functions: 64,
+            functions: 128,
             script_bytes: 65_536,
         }
     }

@@ -530,6 +530,22 @@ fn register_units(engine: &mut Registrar) {
             Ok(Dynamic::from_map(map))
         })
     });
+    engine.register_fn("party_of", |ctx: Ncc, player: PlayerId| -> Res<Dynamic> {
+        with_run(&ctx, "party_of", |run| {
+            if run.state().player(player).is_none() {
+                return Err(Stop::failed("party_of", format!("there is no {player}")));
+            }
+            let Some(party) = run.world.parties.get(&player) else {
+                return Ok(Dynamic::UNIT);
+            };
+            let mut map = Map::new();
+            map.insert("name".into(), text(&party.name));
+            map.insert("alignment".into(), text(&party.alignment));
+            map.insert("guild".into(), or_unit_text(party.guild.as_ref()));
+            map.insert("points".into(), Dynamic::from_int(party.points));
+            Ok(Dynamic::from_map(map))
+        })
+    });
     engine.register_fn(
         "model_abilities",
         |ctx: Ncc, fighter: PieceId| -> Res<Array> {

@@ -1198,6 +1198,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "party_of",
+        &[PLAYER],
+        "map or ()",
+        "the party the player brings to a role-playing skirmish game: `#{ name, alignment, guild, points }`, `alignment` as the party declares it (`\"good\"`...), `guild` its guild's name or `()`; `()` when the player brings none",
+    ),
+    doc(
+        Query,
         "model_abilities",
         &[FIGHTER],
         "list of maps",
@@ -1816,7 +1823,10 @@ pub fn docs_markdown() -> String {
         ("items in a list", limits.array_size as u64),
         ("entries in a map", limits.map_size as u64),
         ("variables alive at once", limits.variables as u64),
-        ("functions a script defines", limits.functions as u64),
+        (
+            "functions a script defines (closures count too)",
+            limits.functions as u64,
+        ),
         (
             "bytes of one script (checked at load)",
             limits.script_bytes as u64,

@@ -534,6 +534,38 @@ pub struct ArmyInfo {
     pub abilities: Vec<ArmyAbility>,
 }
 
+/// The party a player brings to a role-playing skirmish game, as `party_of` gives it to
+/// scripts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PartyInfo {
+    /// The party's name.
+    pub name: String,
+    /// Its alignment, as the party declares it (`good`, `evil`...).
+    pub alignment: String,
+    /// The guild it forms, if it declares one.
+    pub guild: Option<String>,
+    /// The points it was built to.
+    pub points: i64,
+}
+
+impl PartyInfo {
+    /// A party's name, alignment, guild and points.
+    pub fn new(
+        name: impl Into<String>,
+        alignment: impl Into<String>,
+        guild: Option<String>,
+        points: i64,
+    ) -> PartyInfo {
+        PartyInfo {
+            name: name.into(),
+            alignment: alignment.into(),
+            guild,
+            points,
+        }
+    }
+}
+
 /// One value of a [`ModelWeapon`]'s profile, as scripts read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -585,6 +617,8 @@ pub(crate) struct WorldData {
     /// What each player's army is, for a measured game: its name, its general's profile and
     /// its abilities (`army_of`).
     pub(crate) armies: BTreeMap<PlayerId, ArmyInfo>,
+    /// What each player's party is, for a role-playing skirmish game (`party_of`).
+    pub(crate) parties: BTreeMap<PlayerId, PartyInfo>,
     /// The abilities of the models of a measured game, by model kind.
     pub(crate) model_abilities: BTreeMap<String, Vec<ArmyAbility>>,
     /// The ruleset's named numbers (`constant(name)`), lengths in tenths of a millimetre.
@@ -652,6 +686,7 @@ impl World {
                 table_layouts: Vec::new(),
                 model_weapons: BTreeMap::new(),
                 armies: BTreeMap::new(),
+                parties: BTreeMap::new(),
                 model_abilities: BTreeMap::new(),
                 constants: BTreeMap::new(),
                 placed_table: crate::table::PlacedTable::default(),
@@ -823,6 +858,12 @@ impl World {
     /// The same world knowing `player`'s army (`army_of`).
     pub fn with_army(mut self, player: PlayerId, army: ArmyInfo) -> World {
         Rc::make_mut(&mut self.data).armies.insert(player, army);
+        self
+    }
+
+    /// The same world knowing `player`'s party (`party_of`).
+    pub fn with_party(mut self, player: PlayerId, party: PartyInfo) -> World {
+        Rc::make_mut(&mut self.data).parties.insert(player, party);
         self
     }
 

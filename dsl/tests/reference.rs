@@ -104,6 +104,7 @@ fn the_vocabulary_has_the_designed_names() {
         "unit_models",
         "all_units_of",
         "army_of",
+        "party_of",
         "model_abilities",
         "model_weapons",
         "model_weapon",

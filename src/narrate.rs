@@ -171,8 +171,14 @@ impl<'a> Narrator<'a> {
                 crate::table_text::point_words(at, unit)
             ),
             (TableStep::Moved(by, at), run) => {
-                let length =
+                let words =
                     crate::table_text::length_words(crate::table_text::offset_length(by), unit);
+                // A move shorter than the tenth the words show is told as such, not as 0.0.
+                let length = if words.starts_with("0.0 ") {
+                    format!("less than {}", words.replacen("0.0", "0.1", 1))
+                } else {
+                    words
+                };
                 let direction = crate::table_text::direction_words(by);
                 let verb = if run == 1 { "moves" } else { "move" };
                 let extra = if how == "move" {
@@ -722,13 +728,17 @@ enum TableStep {
 }
 
 impl TableStep {
+    /// What a placement did to a model on the table (`None` when it did nothing: a move by
+    /// no offset that kept the facing tells no line).
     fn of(from: Option<Position>, to: Option<Position>) -> Option<TableStep> {
         match (from, to) {
             (None, Some(Position::Table { at, .. })) => Some(TableStep::SetUp(at)),
             (
                 Some(Position::Table { at: a, facing: was }),
                 Some(Position::Table { at: b, facing }),
-            ) if a == b && was != facing => Some(TableStep::Turned(Point::new(facing.0, facing.1))),
+            ) if a == b => {
+                (was != facing).then(|| TableStep::Turned(Point::new(facing.0, facing.1)))
+            }
             (Some(Position::Table { at: a, .. }), Some(Position::Table { at: b, .. })) => {
                 Some(TableStep::Moved(
                     Point::new(b.x.saturating_sub(a.x), b.y.saturating_sub(a.y)),

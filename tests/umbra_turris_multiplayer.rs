@@ -104,9 +104,13 @@ fn three_or_four_parties_deploy_in_their_corners_roll_initiative_and_play_to_the
                     let corner = corners
                         .iter()
                         .position(|&(cx, cy)| {
+                            // A Ranger's party may set one hero up to 20 cm further
+                            // forward (003 L1354): every other hero is in the square.
                             placed
                                 .iter()
-                                .all(|&(x, y)| (x - cx).abs() <= 1500 && (y - cy).abs() <= 1500)
+                                .filter(|&&(x, y)| (x - cx).abs() > 1500 || (y - cy).abs() > 1500)
+                                .count()
+                                <= 1
                         })
                         .unwrap_or_else(|| {
                             panic!("{players} players: seat {seat} not in a corner's 15 cm square: {placed:?}")

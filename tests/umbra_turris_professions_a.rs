@@ -460,8 +460,8 @@ fn the_black_knights_marks_add_2_each_to_a_power_strike_and_cost_them_a_wound() 
 
 #[test]
 fn the_black_knight_falling_is_removed_and_wounds_the_enemies_within_15_cm() {
-    // 003 L1185: reduced to 0 W, he is removed from play at once and each enemy within 15 cm
-    // loses 2 W.
+    // 003 L1185-1188: reduced to 0 W, he is removed from play at once and each enemy within
+    // 15 cm loses 2 W (3 W a hero of a Good party).
     let rules = rules();
     let knight = who(&rules, "Dark Knight");
     let game = scenario(
@@ -491,6 +491,28 @@ fn the_black_knight_falling_is_removed_and_wounds_the_enemies_within_15_cm() {
     assert_eq!(counter(state, "Grey Captain", "damage"), 2);
     assert_eq!(counter(state, "Grey Monk", "damage"), 0);
     assert_eq!(counter(state, "Dark Squire", "damage"), 0);
+    // L1188: 3 W to a hero of a Good party (the seat's alignment, as `alignment_setup`
+    // reads it from the party).
+    let good = scenario(
+        &rules,
+        |ctx| {
+            stand(ctx, "Dark Knight", 3500, 3000, (0, 1));
+            stand(ctx, "Grey Captain", 3500, 4000, (0, -1));
+            let grey = ctx.state().pieces[&piece(ctx.state(), "Grey Captain")].owner;
+            ctx.set_counter(gloam::core::Scope::Player(grey), "alignment", 1)
+                .expect("alignment");
+            ctx.fix_dice("d6", &["6", "6", "6", "6"]);
+        },
+        vec![frame(
+            "wound",
+            &[
+                ("target", who(&rules, "Dark Knight")),
+                ("count", Value::Int(7)),
+                ("data", Value::Str("combat".into())),
+            ],
+        )],
+    );
+    assert_eq!(counter(good.state(), "Grey Captain", "damage"), 3);
     // Another hero falling stays on the table with his Death Counter, and hurts no one.
     let squire = who(&rules, "Dark Squire");
     let other = scenario(

@@ -27,15 +27,15 @@
 //! | Mercenary: +1 WS or S on a charge, one more order (L1530-1534) | `the_mercenaries_strike_harder_on_a_charge`, `the_alignment_guild_and_stocks_are_set_before_the_battle` |
 //! | Assassins: +1 Precision, the Leader's Fear (L1480-1486) | `the_assassins_precision_and_their_leaders_fear` |
 
-use gloam::core::{Ctx, Game, GameState, PlayerId, Point, Position, Scope, Value, ZoneId};
+use gloam::core::{Ctx, Game, GameState, PlayerId, Scope, Value, ZoneId};
 use gloam::engine::RulesetGame;
-use gloam::sim::{MatchChoice, prepare_match};
 
 mod scenario;
 use scenario::{
-    Scenario, answer, cards_dir, frame, has_said, option, options, pending, piece,
-    piece_counter as counter, player_counter, scenario, shipped, tokens,
+    Scenario, answer, frame, has_said, option, options, pending, piece, piece_counter as counter,
+    player_counter, scenario, shipped, tokens,
 };
+use scenario::{party_duel, stand};
 
 const ANN: PlayerId = PlayerId(0);
 const BO: PlayerId = PlayerId(1);
@@ -136,36 +136,11 @@ party "Test Dawn Choir" {
 
 /// A match of the shipped data plus the test parties, `a` against `b`.
 fn duel(a: &str, b: &str) -> RulesetGame {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("gloam-ut-align-{}-{unique}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("parties.gloam");
-    std::fs::write(&file, PARTIES).expect("write the parties");
-    let choice = MatchChoice {
-        parties: vec![a.to_owned(), b.to_owned()],
-        ..MatchChoice::default()
-    };
-    prepare_match(&[cards_dir(), file], "umbra_turris", 2, &choice).expect("the match")
+    party_duel(PARTIES, a, b)
 }
 
 fn rules() -> RulesetGame {
     shipped("umbra_turris")
-}
-
-/// Stands `kind` at (`x`, `y`) tenths of a millimetre, facing `facing`.
-fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64, facing: (i64, i64)) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(
-        id,
-        Some(Position::Table {
-            at: Point::new(x, y),
-            facing,
-        }),
-        vec![],
-        "deploy",
-    )
-    .expect("placed");
 }
 
 fn id(state: &GameState, kind: &str) -> Value {

@@ -12,6 +12,7 @@ use gloam::engine::RulesetGame;
 use gloam::sim::check_invariants;
 
 mod scenario;
+use scenario::stand;
 use scenario::{
     Scenario, answer, frame, give, has_said, option, options, pending, piece,
     piece_counter as counter, scenario, shipped, tokens,
@@ -22,21 +23,6 @@ const BO: PlayerId = PlayerId(1);
 
 fn rules() -> RulesetGame {
     shipped("umbra_turris")
-}
-
-/// Stands `kind` at (`x`, `y`) tenths of a millimetre, facing `facing`.
-fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64, facing: (i64, i64)) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(
-        id,
-        Some(Position::Table {
-            at: Point::new(x, y),
-            facing,
-        }),
-        vec![],
-        "deploy",
-    )
-    .expect("placed");
 }
 
 /// Stands `a` facing north and `b` facing south, their 25 mm bases touching.

@@ -44,6 +44,7 @@ use gloam::engine::RulesetGame;
 use gloam::sim::{MatchChoice, check_invariants, prepare_match};
 
 mod scenario;
+use scenario::stand;
 use scenario::{
     Scenario, cards_dir, frame, give, has_said, pending, piece, piece_counter as counter, said,
     scenario, tokens,
@@ -111,21 +112,6 @@ fn rules() -> RulesetGame {
         ..MatchChoice::default()
     };
     prepare_match(&[cards_dir(), file], "umbra_turris", 2, &choice).expect("the match")
-}
-
-/// Stands `kind` at (`x`, `y`) tenths of a millimetre, facing `facing`.
-fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64, facing: (i64, i64)) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(
-        id,
-        Some(Position::Table {
-            at: Point::new(x, y),
-            facing,
-        }),
-        vec![],
-        "deploy",
-    )
-    .expect("placed");
 }
 
 fn hurt(ctx: &mut Ctx<'_>, kind: &str, damage: i64) {

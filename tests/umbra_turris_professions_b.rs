@@ -32,17 +32,16 @@
 //! | Swashbuckler | a second attack after a parry | `a_swashbuckler_with_two_swords_attacks_again_when_parried` |
 //! | Scout | moves his full M while hidden | `a_hidden_scout_moves_his_full_m` |
 
-use gloam::core::{
-    Choice, Ctx, Game, GameState, Options, PlayerId, Point, Position, Scope, Value, ZoneId,
-};
+use gloam::core::{Choice, Ctx, Game, GameState, Options, PlayerId, Scope, Value, ZoneId};
 use gloam::engine::RulesetGame;
-use gloam::sim::{MatchChoice, check_invariants, prepare_match};
+use gloam::sim::check_invariants;
 
 mod scenario;
 use scenario::{
-    Scenario, cards_dir, frame, give, has_said, pending, piece, piece_counter as counter, said,
-    scenario, tokens,
+    Scenario, frame, give, has_said, pending, piece, piece_counter as counter, said, scenario,
+    tokens,
 };
+use scenario::{party_duel, stand};
 
 /// Test parties, legal under the building rules (`gloam check`): Borian Humans (no race
 /// ability of theirs acts in these scenarios). No legal party holds a Street Judge (Humans'
@@ -125,17 +124,7 @@ party "Test Light" {
 
 /// A match of the shipped data plus the test parties, `a` against `b`.
 fn duel(a: &str, b: &str) -> RulesetGame {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("gloam-ut-profb-{}-{unique}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("parties.gloam");
-    std::fs::write(&file, PARTIES).expect("write the parties");
-    let choice = MatchChoice {
-        parties: vec![a.to_owned(), b.to_owned()],
-        ..MatchChoice::default()
-    };
-    prepare_match(&[cards_dir(), file], "umbra_turris", 2, &choice).expect("the match")
+    party_duel(PARTIES, a, b)
 }
 
 fn blades() -> RulesetGame {
@@ -144,21 +133,6 @@ fn blades() -> RulesetGame {
 
 fn light() -> RulesetGame {
     duel("Test Light", "Test Foes")
-}
-
-/// Stands `kind` at (`x`, `y`) tenths of a millimetre, facing `facing`.
-fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64, facing: (i64, i64)) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(
-        id,
-        Some(Position::Table {
-            at: Point::new(x, y),
-            facing,
-        }),
-        vec![],
-        "deploy",
-    )
-    .expect("placed");
 }
 
 /// `a` to the south facing north, `b` facing south, their 25 mm bases touching.

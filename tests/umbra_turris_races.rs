@@ -30,17 +30,16 @@
 //! | Destiny (Hobgoblins) | `destiny_cancels_a_shot_from_within_20_cm_of_a_hobgoblin`, `destiny_cancels_a_spell_cast_within_20_cm_of_a_hobgoblin` |
 //! | Innate power (Gnomes) | `innate_power_adds_to_a_gnomes_strike_and_wards_off_spells`, `innate_power_raises_a_gnomes_hit_die` |
 
-use gloam::core::{
-    Choice, Ctx, Frame, Game, GameState, Options, PieceId, PlayerId, Point, Position, Scope, Value,
-};
+use gloam::core::{Choice, Ctx, Frame, Game, GameState, Options, PieceId, PlayerId, Scope, Value};
 use gloam::engine::RulesetGame;
-use gloam::sim::{MatchChoice, check_invariants, prepare_for, prepare_match};
+use gloam::sim::{check_invariants, prepare_for};
 
 mod scenario;
 use scenario::{
     Scenario, cards_dir, frame, give, has_said, pending, piece, piece_counter as counter, scenario,
     tokens,
 };
+use scenario::{fixture_file, party_duel, stand};
 
 /// Three test parties, legal under the building rules: every sub-race of the seed but the
 /// Mortenians' few duties as targets, each hero a Soldier (31 DC, 003 L1444) with a sword.
@@ -106,39 +105,9 @@ const DUSK: &str = "Test Dusk Host";
 const DAWN: &str = "Test Dawn Band";
 const GREY: &str = "Test Grey Band";
 
-fn write_fixture(name: &str, text: &str) -> std::path::PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("gloam-ut-races-{}-{unique}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(name);
-    std::fs::write(&file, text).expect("write the parties");
-    file
-}
-
 /// A match of the shipped data plus the test parties, `a` (seat 0) against `b` (seat 1).
 fn duel(a: &str, b: &str) -> RulesetGame {
-    let file = write_fixture("parties.gloam", PARTIES);
-    let choice = MatchChoice {
-        parties: vec![a.to_owned(), b.to_owned()],
-        ..MatchChoice::default()
-    };
-    prepare_match(&[cards_dir(), file], "umbra_turris", 2, &choice).expect("the match")
-}
-
-/// Stands `kind` at (`x`, `y`) tenths of a millimetre, facing `facing`.
-fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64, facing: (i64, i64)) {
-    let id = piece(ctx.state(), kind);
-    ctx.place_piece(
-        id,
-        Some(Position::Table {
-            at: Point::new(x, y),
-            facing,
-        }),
-        vec![],
-        "deploy",
-    )
-    .expect("placed");
+    party_duel(PARTIES, a, b)
 }
 
 fn owner(state: &GameState, kind: &str) -> PlayerId {
@@ -1367,10 +1336,7 @@ party "Test Heavy Band" {{
         )
     };
     let refused = prepare_for(
-        &[
-            cards_dir(),
-            write_fixture("undorhan.gloam", &party("Undorhans")),
-        ],
+        &[cards_dir(), fixture_file("undorhan", &party("Undorhans"))],
         "umbra_turris",
         2,
     );
@@ -1380,10 +1346,7 @@ party "Test Heavy Band" {{
     let error = error.to_string();
     assert!(error.contains("Breastplate"), "{error}");
     let allowed = prepare_for(
-        &[
-            cards_dir(),
-            write_fixture("mortenian.gloam", &party("Mortenians")),
-        ],
+        &[cards_dir(), fixture_file("mortenian", &party("Mortenians"))],
         "umbra_turris",
         2,
     );

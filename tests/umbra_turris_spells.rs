@@ -47,12 +47,13 @@ use gloam::core::{
     Value, ZoneId,
 };
 use gloam::engine::RulesetGame;
-use gloam::sim::{MatchChoice, check_invariants, prepare_match};
+use gloam::sim::check_invariants;
 
 mod scenario;
+use scenario::party_duel;
 use scenario::{
-    Scenario, cards_dir, frame, give, has_said, pending, piece, piece_counter as counter, said,
-    scenario, shipped, tokens,
+    Scenario, frame, give, has_said, pending, piece, piece_counter as counter, said, scenario,
+    shipped, tokens,
 };
 
 const P0: PlayerId = PlayerId(0);
@@ -136,17 +137,7 @@ party "Test Bright Choir" {
 
 /// A match of the shipped data plus the test parties, `a` against `b`.
 fn duel(a: &str, b: &str) -> RulesetGame {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("gloam-ut-spells-{}-{unique}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("parties.gloam");
-    std::fs::write(&file, PARTIES).expect("write the parties");
-    let choice = MatchChoice {
-        parties: vec![a.to_owned(), b.to_owned()],
-        ..MatchChoice::default()
-    };
-    prepare_match(&[cards_dir(), file], "umbra_turris", 2, &choice).expect("the match")
+    party_duel(PARTIES, a, b)
 }
 
 /// Stands `kind` (the first piece of that name) at (`x`, `y`) tenths of a millimetre,

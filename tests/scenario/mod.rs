@@ -40,13 +40,47 @@ pub fn with_fixture(ruleset: &str, name: &str, text: &str) -> RulesetGame {
 /// One file per call: tests run in parallel, and a file another test is rewriting could be
 /// read half-written.
 pub fn with_fixture_for(ruleset: &str, name: &str, text: &str, players: usize) -> RulesetGame {
+    let file = fixture_file(name, text);
+    prepare_for(&[cards_dir(), file], ruleset, players).expect("the data and the fixture load")
+}
+
+/// A match of Umbra Turris on the shipped data plus the test-only `.gloam` text `parties`
+/// (party items), the party `a` in seat 0 against `b` in seat 1.
+pub fn party_duel(parties: &str, a: &str, b: &str) -> RulesetGame {
+    let file = fixture_file("parties", parties);
+    let choice = gloam::sim::MatchChoice {
+        parties: vec![a.to_owned(), b.to_owned()],
+        ..gloam::sim::MatchChoice::default()
+    };
+    gloam::sim::prepare_match(&[cards_dir(), file], "umbra_turris", 2, &choice).expect("the match")
+}
+
+/// Writes the test-only `.gloam` text `text` to a file of its own (tests run in parallel)
+/// and returns its path.
+pub fn fixture_file(name: &str, text: &str) -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("gloam-{name}-{}-{unique}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join(format!("{name}.gloam"));
     std::fs::write(&file, text).expect("write the fixture");
-    prepare_for(&[cards_dir(), file], ruleset, players).expect("the data and the fixture load")
+    file
+}
+
+/// Stands the piece `kind` (the first of that name) on a measured table at (`x`, `y`)
+/// tenths of a millimetre, facing `facing`.
+pub fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64, facing: (i64, i64)) {
+    let id = piece(ctx.state(), kind);
+    ctx.place_piece(
+        id,
+        Some(gloam::core::Position::Table {
+            at: gloam::core::Point::new(x, y),
+            facing,
+        }),
+        vec![],
+        "deploy",
+    )
+    .expect("placed");
 }
 
 /// A test-only Harrowdeep spell whose casting value is two channel symbols; cast, it gives

@@ -247,6 +247,24 @@ impl Builder<'_> {
         }
     }
 
+    /// Checks an item's `min_players` and `max_players` (a ruleset's, a map's): each at least
+    /// 1, the most no fewer than the fewest.
+    fn player_range(&mut self, item: &Item) {
+        self.at_least(item, "min_players", 1);
+        self.at_least(item, "max_players", 1);
+        if let (Some(min), Some(Value::Int(max))) =
+            (int(item, "min_players"), value(item, "max_players"))
+            && max.value < min
+        {
+            self.bad_value(
+                max.span,
+                "`max_players` is below `min_players`".to_string(),
+                "fewer than min_players",
+                format!("write {min} or more"),
+            );
+        }
+    }
+
     fn side(&mut self, item: &Item) -> Option<Side> {
         let Some(Value::Ident(side)) = value(item, "side") else {
             return None;
@@ -328,19 +346,7 @@ impl Builder<'_> {
 
     pub(crate) fn ruleset(&mut self, item: &Item) -> Option<RulesetDef> {
         self.at_least(item, "rounds", 1);
-        self.at_least(item, "min_players", 1);
-        self.at_least(item, "max_players", 1);
-        if let (Some(min), Some(Value::Int(max))) =
-            (int(item, "min_players"), value(item, "max_players"))
-            && max.value < min
-        {
-            self.bad_value(
-                max.span,
-                "`max_players` is below `min_players`".to_string(),
-                "fewer than min_players",
-                format!("write {min} or more"),
-            );
-        }
+        self.player_range(item);
         let mut remove = Vec::new();
         for element in elements(item, "remove") {
             let Element::Pair(pair) = element else {
@@ -1220,19 +1226,7 @@ impl Builder<'_> {
                     });
                 }
             }
-            self.at_least(map, "min_players", 1);
-            self.at_least(map, "max_players", 1);
-            if let (Some(min), Some(Value::Int(max))) =
-                (int(map, "min_players"), value(map, "max_players"))
-                && max.value < min
-            {
-                self.bad_value(
-                    max.span,
-                    "`max_players` is below `min_players`".to_string(),
-                    "fewer than min_players",
-                    format!("write {min} or more"),
-                );
-            }
+            self.player_range(map);
             if let Some(Value::Int(max)) = value(map, "max_players")
                 && max.value > territories.len() as i64
             {

@@ -1,7 +1,8 @@
 //! Umbra Turris psychology played from the data in cards/umbra_turris (seed 003, digest
 //! part A13): Bound by blood, the Leader's bonus in a party of one race (L778-780,
 //! L838-840), and Stubborn, the large models' Action Dice won back after a hurt not from
-//! combat (L842-844). Each scenario arranges heroes through the kernel's `Ctx` with loaded
+//! combat (L842-844); and the Vartevians' Invulnerability (L928-931), a race ability that
+//! lets a hero with a Death Counter act and gives it Permanent Fear. Each scenario arranges heroes through the kernel's `Ctx` with loaded
 //! dice, runs one step of the flow and checks what the seed says.
 
 use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value};
@@ -59,6 +60,20 @@ party "Test Mixed Watch" {
     hero "Mixed 13" { race = "Dwarfs" subrace = "Dwarfs of Thargomind" profession = "Soldier" equipment = ["Spear"] }
     hero "Mixed 14" { race = "Dwarfs" subrace = "Dwarfs of Thargomind" profession = "Soldier" equipment = ["Spear"] }
     hero "Mixed 15" { race = "Dwarfs" subrace = "Dwarfs of Thargomind" profession = "Soldier" equipment = ["Spear"] }
+}
+
+party "Test Vartevian Band" {
+    ruleset = "umbra_turris"
+    roster = "Umbra Turris"
+    alignment = neutral
+    points = 1500
+    source = "ours"
+    hero "Vart Captain" { race = "Humans" subrace = "Vartevians" profession = "Soldier" leader = true equipment = ["Spear"] }
+    hero "Vart 1" { race = "Humans" subrace = "Vartevians" profession = "Soldier" equipment = ["Spear"] }
+    hero "Vart 2" { race = "Humans" subrace = "Vartevians" profession = "Soldier" equipment = ["Spear"] }
+    hero "Vart 3" { race = "Humans" subrace = "Vartevians" profession = "Soldier" equipment = ["Spear"] }
+    hero "Vart 4" { race = "Humans" subrace = "Vartevians" profession = "Soldier" equipment = ["Spear"] }
+    hero "Vart 5" { race = "Humans" subrace = "Vartevians" profession = "Soldier" equipment = ["Spear"] }
 }
 
 party "Test Thargo Sellswords" {
@@ -310,4 +325,144 @@ fn stubborn_answers_once_a_cycle() {
         0,
         "used this Cycle already"
     );
+}
+
+/// Seat 0's Vart 1 (or Grey Band's Grey 1, for `vartevian = false`) loses all its Wounds to
+/// an enemy's strike, holding an Action Dice when `holding`; the two stand face to face.
+fn fall(vartevian: bool, holding: bool) -> Game<Scenario> {
+    let (party, hero) = if vartevian {
+        ("Test Vartevian Band", "Vart 1")
+    } else {
+        ("Test Grey Band", "Grey 1")
+    };
+    let rules = duel(party, "Test Thargo Sellswords");
+    let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let target = id(start.state(), hero);
+    let wounds = start.state().pieces[&piece(start.state(), hero)].characteristics["wounds"];
+    let attacker = id(start.state(), "Sell 1");
+    scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            spend_all(ctx);
+            stand(ctx, hero, 3500, 3000, (0, 1));
+            stand(ctx, "Sell 1", 3500, 3250, (0, -1));
+            if holding {
+                let id = piece(ctx.state(), hero);
+                ctx.set_tokens(Scope::Piece(id), "action_die", 1)
+                    .expect("die");
+            }
+        },
+        vec![frame(
+            "wound",
+            &[
+                ("target", target.clone()),
+                ("attacker", attacker.clone()),
+                ("count", Value::Int(wounds)),
+                ("data", Value::Str("combat".into())),
+            ],
+        )],
+    )
+}
+
+#[test]
+fn invulnerability_a_vartevian_falling_with_its_action_dice_keeps_it() {
+    // 003 L928-931: at 0 W with an Action Dice still held, the hero takes the Death Counter
+    // and may still use the die.
+    let game = fall(true, true);
+    let state = game.state();
+    assert_eq!(tokens(state, "Vart 1", "death_counter"), 1);
+    assert_eq!(tokens(state, "Vart 1", "action_die"), 1);
+    assert_eq!(piece_counter(state, "Vart 1", "invulnerable"), 1);
+    assert!(has_said(&game, "keeps its Action Dice"));
+    let rules = duel("Test Vartevian Band", "Test Thargo Sellswords");
+    assert_eq!(
+        rules.broken_invariant(state),
+        None,
+        "a kept die breaks no invariant"
+    );
+}
+
+#[test]
+fn invulnerability_needs_a_die_still_held() {
+    // 003 L928: "and still has an Action Dice": a Vartevian that spent its die falls as any
+    // hero; a hero of another race loses its die with the Death Counter (L476).
+    let game = fall(true, false);
+    assert_eq!(tokens(game.state(), "Vart 1", "death_counter"), 1);
+    assert_eq!(piece_counter(game.state(), "Vart 1", "invulnerable"), 0);
+    let game = fall(false, true);
+    assert_eq!(tokens(game.state(), "Grey 1", "death_counter"), 1);
+    assert_eq!(tokens(game.state(), "Grey 1", "action_die"), 0);
+}
+
+/// A game where seat 0's Vart 1 fell keeping its die (`fall`) and then it is seat 0's turn.
+fn fallen_vartevians_turn(arrange: impl Fn(&mut Ctx<'_>) + 'static) -> Game<Scenario> {
+    let rules = duel("Test Vartevian Band", "Test Thargo Sellswords");
+    scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            spend_all(ctx);
+            stand(ctx, "Vart 1", 3500, 3000, (0, 1));
+            stand(ctx, "Sell 1", 3500, 3250, (0, -1));
+            let id = piece(ctx.state(), "Vart 1");
+            let wounds = ctx.state().pieces[&id].characteristics["wounds"];
+            ctx.set_counter(Scope::Piece(id), "damage", wounds)
+                .expect("damage");
+            ctx.set_tokens(Scope::Piece(id), "death_counter", 1)
+                .expect("counter");
+            ctx.set_tokens(Scope::Piece(id), "action_die", 1)
+                .expect("die");
+            ctx.set_counter(Scope::Piece(id), "invulnerable", 1)
+                .expect("invulnerable");
+            arrange(ctx);
+        },
+        vec![frame("turn", &[("player", Value::Player(ANN))])],
+    )
+}
+
+#[test]
+fn invulnerability_the_fallen_vartevian_still_activates() {
+    // 003 L928-930: "... but still can use his Action Dice": seat 0's only die is the fallen
+    // Vartevian's, so its turn is his.
+    let game = fallen_vartevians_turn(|_| {});
+    assert!(has_said(&game, "activates"));
+    let asked = pending(&game).expect("the hero's turn asks what it does");
+    assert_eq!(asked.player, ANN);
+    let offered = scenario::options(&asked);
+    assert!(offered.contains(&"fight".to_owned()), "{offered:?}");
+    assert_eq!(
+        tokens(game.state(), "Vart 1", "action_die"),
+        0,
+        "the die is used"
+    );
+}
+
+#[test]
+fn invulnerability_ends_once_the_die_is_used() {
+    // 003 L928-930: the die is what it may still use; with it spent the hero is a Death
+    // Counter like any other (ours: the mark is cleared at the next turn).
+    let mut game = fallen_vartevians_turn(|_| {});
+    answer(&mut game, ANN, scenario::option("end the turn"));
+    while let Some(asked) = pending(&game) {
+        if asked.kind != "choose_option" || asked.player != ANN {
+            break;
+        }
+        let offered = scenario::options(&asked);
+        if !offered.contains(&"end the turn".to_owned()) {
+            break;
+        }
+        answer(&mut game, ANN, scenario::option("end the turn"));
+    }
+    assert_eq!(piece_counter(game.state(), "Vart 1", "invulnerable"), 0);
+    assert_eq!(tokens(game.state(), "Vart 1", "action_die"), 0);
+}
+
+#[test]
+fn invulnerability_gives_the_fallen_vartevian_permanent_fear() {
+    // 003 L931: while it has the Death Counter it has Permanent Fear, whose strikes cannot be
+    // parried (L804-806): no secret guess, the attacker picks openly.
+    let game = fallen_vartevians_turn(|_| {});
+    let mut game = game;
+    answer(&mut game, ANN, scenario::option("fight"));
+    let asked: Vec<_> = game.pending().iter().map(|r| r.player).collect();
+    assert_eq!(asked, [ANN], "only the attacker is asked: no parry");
 }

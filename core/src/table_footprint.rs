@@ -102,6 +102,21 @@ pub fn footprint_wholly_within(footprint: &[Point], area: &Area) -> bool {
 /// closer (overlapping is closer than any positive distance).
 pub fn footprint_gap_cmp(footprint: &[Point], shape: &Shape, distance: Length) -> Ordering {
     let threshold = i128::from(distance.as_tenth_mm().max(0));
+    // Two shapes whose bounding boxes are more than `distance` apart are: the boxes' gap is
+    // never more than the shapes'. Most shapes a footprint keeps away from are far from it.
+    if let (Some(a), Some(b)) = (points_box(footprint), shape_box(shape)) {
+        let dx = (b.0.0 - a.1.0).max(a.0.0 - b.1.0).max(0);
+        let dy = (b.0.1 - a.1.1).max(a.0.1 - b.1.1).max(0);
+        if dx.saturating_mul(dx).saturating_add(dy.saturating_mul(dy)) > threshold * threshold {
+            return Ordering::Greater;
+        }
+    }
+    exact_gap_cmp(footprint, shape, threshold)
+}
+
+/// [`footprint_gap_cmp`] without the bounding boxes' shortcut, `threshold` in tenths of a
+/// millimetre.
+fn exact_gap_cmp(footprint: &[Point], shape: &Shape, threshold: i128) -> Ordering {
     let corners_in = |vertices: &[Point]| {
         vertices
             .iter()
@@ -164,6 +179,35 @@ pub fn footprint_gap_cmp(footprint: &[Point], shape: &Shape, distance: Length) -
                 .min()
                 .unwrap_or(Ordering::Greater)
         }
+    }
+}
+
+/// A box: its lowest and highest corners, `(x, y)` in `i128` (no sum or difference of
+/// table coordinates overflows).
+type BoxI = ((i128, i128), (i128, i128));
+
+/// The box around `points`, `None` if there are none.
+fn points_box(points: &[Point]) -> Option<BoxI> {
+    let first = points.first()?;
+    let start = (i128::from(first.x), i128::from(first.y));
+    Some(points.iter().fold((start, start), |(low, high), p| {
+        let (x, y) = (i128::from(p.x), i128::from(p.y));
+        ((low.0.min(x), low.1.min(y)), (high.0.max(x), high.1.max(y)))
+    }))
+}
+
+/// The box around a shape (a disc's reaches its radius; a negative radius counts as 0, as in
+/// [`footprint_gap_cmp`]); `None` for an empty polygon.
+fn shape_box(shape: &Shape) -> Option<BoxI> {
+    match shape {
+        Shape::Point(point) => points_box(&[*point]),
+        Shape::Disc(centre, radius) => {
+            let r = i128::from(radius.as_tenth_mm().max(0));
+            let (x, y) = (i128::from(centre.x), i128::from(centre.y));
+            Some(((x - r, y - r), (x + r, y + r)))
+        }
+        Shape::Segment(a, b) => points_box(&[*a, *b]),
+        Shape::Polygon(vertices) => points_box(vertices),
     }
 }
 
@@ -269,6 +313,36 @@ mod tests {
             Point::new(x + side, y + side),
             Point::new(x, y + side),
         ]
+    }
+
+    #[test]
+    fn the_bounding_box_shortcut_never_changes_a_comparison() {
+        // A footprint around many places against each kind of shape, at distances around
+        // the exact gap: the shortcut answers only where the exact comparison says Greater.
+        let triangle = vec![Point::new(0, 0), Point::new(90, 10), Point::new(30, 70)];
+        let shapes = [
+            Shape::Point(Point::new(200, 150)),
+            Shape::Disc(Point::new(180, 60), Length::tenth_mm(40)),
+            Shape::Segment(Point::new(150, -40), Point::new(260, 120)),
+            Shape::Polygon(square(140, 90, 60)),
+        ];
+        let mut shortcuts = 0;
+        for dx in (-100..=300).step_by(13) {
+            for dy in (-100..=300).step_by(17) {
+                let at = footprint_at(&triangle, Point::new(dx, dy));
+                for shape in &shapes {
+                    for d in [0, 5, 20, 47, 80, 150] {
+                        let exact = exact_gap_cmp(&at, shape, i128::from(d));
+                        let quick = footprint_gap_cmp(&at, shape, Length::tenth_mm(d));
+                        assert_eq!(quick, exact, "{at:?} {shape:?} {d}");
+                        if quick == Ordering::Greater {
+                            shortcuts += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(shortcuts > 0);
     }
 
     #[test]

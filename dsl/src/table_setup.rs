@@ -275,6 +275,19 @@ fn check_feature(
     limits: &FootprintLimits,
     table: &Table,
 ) -> Result<(), String> {
+    check_feature_from(run, feature, at, limits, table, 0)
+}
+
+/// [`check_feature`] of the footprints from `first` on (the ones before already checked
+/// against the same limits).
+fn check_feature_from(
+    run: &RunState,
+    feature: &Feature,
+    at: Point,
+    limits: &FootprintLimits,
+    table: &Table,
+    first: usize,
+) -> Result<(), String> {
     // A feature set up in play is a piece standing at its origin: two cannot share one
     // point, even where their footprints may overlap (a token set on a piece of terrain).
     let taken = run.state().pieces.values().any(|piece| {
@@ -286,7 +299,7 @@ fn check_feature(
             feature.name
         ));
     }
-    for terrain in &feature.footprints {
+    for terrain in feature.footprints.iter().skip(first) {
         check_footprint(&footprint_at(&terrain.footprint, at), limits, table.unit)
             .map_err(|refused| format!("{} cannot be set up there: {refused}", feature.name))?;
     }
@@ -325,7 +338,8 @@ fn terrain_candidates(
     let Some(floor) = feature.footprints.first() else {
         return Ok(Vec::new());
     };
-    // The floor's legal places, then those where every raised part fits too.
+    // The floor's legal places (the floor checked there against these limits), then those
+    // where every raised part fits too.
     let legal: Vec<Point> = footprint_candidates(
         &floor.footprint,
         &limits,
@@ -333,7 +347,7 @@ fn terrain_candidates(
         usize::MAX,
     )
     .into_iter()
-    .filter(|at| check_feature(run, feature, *at, &limits, &table).is_ok())
+    .filter(|at| check_feature_from(run, feature, *at, &limits, &table, 1).is_ok())
     .collect();
     Ok(spread(legal, max))
 }

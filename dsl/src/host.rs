@@ -835,6 +835,7 @@ impl Host {
                 })
             }),
             asked: None,
+            placed: std::cell::RefCell::new(None),
         }
     }
 

@@ -118,6 +118,10 @@ pub(crate) struct RunState {
     /// from there, the call asks the same question; the compiled engine resumes a run there
     /// ([`crate::compiled::Finish::Suspended`]).
     pub(crate) asked: Option<usize>,
+    /// The terrain pieces set up in play, as `table_of` found them in this run's game, while
+    /// nothing has changed it since ([`RunState::ctx`] forgets them): scripts ask for the table
+    /// many times between two effects.
+    pub(crate) placed: std::cell::RefCell<Option<Rc<[(usize, gloam_core::Point)]>>>,
 }
 
 /// The compiled engine's table and limits, lent to a run.
@@ -362,6 +366,7 @@ impl RunState {
 
     /// A kernel context over the working copy (made now if this is the first effect).
     pub(crate) fn ctx(&mut self) -> Ctx<'_> {
+        self.placed.get_mut().take();
         let base = &self.base;
         let working = self.working.get_or_insert_with(|| base.clone());
         Ctx::new(working, &mut self.events)
@@ -561,6 +566,7 @@ pub(crate) fn with_run_raw<T>(body: impl FnOnce(&mut RunState) -> T) -> Option<T
 pub(crate) fn restart() {
     with_run_raw(|run| {
         run.working = None;
+        run.placed.get_mut().take();
         run.events.clear();
         run.next_answer = 0;
         run.flow.clear();

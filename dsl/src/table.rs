@@ -283,23 +283,32 @@ pub(crate) fn table_of<'a>(
     if table.loose.is_empty() {
         return Ok(TableRef::Plain(table));
     }
-    let placed: Vec<(usize, Point)> = run
-        .state()
-        .pieces
-        .values()
-        .filter(|piece| piece.layer == TERRAIN_LAYER)
-        .filter_map(|piece| {
-            let at = piece.position?.point()?;
-            let feature = table.loose.iter().position(|f| f.name == piece.kind)?;
-            Some((feature, at))
-        })
-        .collect();
+    // The pieces set up in play, found again only after the run's game changed.
+    let known = run.placed.borrow().clone();
+    let placed: Rc<[(usize, Point)]> = match known {
+        Some(placed) => placed,
+        None => {
+            let found: Rc<[(usize, Point)]> = run
+                .state()
+                .pieces
+                .values()
+                .filter(|piece| piece.layer == TERRAIN_LAYER)
+                .filter_map(|piece| {
+                    let at = piece.position?.point()?;
+                    let feature = table.loose.iter().position(|f| f.name == piece.kind)?;
+                    Some((feature, at))
+                })
+                .collect();
+            *run.placed.borrow_mut() = Some(found.clone());
+            found
+        }
+    };
     if placed.is_empty() {
         return Ok(TableRef::Plain(table));
     }
     let cache = &run.world.placed_table;
     if let Some((key, built)) = cache.0.borrow().as_ref() {
-        if *key == placed {
+        if **key == *placed {
             return Ok(TableRef::Placed(built.clone()));
         }
     }
@@ -339,7 +348,7 @@ impl std::ops::Deref for TableRef<'_> {
 #[derive(Debug, Default)]
 pub(crate) struct PlacedTable(std::cell::RefCell<Option<PlacedKey>>);
 
-type PlacedKey = (Vec<(usize, Point)>, Rc<Table>);
+type PlacedKey = (Rc<[(usize, Point)]>, Rc<Table>);
 
 impl Clone for PlacedTable {
     fn clone(&self) -> PlacedTable {

@@ -121,7 +121,7 @@ pub(crate) struct RunState {
     /// The terrain pieces set up in play, as `table_of` found them in this run's game, while
     /// nothing has changed it since ([`RunState::ctx`] forgets them): scripts ask for the table
     /// many times between two effects.
-    pub(crate) placed: std::cell::RefCell<Option<Rc<[(usize, gloam_core::Point)]>>>,
+    pub(crate) placed: std::cell::RefCell<Option<crate::table::Placed>>,
 }
 
 /// The compiled engine's table and limits, lent to a run.

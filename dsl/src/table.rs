@@ -285,10 +285,10 @@ pub(crate) fn table_of<'a>(
     }
     // The pieces set up in play, found again only after the run's game changed.
     let known = run.placed.borrow().clone();
-    let placed: Rc<[(usize, Point)]> = match known {
+    let placed: Placed = match known {
         Some(placed) => placed,
         None => {
-            let found: Rc<[(usize, Point)]> = run
+            let found: Placed = run
                 .state()
                 .pieces
                 .values()
@@ -348,7 +348,10 @@ impl std::ops::Deref for TableRef<'_> {
 #[derive(Debug, Default)]
 pub(crate) struct PlacedTable(std::cell::RefCell<Option<PlacedKey>>);
 
-type PlacedKey = (Rc<[(usize, Point)]>, Rc<Table>);
+/// The terrain pieces set up in play: each loose feature's index and where it stands.
+pub(crate) type Placed = Rc<[(usize, Point)]>;
+
+type PlacedKey = (Placed, Rc<Table>);
 
 impl Clone for PlacedTable {
     fn clone(&self) -> PlacedTable {

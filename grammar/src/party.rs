@@ -220,6 +220,8 @@ pub struct GuildDef {
     pub mage_needed: bool,
     /// Whether the limit on heroes with ranged weapons rounds up.
     pub ranged_round_up: bool,
+    /// How many percent more than its points a party of the guild may spend (rounded down).
+    pub extra_points_percent: i64,
     /// Kinds of equipment its parties may not carry.
     pub forbids: Vec<String>,
     /// Its benefits.
@@ -563,6 +565,7 @@ impl Builder<'_> {
                     members_needed: int(g, "members_needed").unwrap_or(0),
                     mage_needed: flag(g, "mage_needed"),
                     ranged_round_up: flag(g, "ranged_round_up"),
+                    extra_points_percent: int(g, "extra_points_percent").unwrap_or(0),
                     forbids: names(g, "forbids"),
                     abilities: self.abilities(g),
                     text: string(g, "text"),
@@ -1830,7 +1833,10 @@ impl PartyChecker<'_> {
         };
         if let Some(costs) = party_costs(&built, roster, ruleset) {
             let total: i64 = costs.iter().map(HeroCost::total).sum();
-            if total > built.points {
+            // A guild may let its parties spend a share more, rounded down (003 L1498).
+            let extra = guild_def.map_or(0, |g| built.points * g.extra_points_percent / 100);
+            let limit = built.points + extra;
+            if total > limit {
                 let span = item
                     .field("points")
                     .map_or(item_span(item), |f| f.value.span());
@@ -1840,12 +1846,9 @@ impl PartyChecker<'_> {
                     .collect();
                 self.rule(
                     span,
-                    format!(
-                        "the party costs {total} points, over its limit of {}",
-                        built.points
-                    ),
+                    format!("the party costs {total} points, over its limit of {limit}"),
                     "over the limit",
-                    format!("drop {} points: {}", total - built.points, each.join(", ")),
+                    format!("drop {} points: {}", total - limit, each.join(", ")),
                 );
             }
         }

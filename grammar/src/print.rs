@@ -748,6 +748,9 @@ fn roster(out: &mut Out, def: &RosterDef) {
         }
         flag(out, "mage_needed", g.mage_needed);
         flag(out, "ranged_round_up", g.ranged_round_up);
+        if g.extra_points_percent != 0 {
+            out.raw("extra_points_percent", &g.extra_points_percent.to_string());
+        }
         out.names("forbids", &g.forbids);
         out.opt_string("text", g.text.as_ref());
         out.opt_string("source", g.source.as_ref());

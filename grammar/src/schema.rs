@@ -1717,6 +1717,13 @@ const GUILD_FIELDS: &[FieldSchema] = &[
         "ranged_round_up = true",
     ),
     field(
+        "extra_points_percent",
+        T::Int,
+        false,
+        "how many percent more than its points a party of the guild may spend, rounded down",
+        "extra_points_percent = 5",
+    ),
+    field(
         "forbids",
         T::Names,
         false,

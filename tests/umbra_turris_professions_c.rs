@@ -17,6 +17,7 @@
 //! | Cleric | `a_clerics_prayer_re_rolls_a_failed_magic_test_or_wound_roll` |
 //! | Witch Hunter | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_shot` |
 //! | Torment | `a_torment_dice_re_rolls_a_die_of_a_shot_or_a_panic_test` |
+//! | Wizard Apprentice, Mages Guild's Leader | `a_wizard_apprentice_knows_and_casts_one_spell_of_the_wizards`, `a_mages_guild_leader_with_a_mages_profession_knows_one_more_spell` |
 
 use gloam::core::{Choice, Ctx, Game, GameState, Options, PlayerId, Scope, Value, ZoneId};
 use gloam::engine::RulesetGame;
@@ -66,6 +67,22 @@ party "Test Foes" {
     hero "Foe 2" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
     hero "Foe 3" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
     hero "Foe 4" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Appr" { race = "Humans" subrace = "Borians" profession = "Wizard Apprentice" equipment = ["Sword, short sword"] spells = ["Ally of the nature"] }
+}
+
+party "Test Circle" {
+    ruleset = "umbra_turris"
+    roster = "Umbra Turris"
+    alignment = neutral
+    guild = "Mages"
+    points = 5000
+    source = "ours"
+    hero "Circ" { race = "Humans" subrace = "Borians" profession = "Wizard" leader = true equipment = ["Staff, Ritual weapon"] domains = ["Air", "Earth"] spells = ["Rain"] }
+    hero "Kin 1" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Kin 2" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Kin 3" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Kin 4" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Kin 5" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
 }
 "#;
 
@@ -206,24 +223,46 @@ fn panic_test(
     run(rules, "panic", vars, dice, arrange)
 }
 
-/// The Foe Mage casts Ally of the nature (chance 2+, L748), at +3.
+/// The Foe Mage casts Ally of the nature (chance 2+, L748).
 fn ally_of_the_nature(
     rules: &RulesetGame,
+    dice: &[&str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    casting(rules, "Foe Mage", "Ally of the nature", dice, arrange)
+}
+
+/// `caster` casts `spell` (step `cast`).
+fn casting(
+    rules: &RulesetGame,
+    caster: &'static str,
+    spell: &str,
     dice: &[&str],
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
 ) -> Game<Scenario> {
     let begun = start(rules);
     let state = begun.state();
     let vars = vec![
-        ("player", Value::Player(owner(state, "Foe Mage"))),
-        ("fighter", id(state, "Foe Mage")),
+        ("player", Value::Player(owner(state, caster))),
+        ("fighter", id(state, caster)),
     ];
     let mut game = run(rules, "cast", vars, dice, move |ctx| {
-        stand(ctx, "Foe Mage", 3500, 3000, (0, 1));
+        stand(ctx, caster, 3500, 3000, (0, 1));
         arrange(ctx);
     });
-    choose(&mut game, "Ally of the nature");
+    choose(&mut game, spell);
     game
+}
+
+/// The names of the cards on a hero.
+fn carried(state: &GameState, kind: &str) -> Vec<String> {
+    let id = piece(state, kind);
+    let zone = ZoneId::on_piece(state.pieces[&id].owner, "equipped", id);
+    state
+        .zone_cards(&zone)
+        .iter()
+        .map(|card| state.cards[card].name.clone())
+        .collect()
 }
 
 /// The names of the choices of the first pending request.
@@ -720,5 +759,59 @@ fn a_torment_dice_re_rolls_a_die_of_a_shot_or_a_panic_test() {
         has_said(&panic, "passes a Panic test (7 against LD 7)"),
         "{:?}",
         said(&panic)
+    );
+}
+
+// ------------------------------------------------------------------------------------
+// Single spells: the Wizard Apprentice (003 L1418), the Mages Guild's Leader (L1512)
+// ------------------------------------------------------------------------------------
+
+#[test]
+fn a_wizard_apprentice_knows_and_casts_one_spell_of_the_wizards() {
+    // 003 L1418: the Apprentice has one spell chosen from the spells of the party's Wizard
+    // (the party's `spells = [...]`, checked at load: tests/fail/party_single_spells.gloam).
+    // Ours (digest D1.10): he casts it as a Mage does, paying its Wound.
+    let rules = omens();
+    let begun = start(&rules);
+    let cards = carried(begun.state(), "Appr");
+    assert!(
+        cards.contains(&"Ally of the nature".to_owned()),
+        "{cards:?}"
+    );
+    assert!(!cards.contains(&"Shapeshift".to_owned()), "{cards:?}");
+    let mut game = casting(&rules, "Appr", "Ally of the nature", &["4"], |_| {});
+    if pending(&game).is_some() {
+        choose(&mut game, "+3");
+    }
+    assert!(
+        has_said(&game, "casts Ally of the nature"),
+        "{:?}",
+        said(&game)
+    );
+    assert_eq!(damage(game.state(), "Appr"), 1);
+}
+
+#[test]
+fn a_mages_guild_leader_with_a_mages_profession_knows_one_more_spell() {
+    // 003 L1512: the Leader who took a Mage's profession picks one more spell from any
+    // available domain: the Wizard of Air and Earth knows Rain (Water) too.
+    let rules = party_duel(PARTIES, "Test Circle", "Test Foes");
+    let begun = start(&rules);
+    let cards = carried(begun.state(), "Circ");
+    assert!(cards.contains(&"Rain".to_owned()), "{cards:?}");
+    assert!(!cards.contains(&"Freeze".to_owned()), "{cards:?}");
+    let begun = start(&rules);
+    let state = begun.state();
+    let vars = vec![
+        ("player", Value::Player(owner(state, "Circ"))),
+        ("fighter", id(state, "Circ")),
+    ];
+    let game = run(&rules, "cast", vars, &["4"], |ctx| {
+        stand(ctx, "Circ", 3500, 3000, (0, 1));
+    });
+    assert!(
+        offered(&game).contains(&"Rain".to_owned()),
+        "{:?}",
+        offered(&game)
     );
 }

@@ -17,6 +17,7 @@
 //! | Cleric | `a_clerics_prayer_re_rolls_a_failed_magic_test_or_wound_roll` |
 //! | Witch Hunter | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_shot` |
 //! | Torment | `a_torment_dice_re_rolls_a_die_of_a_shot_or_a_panic_test` |
+//! | Blessing, Torment on an armour test | `blessing_and_torment_re_roll_an_armour_test_in_close_combat` |
 //! | Wizard Apprentice, Mages Guild's Leader | `a_wizard_apprentice_knows_and_casts_one_spell_of_the_wizards`, `a_mages_guild_leader_with_a_mages_profession_knows_one_more_spell` |
 
 use gloam::core::{Choice, Ctx, Game, GameState, Options, PlayerId, Scope, Value, ZoneId};
@@ -814,4 +815,47 @@ fn a_mages_guild_leader_with_a_mages_profession_knows_one_more_spell() {
         "{:?}",
         offered(&game)
     );
+}
+
+// ------------------------------------------------------------------------------------
+// Blessing and Torment beyond the strike's dice in close combat (003 L1554, L1601)
+// ------------------------------------------------------------------------------------
+
+#[test]
+fn blessing_and_torment_re_roll_an_armour_test_in_close_combat() {
+    // 003 L1554: a 1 rolled in combat may be re-rolled with a Blessing Dice (a 5+ returns
+    // it); L1601: a Torment Dice re-rolls any die. Ours: the armour test is a roll in
+    // combat. Plain strikes 5 + WS 7 + 1 = 13 against 2 + 7: 4 damage; the Chain shirt saves
+    // on 6 (L1888): 1 2 3 fails, the 1 re-rolled to 6 halves it to 2.
+    let rules = omens();
+    let dice = ["5", "2", "1", "2", "3", "6"];
+    let mut blessed = fight(&rules, "Plain", "Foe 2", &dice, |ctx| {
+        teach(ctx, "Foe 2", "Chain shirt");
+        set_seat(ctx, "Foe 2", "blessing", 1);
+    });
+    lands(&mut blessed, SWORD, "normal");
+    choose(&mut blessed, "re-roll it (Blessing Dice)");
+    assert!(
+        has_said(&blessed, "armour halves the damage"),
+        "{:?}",
+        said(&blessed)
+    );
+    assert_eq!(damage(blessed.state(), "Foe 2"), 2);
+    let foes = owner(blessed.state(), "Foe 2");
+    assert_eq!(player_counter(blessed.state(), foes, "blessing"), 1);
+    let mut tormented = fight(&rules, "Plain", "Foe 2", &dice, |ctx| {
+        teach(ctx, "Foe 2", "Chain shirt");
+        set_seat(ctx, "Foe 2", "torment", 1);
+    });
+    lands(&mut tormented, SWORD, "normal");
+    // First the strike's own die (kept), then the armour test.
+    choose(&mut tormented, "keep the roll");
+    choose(&mut tormented, "re-roll die 1 (1) with a Torment Dice");
+    assert_eq!(damage(tormented.state(), "Foe 2"), 2);
+    // Without a die to spend the 1 2 3 stands.
+    let mut bare = fight(&rules, "Plain", "Foe 2", &dice, |ctx| {
+        teach(ctx, "Foe 2", "Chain shirt");
+    });
+    lands(&mut bare, SWORD, "normal");
+    assert_eq!(damage(bare.state(), "Foe 2"), 4);
 }

@@ -2130,12 +2130,13 @@ impl PartyChecker<'_> {
                         source.unwrap_or_default()
                     ),
                     "not among them",
-                    format!(
-                        "pick one of {}",
-                        sourced
-                            .as_ref()
-                            .map_or_else(String::new, |list| list.join(", "))
-                    ),
+                    match sourced.as_ref().filter(|list| !list.is_empty()) {
+                        Some(list) => format!("pick one of {}", list.join(", ")),
+                        None => format!(
+                            "the party has no {} with a domain: drop this spell",
+                            source.unwrap_or_default()
+                        ),
+                    },
                 );
             } else {
                 let most = own + extra;

@@ -570,6 +570,13 @@ impl RulesetGame {
                 .iter()
                 .filter_map(|domain| roster.domains.iter().find(|d| d.name == *domain))
                 .flat_map(|domain| domain.spells.iter())
+                // Its single spells, beside its domains (a profession's `spells`).
+                .chain(hero.spells.iter().filter_map(|name| {
+                    roster
+                        .spells()
+                        .find(|(_, spell)| spell.name == *name)
+                        .map(|(_, spell)| spell)
+                }))
                 .collect();
             carried.extend(known.iter().map(|spell| spell.name.as_str()));
             // The creatures of its spells, after them: what a summoned model or a shape is

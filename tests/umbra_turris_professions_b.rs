@@ -89,7 +89,7 @@ party "Test Foes" {
     hero "Merc" { race = "Humans" subrace = "Borians" profession = "Crafty Merchant" equipment = ["Sword, short sword", "Rope", "Lantern/torch", "Herbs"] }
     hero "Charl" { race = "Humans" subrace = "Borians" profession = "Charlatan" equipment = ["Sword, short sword"] }
     hero "Axel" { race = "Humans" subrace = "Borians" profession = "Axeman" equipment = ["Axe, Scimitar"] }
-    hero "Appr" { race = "Humans" subrace = "Borians" profession = "Wizard Apprentice" equipment = ["Sword, short sword"] }
+    hero "Appr" { race = "Humans" subrace = "Borians" profession = "Wizard Apprentice" equipment = ["Sword, short sword"] spells = ["Ferocious attack"] }
     hero "Exec" { race = "Humans" subrace = "Borians" profession = "Executioner" equipment = ["Bow"] }
 }
 

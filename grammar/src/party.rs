@@ -167,6 +167,11 @@ pub struct ProfessionDef {
     pub mage: bool,
     /// How many domains it picks.
     pub domains: i64,
+    /// How many single spells it picks, beside its domains.
+    pub spells: i64,
+    /// The profession of the party's hero whose domains those spells come from (any
+    /// domain open to the party when absent).
+    pub spells_from: Option<String>,
     /// The races or sub-races that may take it (any when empty).
     pub races: Vec<String>,
     /// The party alignments that may take it (any when empty).
@@ -220,6 +225,10 @@ pub struct GuildDef {
     pub mage_needed: bool,
     /// Whether the limit on heroes with ranged weapons rounds up.
     pub ranged_round_up: bool,
+    /// How many percent more than its points a party of the guild may spend (rounded down).
+    pub extra_points_percent: i64,
+    /// How many single spells a leader with a caster's profession picks, from any domain.
+    pub leader_spells: i64,
     /// Kinds of equipment its parties may not carry.
     pub forbids: Vec<String>,
     /// Its benefits.
@@ -443,6 +452,8 @@ pub struct HeroDef {
     pub equipment: Vec<String>,
     /// The domains of magic it picks.
     pub domains: Vec<String>,
+    /// Single spells it picks beside its domains.
+    pub spells: Vec<String>,
 }
 
 fn flag(item: &Item, key: &str) -> bool {
@@ -540,6 +551,8 @@ impl Builder<'_> {
                 leader: flag(p, "leader"),
                 mage: flag(p, "mage"),
                 domains: int(p, "domains").unwrap_or(0),
+                spells: int(p, "spells").unwrap_or(0),
+                spells_from: string(p, "spells_from"),
                 races: strings(p, "races"),
                 alignments: names(p, "alignments"),
                 not_leader: flag(p, "not_leader"),
@@ -563,6 +576,8 @@ impl Builder<'_> {
                     members_needed: int(g, "members_needed").unwrap_or(0),
                     mage_needed: flag(g, "mage_needed"),
                     ranged_round_up: flag(g, "ranged_round_up"),
+                    extra_points_percent: int(g, "extra_points_percent").unwrap_or(0),
+                    leader_spells: int(g, "leader_spells").unwrap_or(0),
                     forbids: names(g, "forbids"),
                     abilities: self.abilities(g),
                     text: string(g, "text"),
@@ -716,6 +731,7 @@ impl Builder<'_> {
                     leader: flag(hero, "leader"),
                     equipment: strings(hero, "equipment"),
                     domains: strings(hero, "domains"),
+                    spells: strings(hero, "spells"),
                 })
             })
             .collect();
@@ -1667,6 +1683,15 @@ impl PartyChecker<'_> {
                 roster,
                 &domain_names,
             );
+            self.single_spells(
+                hero,
+                hero_name,
+                profession.map(|(p, _)| p),
+                guild_def,
+                alignment,
+                roster,
+                &heroes,
+            );
             if gear_of
                 .iter()
                 .any(|(e, _)| roster.ranged_kinds.contains(&e.kind))
@@ -1830,7 +1855,10 @@ impl PartyChecker<'_> {
         };
         if let Some(costs) = party_costs(&built, roster, ruleset) {
             let total: i64 = costs.iter().map(HeroCost::total).sum();
-            if total > built.points {
+            // A guild may let its parties spend a share more, rounded down (003 L1498).
+            let extra = guild_def.map_or(0, |g| built.points * g.extra_points_percent / 100);
+            let limit = built.points + extra;
+            if total > limit {
                 let span = item
                     .field("points")
                     .map_or(item_span(item), |f| f.value.span());
@@ -1840,12 +1868,9 @@ impl PartyChecker<'_> {
                     .collect();
                 self.rule(
                     span,
-                    format!(
-                        "the party costs {total} points, over its limit of {}",
-                        built.points
-                    ),
+                    format!("the party costs {total} points, over its limit of {limit}"),
                     "over the limit",
-                    format!("drop {} points: {}", total - built.points, each.join(", ")),
+                    format!("drop {} points: {}", total - limit, each.join(", ")),
                 );
             }
         }
@@ -2014,6 +2039,140 @@ impl PartyChecker<'_> {
                 ),
                 "domains missing",
                 format!("add `domains = [...]` from {}", open.join(", ")),
+            );
+        }
+    }
+
+    /// A hero's single spells (`spells = [...]`): known ones, none twice, as many as its
+    /// profession's `spells` (from the domains of the party's hero of `spells_from`), and
+    /// for a leader with a caster's profession its guild's `leader_spells` from any domain
+    /// open to the party.
+    #[allow(clippy::too_many_arguments)]
+    fn single_spells(
+        &mut self,
+        hero: &Item,
+        hero_name: &str,
+        profession: Option<&ProfessionDef>,
+        guild: Option<&GuildDef>,
+        alignment: &str,
+        roster: &RosterDef,
+        heroes: &[&Item],
+    ) {
+        let picked = written_list(hero, "spells");
+        let own = profession.map_or(0, |p| p.spells);
+        let leads = flag(hero, "leader") && profession.is_some_and(|p| p.mage);
+        let extra = if leads {
+            guild.map_or(0, |g| g.leader_spells)
+        } else {
+            0
+        };
+        // The spells its profession's picks come from: the domains of the party's heroes of
+        // `spells_from`, or every domain when it names none.
+        let source = profession.and_then(|p| p.spells_from.as_deref());
+        let sourced: Option<Vec<&str>> = source.map(|from| {
+            heroes
+                .iter()
+                .filter(|h| string(h, "profession").as_deref() == Some(from))
+                .flat_map(|h| strings(h, "domains"))
+                .filter_map(|d| roster.domains.iter().find(|x| x.name == d))
+                .flat_map(|d| d.spells.iter().map(|s| s.name.as_str()))
+                .collect()
+        });
+        let known: Vec<&str> = roster.spells().map(|(_, s)| s.name.as_str()).collect();
+        let mut seen: Vec<&str> = Vec::new();
+        let mut own_used = 0;
+        let mut extra_used = 0;
+        for (name, span) in &picked {
+            self.unknown(
+                "spell",
+                name,
+                *span,
+                &known,
+                "add a `spell` to a domain of the roster",
+            );
+            let Some((domain, _)) = roster.spells().find(|(_, s)| s.name == *name) else {
+                continue;
+            };
+            if seen.contains(name) {
+                self.rule(
+                    *span,
+                    format!("hero `{hero_name}` picks the spell {name} twice"),
+                    "picked again",
+                    "drop this one".to_string(),
+                );
+                continue;
+            }
+            seen.push(name);
+            let open =
+                alignment.is_empty() || domain.alignment.as_deref().is_none_or(|a| a == alignment);
+            let from_source = sourced.as_ref().is_none_or(|list| list.contains(name));
+            if own_used < own && from_source && open {
+                own_used += 1;
+            } else if extra_used < extra && open {
+                extra_used += 1;
+            } else if !open {
+                self.rule(
+                    *span,
+                    format!(
+                        "the spell {name} is of the domain of {}, only for parties of alignment `{}`; this one is `{alignment}`",
+                        domain.name,
+                        domain.alignment.as_deref().unwrap_or_default()
+                    ),
+                    "alignment not allowed",
+                    "pick another spell".to_string(),
+                );
+            } else if own_used < own {
+                self.rule(
+                    *span,
+                    format!(
+                        "a {} picks spells of the party's {}; {name} is not one of them",
+                        profession.map_or("hero", |p| p.name.as_str()),
+                        source.unwrap_or_default()
+                    ),
+                    "not among them",
+                    match sourced.as_ref().filter(|list| !list.is_empty()) {
+                        Some(list) => format!("pick one of {}", list.join(", ")),
+                        None => format!(
+                            "the party has no {} with a domain: drop this spell",
+                            source.unwrap_or_default()
+                        ),
+                    },
+                );
+            } else {
+                let most = own + extra;
+                self.rule(
+                    *span,
+                    if most == 0 {
+                        format!(
+                            "a {} picks no single spell",
+                            profession.map_or("hero", |p| p.name.as_str())
+                        )
+                    } else {
+                        format!(
+                            "hero `{hero_name}` picks {most} single spell{} at most",
+                            if most == 1 { "" } else { "s" }
+                        )
+                    },
+                    "one spell too many",
+                    "drop this spell".to_string(),
+                );
+            }
+        }
+        // A profession's picks are owed when the party holds their source.
+        if i64::try_from(picked.len()).unwrap_or(i64::MAX) < own
+            && let Some(p) = profession
+            && sourced.as_ref().is_none_or(|list| !list.is_empty())
+        {
+            self.rule(
+                written(hero, "profession").map_or_else(|| item_span(hero), |(_, span)| span),
+                format!(
+                    "a {} picks {own} spell{}{}; hero `{hero_name}` picks {own_used}",
+                    p.name,
+                    if own == 1 { "" } else { "s" },
+                    source.map_or_else(String::new, |from| format!(" of the party's {from}"))
+                ),
+                "spells missing",
+                "add `spells = [...]`".to_string(),
             );
         }
     }

@@ -718,6 +718,10 @@ fn roster(out: &mut Out, def: &RosterDef) {
         if p.domains != 0 {
             out.raw("domains", &p.domains.to_string());
         }
+        if p.spells != 0 {
+            out.raw("spells", &p.spells.to_string());
+        }
+        out.opt_string("spells_from", p.spells_from.as_ref());
         out.list("races", &quoted(&p.races));
         out.names("alignments", &p.alignments);
         flag(out, "not_leader", p.not_leader);
@@ -748,6 +752,12 @@ fn roster(out: &mut Out, def: &RosterDef) {
         }
         flag(out, "mage_needed", g.mage_needed);
         flag(out, "ranged_round_up", g.ranged_round_up);
+        if g.extra_points_percent != 0 {
+            out.raw("extra_points_percent", &g.extra_points_percent.to_string());
+        }
+        if g.leader_spells != 0 {
+            out.raw("leader_spells", &g.leader_spells.to_string());
+        }
         out.names("forbids", &g.forbids);
         out.opt_string("text", g.text.as_ref());
         out.opt_string("source", g.source.as_ref());
@@ -878,6 +888,7 @@ fn party(out: &mut Out, def: &PartyDef) {
         flag(out, "leader", hero.leader);
         out.list("equipment", &quoted(&hero.equipment));
         out.list("domains", &quoted(&hero.domains));
+        out.list("spells", &quoted(&hero.spells));
         out.close();
     }
     out.close();

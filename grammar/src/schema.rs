@@ -1591,6 +1591,20 @@ const PROFESSION_FIELDS: &[FieldSchema] = &[
         "domains = 2",
     ),
     field(
+        "spells",
+        T::Int,
+        false,
+        "how many single spells the hero picks beside its domains (a hero's `spells = [...]`)",
+        "spells = 1",
+    ),
+    field(
+        "spells_from",
+        T::String,
+        false,
+        "the profession of the party's hero whose domains those single spells come from",
+        "spells_from = \"Wizard\"",
+    ),
+    field(
         "races",
         T::Strings,
         false,
@@ -1715,6 +1729,20 @@ const GUILD_FIELDS: &[FieldSchema] = &[
         false,
         "whether the limit on heroes with ranged weapons rounds up instead of down",
         "ranged_round_up = true",
+    ),
+    field(
+        "extra_points_percent",
+        T::Int,
+        false,
+        "how many percent more than its points a party of the guild may spend, rounded down",
+        "extra_points_percent = 5",
+    ),
+    field(
+        "leader_spells",
+        T::Int,
+        false,
+        "how many single spells a leader with a caster's profession picks, from any domain open to the party",
+        "leader_spells = 1",
     ),
     field(
         "forbids",
@@ -2187,6 +2215,13 @@ const HERO_FIELDS: &[FieldSchema] = &[
         false,
         "the domains of magic a caster picks, as many as its profession's `domains`",
         "domains = [\"Fire\"]",
+    ),
+    field(
+        "spells",
+        T::Strings,
+        false,
+        "single spells the hero picks beside its domains: its profession's `spells`, and a caster leader's guild's `leader_spells`",
+        "spells = [\"Heal\"]",
     ),
 ];
 

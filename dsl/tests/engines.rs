@@ -14,6 +14,7 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
     let leaf = prop_oneof![
         (-3i64..12).prop_map(|n| n.to_string()),
         Just("9223372036854775807".to_owned()),
+        Just("70".to_owned()),
         Just("a".to_owned()),
         Just("b".to_owned()),
         Just("s".to_owned()),
@@ -50,6 +51,11 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
             Just(">="),
             Just("&&"),
             Just("||"),
+            Just("&"),
+            Just("|"),
+            Just("^"),
+            Just("<<"),
+            Just(">>"),
         ];
         prop_oneof![
             (inner.clone(), op, inner.clone()).prop_map(|(l, op, r)| format!("({l} {op} {r})")),

@@ -212,6 +212,19 @@ fn three_inches_apart() -> Game {
 }
 
 #[test]
+fn a_point_or_nothing_compared_with_nothing_agrees_on_both_engines() {
+    // The compiled engine answers `==` and `!=` between a point and `()`, and between two
+    // `()`, itself (issue 12): as Rhai's built-ins do.
+    let g = three_inches_apart();
+    yes(&g, "position(m0) != ()");
+    no(&g, "position(m0) == ()");
+    yes(&g, "() != position(m1)");
+    yes(&g, "() == ()");
+    no(&g, "() != ()");
+    yes(&g, "let p = position(m0); p == p");
+}
+
+#[test]
 fn lengths_are_tenths_of_a_millimetre() {
     let g = three_inches_apart();
     assert_eq!(value(&g, "inches(3)"), Value::Int(762));

@@ -525,6 +525,8 @@ impl Env<'_> {
                 || value.is::<gloam_core::Hex>()
                 || value.is::<gloam_core::PlayerId>()
                 || value.is::<gloam_core::CardId>()
+                || value.is::<gloam_core::Point>()
+                || value.is::<gloam_core::GroupId>()
         };
         if !(left.is_unit() || right.is_unit()) || !plain(left) || !plain(right) {
             return None;
@@ -550,6 +552,13 @@ impl Env<'_> {
                 _ => None,
             },
             [left, right] => {
+                if left.is_unit() && right.is_unit() {
+                    return match name {
+                        "==" => Some(true.into()),
+                        "!=" => Some(false.into()),
+                        _ => None,
+                    };
+                }
                 if let (Ok(a), Ok(b)) = (left.as_int(), right.as_int()) {
                     return match name {
                         "+" => a.checked_add(b).map(Into::into),
@@ -563,6 +572,11 @@ impl Env<'_> {
                         "<=" => Some((a <= b).into()),
                         ">" => Some((a > b).into()),
                         ">=" => Some((a >= b).into()),
+                        "&" => Some((a & b).into()),
+                        "|" => Some((a | b).into()),
+                        "^" => Some((a ^ b).into()),
+                        "<<" => Some(shift_left(a, b).into()),
+                        ">>" => Some(shift_right(a, b).into()),
                         _ => None,
                     };
                 }
@@ -1685,4 +1699,34 @@ fn in_closure(mut inner: Box<EvalAltResult>, name: &str, pos: Position) -> Flow 
         inner,
         pos,
     ))
+}
+
+/// `x << y` on integers as Rhai's built-in does it (checked arithmetic): a shift past the
+/// width gives 0, a negative one shifts the other way.
+fn shift_left(x: i64, y: i64) -> i64 {
+    if y > i64::from(u32::MAX) {
+        0
+    } else if y < 0 {
+        shift_right(x, y.checked_abs().unwrap_or(i64::MAX))
+    } else {
+        u32::try_from(y)
+            .ok()
+            .and_then(|y| x.checked_shl(y))
+            .unwrap_or(0)
+    }
+}
+
+/// `x >> y` on integers as Rhai's built-in does it: a shift past the width keeps the sign
+/// only, a negative one shifts the other way.
+fn shift_right(x: i64, y: i64) -> i64 {
+    if y > i64::from(u32::MAX) {
+        x.wrapping_shr(u32::MAX)
+    } else if y < 0 {
+        shift_left(x, y.checked_abs().unwrap_or(i64::MAX))
+    } else {
+        u32::try_from(y)
+            .ok()
+            .and_then(|y| x.checked_shr(y))
+            .unwrap_or_else(|| x.wrapping_shr(u32::MAX))
+    }
 }

@@ -1068,7 +1068,17 @@ fn check_reach(
     distance: Length,
     unit: LengthUnit,
 ) -> Result<(), Refused> {
-    let mut after = scene.clone();
+    // Only the pieces move; `within` and `closest` read the terrain never and the outline only
+    // for the table edge, so the copy leaves out what they do not read.
+    let mut after = Scene {
+        pieces: scene.pieces.clone(),
+        terrain: Vec::new(),
+        outline: if matches!(target, Target::Edge) {
+            scene.outline.clone()
+        } else {
+            Vec::new()
+        },
+    };
     for (piece, figure) in ends {
         after.place(*piece, figure.centre);
     }

@@ -806,3 +806,56 @@ fn a_hero_in_ambush_comes_in_on_3_within_20_cm_of_the_zone_or_waits() {
         Some(&1)
     );
 }
+
+// ---- Random games ------------------------------------------------------------------------
+
+/// What the scripts said in random games of the two test parties, seeds `seeds`, with every
+/// invariant checked after each decision.
+fn random_narration(seeds: std::ops::RangeInclusive<u64>) -> Vec<String> {
+    use gloam::agent::Agent as _;
+    let rules = rules();
+    let mut lines = Vec::new();
+    for seed in seeds {
+        let mut game = Game::start(
+            rules.clone(),
+            rules.setup(seed),
+            RulesetGame::first_frames(),
+        )
+        .expect("started");
+        let mut agents: Vec<gloam::agent::RandomAgent> = (0..2)
+            .map(|s| gloam::agent::RandomAgent::new(seed * 17 + s))
+            .collect();
+        let mut decisions = 0;
+        while !game.is_over() && decisions < gloam::sim::MAX_DECISIONS {
+            let request = game.pending().first().map(|r| (*r).clone()).expect("asked");
+            let seat = request.player.0 as usize;
+            let answer = agents[seat].choose(&game.view(request.player), &request);
+            game.submit(request.player, answer)
+                .unwrap_or_else(|e| panic!("seed {seed}, decision {decisions}: {e}"));
+            decisions += 1;
+            gloam::sim::check_game_invariants(&rules, game.state())
+                .unwrap_or_else(|e| panic!("seed {seed}, after decision {decisions}: {e}"));
+        }
+        assert!(game.is_over(), "seed {seed} never ends");
+        lines.extend(said(&game));
+    }
+    lines
+}
+
+#[test]
+fn random_games_summon_war_eagles_that_fly_and_swoop() {
+    // 003 L722-724, L372, L480: the Sky Wardens' Wizard of Mind summons War Eagles in random
+    // games; they fly by the general rule and swoop on the enemy.
+    let lines = random_narration(1..=24);
+    let count = |text: &str| lines.iter().filter(|l| l.contains(text)).count();
+    eprintln!(
+        "casts {}, summoned {}, War eagle {}, swoops {}, crashes {}",
+        count("casts "),
+        count("is summoned"),
+        count("casts War eagle"),
+        count("swoops on"),
+        count("crashes")
+    );
+    assert!(count("casts War eagle") > 0);
+    assert!(count("swoops on") > 0);
+}

@@ -15,7 +15,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::table::{
-    P, SPAN, centre_distance2, isqrt_floor, length_nonneg, polygon_edges, radius,
+    P, SPAN, centre_distance2, isqrt_floor, length_nonneg, polygon_contains, polygon_edges, radius,
     segment_distance_cmp, square,
 };
 use crate::{
@@ -450,9 +450,10 @@ impl Scene {
     /// every point of the base within d of some point of the other base; of a group or of the
     /// enemies, each base wholly within d of **one** of their bases (a base straddling two
     /// is not counted: the stricter reading); of an area, inside it (d = 0) or, for a circle,
-    /// inside the circle grown by d; of the table edge, within d of **one** side of the
-    /// outline. A polygon area with d > 0 is [`SceneError::Unsupported`]: draw the grown area
-    /// in data. False for a negative distance.
+    /// inside the circle grown by d, or, for a convex polygon (a rectangular territory), its
+    /// centre within d - r of the polygon; of the table edge, within d of **one** side of the
+    /// outline. A concave polygon area with d > 0 is [`SceneError::Unsupported`]: draw the
+    /// grown area in data. False for a negative distance.
     ///
     /// # Examples
     ///
@@ -735,9 +736,19 @@ fn figure_wholly_within(
                 radius: area_radius,
             } => centre_within(P::of(*area_centre), length_nonneg(*area_radius) + d - r),
             Area::Polygon(_) if d == 0 => wholly_within(figure, area),
+            // A convex polygon (a rectangular territory) is a convex set: its centre within
+            // d - r of the polygon (inside it, or near an edge).
+            Area::Polygon(vertices) if convex(vertices) => {
+                let slack = d - r;
+                slack >= 0
+                    && (polygon_contains(vertices, centre)
+                        || polygon_edges(vertices).any(|(a, b)| {
+                            segment_distance_cmp(centre, a, b, slack) != Ordering::Greater
+                        }))
+            }
             Area::Polygon(_) => {
                 return Err(SceneError::Unsupported {
-                    what: "wholly within a distance of a polygon area is not measured; draw the grown area in data",
+                    what: "wholly within a distance of a concave polygon area is not measured; draw the grown area in data",
                 });
             }
         },
@@ -748,6 +759,29 @@ fn figure_wholly_within(
                     .any(|(a, b)| segment_distance_cmp(centre, a, b, slack) != Ordering::Greater)
         }
     })
+}
+
+/// Whether the polygon is convex: every turn along its outline goes the same way (collinear
+/// vertices allowed). Fewer than three vertices are not.
+fn convex(vertices: &[Point]) -> bool {
+    let count = vertices.len();
+    if count < 3 {
+        return false;
+    }
+    let mut sign = 0i128;
+    for i in 0..count {
+        let a = P::of(vertices[i]);
+        let b = P::of(vertices[(i + 1) % count]);
+        let c = P::of(vertices[(i + 2) % count]);
+        let turn = b.sub(a).cross(c.sub(b)).signum();
+        if turn != 0 {
+            if sign != 0 && turn != sign {
+                return false;
+            }
+            sign = turn;
+        }
+    }
+    sign != 0
 }
 
 /// A coherency rule, from the ruleset's data: each piece of a group must be within
@@ -907,6 +941,49 @@ mod tests {
                 _ => prop_assert_eq!(above, Ordering::Greater),
             }
         }
+    }
+
+    #[test]
+    fn wholly_within_a_distance_of_a_convex_polygon_is_measured() {
+        // A 10 by 70 strip; a base of radius 1 cm wholly within 20 cm of it has its centre at
+        // most 19 cm beyond the strip's edge; a concave polygon is still refused.
+        let strip = Area::Polygon(vec![
+            Point::new(0, 0),
+            Point::new(7000, 0),
+            Point::new(7000, 1000),
+            Point::new(0, 1000),
+        ]);
+        let at = |y: i64| TablePiece {
+            id: PieceId(0),
+            side: PlayerId(0),
+            group: GroupId(0),
+            figure: Figure::new(Point::new(3500, y), Length::tenth_mm(100)),
+        };
+        let scene = |y| Scene {
+            pieces: vec![at(y)],
+            ..Scene::default()
+        };
+        let me = Subject::Piece(PieceId(0));
+        let near = |y| {
+            scene(y)
+                .wholly_within(me, &Target::Area(strip.clone()), Length::cm(20))
+                .unwrap()
+        };
+        assert!(near(500));
+        assert!(near(2900));
+        assert!(!near(2901));
+        let notch = Area::Polygon(vec![
+            Point::new(0, 0),
+            Point::new(2000, 0),
+            Point::new(1000, 500),
+            Point::new(2000, 1000),
+            Point::new(0, 1000),
+        ]);
+        assert!(
+            scene(500)
+                .wholly_within(me, &Target::Area(notch), Length::cm(20))
+                .is_err()
+        );
     }
 
     #[test]

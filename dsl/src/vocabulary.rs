@@ -1716,7 +1716,8 @@ with \"this game has no table\".
   the table has matches nothing), `on_table` (default true).
 - **Set-up limits** (a map, every key optional): `zone` (a territory name, wholly within
   it), `away: [[target, d], ...]` (more than `d` from each), `wholly_near: [[target, d],
-  ...]`, `no_stop`, `on_table`. A unit is set up from its models not on the table, in id
+  ...]` (wholly within `d` of each; a territory must be convex when `d` is above 0),
+  `no_stop`, `on_table`. A unit is set up from its models not on the table, in id
   order, in a row along x, bases touching, the first centred on the anchor.
 - **Tables and maps chosen in play**: a match that leaves them open has one layout for each
   table and deployment map of its ruleset; `table_layouts()` lists them and

@@ -23,6 +23,10 @@
 //! | Small cannon's BS re-roll (L1821) | `a_small_cannon_re_rolls_a_failed_wound_roll` |
 //! | Repeating crossbow (L1783) | `a_repeating_crossbow_re_rolls_a_first_1_or_2_to_hit` |
 //! | Incendiary (L1879) | `incendiary_ammunition_burns_on_a_6_and_5` |
+//! | A shield against a shot; the Musket ignores it (L1909, L1803) | `a_shield_stops_a_shot_on_its_save_but_not_a_musket_ball` |
+//! | Asari Tiheri: +2 to Knockdown (L1731, L1069) | `the_asari_tiheri_adds_2_to_the_knockdown_test` |
+//! | King of Thieves' sling: movement = Sp (L1855) | `the_king_of_thieves_sling_lets_its_shooter_move_sp` |
+//! | Bomb: no aiming (L1841) | `a_bomb_cannot_aim` |
 //! | A thrown item that is not a Thrown weapon is lost (L540, L1861) | `a_thrown_sword_is_lost_hit_or_miss_a_throwing_knife_is_not`, `any_hero_with_a_weapon_may_throw_it` |
 
 use gloam::core::{Choice, Ctx, Game, GameState, Options, PlayerId, Value, ZoneId};
@@ -58,7 +62,7 @@ party "Test Armoury" {
 party "Test Targets" {
     ruleset = "umbra_turris"
     roster = "Umbra Turris"
-    alignment = neutral
+    alignment = good
     points = 5000
     source = "ours"
     hero "Tgt Chief" { race = "Humans" subrace = "Borians" profession = "Scoundrel" leader = true equipment = ["Sword, short sword"] }
@@ -67,6 +71,7 @@ party "Test Targets" {
     hero "Tgt 3" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
     hero "Tgt 4" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
     hero "Tgt 5" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Tgt Tigerian" { race = "Tigerians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
 }
 "#;
 
@@ -1021,4 +1026,127 @@ fn answer_shot_until_activation(game: &mut Game<Scenario>) {
         };
         choose(game, &pick);
     }
+}
+
+#[test]
+fn a_shield_stops_a_shot_on_its_save_but_not_a_musket_ball() {
+    // 003 L1909: a shield gives a chance "to hide from enemy shooting", used only without an
+    // Action Dice (1d6 against its save, steel 5+, L1894, L1907; ours: once the shot hits,
+    // before the wound roll, the whole shot stopped). L1803: the Musket's "Shields does not
+    // work". Pistol: the shield's 5 stops it.
+    let shield = |ctx: &mut Ctx<'_>| teach(ctx, "Tgt 1", "Steel shield");
+    let dice = ["5", "6", "1", "1"];
+    let pistol = wound_roll("Tgt 1", "Pistol", &dice, shield);
+    assert!(
+        has_said(&pistol, "hides behind the shield (5)"),
+        "{:?}",
+        said(&pistol)
+    );
+    assert_eq!(counter(pistol.state(), "Tgt 1", "damage"), 0);
+    // The Musket: no shield roll; 5 + 6 + BS 7 - 1 against 1 + 1 + T 7, Damage 1.
+    let musket = wound_roll("Tgt 1", "Musket", &dice, shield);
+    assert!(!has_said(&musket, "shield"), "{:?}", said(&musket));
+    assert_eq!(counter(musket.state(), "Tgt 1", "damage"), 1);
+    // A 4 fails the steel shield's 5+: the Pistol's shot goes on and wounds.
+    let failed = wound_roll("Tgt 1", "Pistol", &["4", "6", "6", "1", "1"], shield);
+    assert!(has_said(&failed, "fails to hide behind the shield (4)"));
+    assert_eq!(counter(failed.state(), "Tgt 1", "damage"), 1);
+    // A hero still holding its Action Dice is asked whether to give it up (L1909).
+    let more = vec![
+        ("target", who("Tgt 1")),
+        ("weapon", Value::Str("Pistol".into())),
+        ("count", Value::Int(0)),
+        ("data", Value::Str("aimed".into())),
+    ];
+    let mut holding = run("shot_wound", "Arm Blade", more, &dice, |ctx| {
+        stand(ctx, "Arm Blade", 3500, 2000, (0, 1));
+        stand(ctx, "Tgt 1", 3500, 4000, (0, -1));
+        teach(ctx, "Arm Blade", "Pistol");
+        teach(ctx, "Tgt 1", "Steel shield");
+        give(ctx, "Tgt 1", "action_die");
+    });
+    let asked = pending(&holding).expect("the shield is offered");
+    assert_eq!(asked.player, owner(holding.state(), "Tgt 1"));
+    choose(&mut holding, "give it up to use the shield");
+    assert_eq!(tokens(holding.state(), "Tgt 1", "action_die"), 0);
+    assert_eq!(counter(holding.state(), "Tgt 1", "damage"), 0);
+}
+
+#[test]
+fn the_asari_tiheri_adds_2_to_the_knockdown_test() {
+    // 003 L1731: the Asari Tiheri "+2 to Knockdown test"; the Tigerians' Knockdown after a
+    // charge: d6 5+ and the enemy loses its Action Dice (L1067-1069). A 3 + 2.
+    let charge = |asari: bool| {
+        let more = vec![
+            ("target", who("Arm Blade")),
+            ("count", Value::Int(0)),
+            ("weapon", Value::Str(String::new())),
+            ("data", Value::Str("charge".into())),
+        ];
+        run("land", "Tgt Tigerian", more, &["3"], move |ctx| {
+            stand(ctx, "Tgt Tigerian", 3500, 3000, (0, 1));
+            stand(ctx, "Arm Blade", 3500, 3250, (0, -1));
+            give(ctx, "Arm Blade", "action_die");
+            if asari {
+                teach(ctx, "Tgt Tigerian", "Asari Tiheri");
+            }
+        })
+    };
+    let knocked = charge(true);
+    assert!(
+        has_said(&knocked, "knocks Arm Blade down (3)"),
+        "{:?}",
+        said(&knocked)
+    );
+    assert_eq!(tokens(knocked.state(), "Arm Blade", "action_die"), 0);
+    let stood = charge(false);
+    assert_eq!(tokens(stood.state(), "Arm Blade", "action_die"), 1);
+}
+
+#[test]
+fn the_king_of_thieves_sling_lets_its_shooter_move_sp() {
+    // 003 L1855: the King of Thieves' sling, "movement=Sp" (ours: as a Marksman, L1362, a
+    // move of up to Sp besides the shot). A plain Sling gives none.
+    let kings = shoot(
+        "Arm Blade",
+        "Tgt 1",
+        "King of Thieves' sling",
+        "",
+        &["1"],
+        |_| {},
+    );
+    assert_eq!(
+        counter(kings.state(), "Arm Blade", "sp_move"),
+        1,
+        "{:?}",
+        said(&kings)
+    );
+    let sling = shoot("Arm Blade", "Tgt 1", "Sling", "", &["1"], |_| {});
+    assert_eq!(counter(sling.state(), "Arm Blade", "sp_move"), 0);
+}
+
+#[test]
+fn a_bomb_cannot_aim() {
+    // 003 L1841: the Bomb, "no Aiming"; aiming is offered with other throws (L540, L556).
+    let aims = |weapon: &'static str| {
+        let mut game = run("shoot", "Arm Blade", vec![], &["1", "1"], move |ctx| {
+            stand(ctx, "Arm Blade", 3500, 2000, (0, 1));
+            stand(ctx, "Tgt 1", 3500, 3500, (0, -1));
+            teach(ctx, "Arm Blade", weapon);
+        });
+        let mut asked = false;
+        while pending(&game).is_some() {
+            let choices = offered(&game);
+            asked |= choices.contains(&"no aiming".to_owned());
+            let pick = if choices.contains(&"Tgt 1".to_owned()) {
+                "Tgt 1".to_owned()
+            } else {
+                choices[0].clone()
+            };
+            choose(&mut game, &pick);
+        }
+        asked
+    };
+    assert!(!aims("Bomb"));
+    assert!(aims("Throwing knives"));
 }

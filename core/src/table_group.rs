@@ -451,7 +451,8 @@ impl Scene {
     /// enemies, each base wholly within d of **one** of their bases (a base straddling two
     /// is not counted: the stricter reading); of an area, inside it (d = 0) or, for a circle,
     /// inside the circle grown by d, or, for a convex polygon (a rectangular territory), its
-    /// centre within d - r of the polygon; of the table edge, within d of **one** side of the
+    /// centre within d - r of the polygon (for d under r: inside it, at least r - d from every
+    /// edge); of the table edge, within d of **one** side of the
     /// outline. A concave polygon area with d > 0 is [`SceneError::Unsupported`]: draw the
     /// grown area in data. False for a negative distance.
     ///
@@ -736,15 +737,23 @@ fn figure_wholly_within(
                 radius: area_radius,
             } => centre_within(P::of(*area_centre), length_nonneg(*area_radius) + d - r),
             Area::Polygon(_) if d == 0 => wholly_within(figure, area),
-            // A convex polygon (a rectangular territory) is a convex set: its centre within
-            // d - r of the polygon (inside it, or near an edge).
+            // A convex polygon (a rectangular territory): the base lies within d of it when
+            // its centre does within d - r (inside it, or near an edge); when d is less than
+            // r, when its centre is inside it at least r - d from every edge (the polygon
+            // grown by d, then shrunk by r, is the polygon shrunk by r - d).
             Area::Polygon(vertices) if convex(vertices) => {
                 let slack = d - r;
-                slack >= 0
-                    && (polygon_contains(vertices, centre)
+                if slack >= 0 {
+                    polygon_contains(vertices, centre)
                         || polygon_edges(vertices).any(|(a, b)| {
                             segment_distance_cmp(centre, a, b, slack) != Ordering::Greater
-                        }))
+                        })
+                } else {
+                    polygon_contains(vertices, centre)
+                        && polygon_edges(vertices).all(|(a, b)| {
+                            segment_distance_cmp(centre, a, b, -slack) != Ordering::Less
+                        })
+                }
             }
             Area::Polygon(_) => {
                 return Err(SceneError::Unsupported {

@@ -296,9 +296,28 @@ fn wholly_within_an_area_by_a_tenth_either_way() {
             .within(Subject::Piece(PieceId(0)), &target, Length::ZERO)
             .unwrap()
     );
-    // A grown polygon is not measured: the error says to draw it in data.
+    // A convex polygon grown by d is measured exactly, d below the base's radius too: the
+    // base wholly inside the zone is within a tenth of it; a tenth outside, within a tenth
+    // but not within nothing; two tenths outside, not within a tenth.
+    let by = |x, tenths| {
+        table(x, 2_000)
+            .wholly_within(us, &target, Length::tenth_mm(tenths))
+            .unwrap()
+    };
+    assert!(by(R25, 1) && by(3_000, 1));
+    assert!(by(R25 - 1, 1) && !by(R25 - 1, 0));
+    assert!(!by(R25 - 2, 1));
+    assert!(by(R25 - 2, 2));
+    // A concave polygon grown by d is not measured: the error says to draw it in data.
+    let notch = Area::Polygon(vec![
+        Point::new(0, 0),
+        Point::new(10_000, 0),
+        Point::new(10_000, 5_000),
+        Point::new(5_000, 2_500),
+        Point::new(0, 5_000),
+    ]);
     assert!(matches!(
-        table(R25, 2_000).wholly_within(us, &target, Length::tenth_mm(1)),
+        table(R25, 1_000).wholly_within(us, &Target::Area(notch), Length::tenth_mm(1)),
         Err(SceneError::Unsupported { .. })
     ));
     // A circle grown by d is exact: objective of radius 20 mm, wholly within 3" of it.

@@ -20,14 +20,14 @@
 //! | Blessing, Torment on an armour test | `blessing_and_torment_re_roll_an_armour_test_in_close_combat` |
 //! | Wizard Apprentice, Mages Guild's Leader | `a_wizard_apprentice_knows_and_casts_one_spell_of_the_wizards`, `a_mages_guild_leader_with_a_mages_profession_knows_one_more_spell` |
 
-use gloam::core::{Choice, Ctx, Game, GameState, Options, PlayerId, Scope, Value, ZoneId};
+use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value, ZoneId};
 use gloam::engine::RulesetGame;
-use gloam::sim::check_invariants;
 
 mod scenario;
 use scenario::{
     Scenario, damage, frame, give, has_said, pending, piece, player_counter, said, scenario, tokens,
 };
+use scenario::{carried, choose, offered};
 use scenario::{party_duel, stand};
 
 /// Test parties of Borian Humans (no race ability of theirs acts in these scenarios), legal
@@ -253,57 +253,6 @@ fn casting(
     });
     choose(&mut game, spell);
     game
-}
-
-/// The names of the cards on a hero.
-fn carried(state: &GameState, kind: &str) -> Vec<String> {
-    let id = piece(state, kind);
-    let zone = ZoneId::on_piece(state.pieces[&id].owner, "equipped", id);
-    state
-        .zone_cards(&zone)
-        .iter()
-        .map(|card| state.cards[card].name.clone())
-        .collect()
-}
-
-/// The names of the choices of the first pending request.
-fn offered(game: &Game<Scenario>) -> Vec<String> {
-    let request = pending(game).expect("a request");
-    let state = game.state();
-    match &request.options {
-        Options::One { choices } => choices
-            .iter()
-            .map(|choice| match choice {
-                Choice::Card(id) => state.cards[id].name.clone(),
-                Choice::Piece(id) => state.pieces[id].kind.clone(),
-                Choice::Option(text) => text.clone(),
-                other => other.to_string(),
-            })
-            .collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
-/// Answers the first pending request with its choice named `name`.
-fn choose(game: &mut Game<Scenario>, name: &str) {
-    let request = pending(game).expect("a request");
-    let state = game.state();
-    let Options::One { choices } = &request.options else {
-        panic!("not a single choice")
-    };
-    let choice = choices
-        .iter()
-        .find(|choice| match choice {
-            Choice::Card(id) => state.cards[id].name == name,
-            Choice::Piece(id) => state.pieces[id].kind == name,
-            Choice::Option(text) => text == name,
-            _ => false,
-        })
-        .unwrap_or_else(|| panic!("{name} is not offered: {:?}", offered(game)))
-        .clone();
-    game.submit(request.player, gloam::core::Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
 }
 
 /// Both players answer the secret guess: the blow lands on the body (the defender parries

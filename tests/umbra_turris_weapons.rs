@@ -29,9 +29,8 @@
 //! | Bomb: no aiming (L1841) | `a_bomb_cannot_aim` |
 //! | A thrown item that is not a Thrown weapon is lost (L540, L1861) | `a_thrown_sword_is_lost_hit_or_miss_a_throwing_knife_is_not`, `any_hero_with_a_weapon_may_throw_it` |
 
-use gloam::core::{Choice, Ctx, Game, GameState, Options, PlayerId, Value, ZoneId};
+use gloam::core::{Ctx, Game, GameState, PlayerId, Value, ZoneId};
 use gloam::engine::RulesetGame;
-use gloam::sim::check_invariants;
 use std::cell::OnceCell;
 
 mod scenario;
@@ -39,6 +38,7 @@ use scenario::{
     Scenario, frame, give, has_said, pending, piece, piece_counter as counter, said, scenario,
     tokens,
 };
+use scenario::{carried, choose, offered};
 use scenario::{party_duel, stand};
 
 /// Test parties, legal under the building rules (`gloam check`): Borian Humans (ld, ws, s,
@@ -109,57 +109,6 @@ fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
     let owner = ctx.state().pieces[&id].owner;
     let zone = ZoneId::on_piece(owner, "equipped", id);
     ctx.create_card(name, owner, &zone).expect("the card");
-}
-
-/// The names of the cards on a hero.
-fn carried(state: &GameState, kind: &str) -> Vec<String> {
-    let id = piece(state, kind);
-    let zone = ZoneId::on_piece(state.pieces[&id].owner, "equipped", id);
-    state
-        .zone_cards(&zone)
-        .iter()
-        .map(|card| state.cards[card].name.clone())
-        .collect()
-}
-
-/// The names of the choices of the first pending request.
-fn offered(game: &Game<Scenario>) -> Vec<String> {
-    let request = pending(game).expect("a request");
-    let state = game.state();
-    match &request.options {
-        Options::One { choices } => choices
-            .iter()
-            .map(|choice| match choice {
-                Choice::Card(id) => state.cards[id].name.clone(),
-                Choice::Piece(id) => state.pieces[id].kind.clone(),
-                Choice::Option(text) => text.clone(),
-                other => other.to_string(),
-            })
-            .collect(),
-        other => panic!("not a single choice: {other:?}"),
-    }
-}
-
-/// Answers the first pending request with its choice named `name`.
-fn choose(game: &mut Game<Scenario>, name: &str) {
-    let request = pending(game).expect("a request");
-    let state = game.state();
-    let Options::One { choices } = &request.options else {
-        panic!("not a single choice")
-    };
-    let choice = choices
-        .iter()
-        .find(|choice| match choice {
-            Choice::Card(id) => state.cards[id].name == name,
-            Choice::Piece(id) => state.pieces[id].kind == name,
-            Choice::Option(text) => text == name,
-            _ => false,
-        })
-        .unwrap_or_else(|| panic!("{name} is not offered: {:?}", offered(game)))
-        .clone();
-    game.submit(request.player, gloam::core::Answer::One(choice))
-        .unwrap_or_else(|error| panic!("{error}"));
-    check_invariants(game.state()).expect("invariants");
 }
 
 /// A game of the test rules arranged by `arrange`, the d6 loaded with `dice`, starting with

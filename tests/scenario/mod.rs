@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use gloam::core::{
     Answer, CardId, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget,
     ModifierSpec, Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Scope, Setup,
-    Value,
+    Value, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare, prepare_for};
@@ -340,4 +340,55 @@ pub fn scenario(
 /// The first pending request, if the game waits on one.
 pub fn pending<R: Rules>(game: &Game<R>) -> Option<Request> {
     game.pending().first().map(|r| (*r).clone())
+}
+
+/// The names of the cards on a hero.
+pub fn carried(state: &GameState, kind: &str) -> Vec<String> {
+    let id = piece(state, kind);
+    let zone = ZoneId::on_piece(state.pieces[&id].owner, "equipped", id);
+    state
+        .zone_cards(&zone)
+        .iter()
+        .map(|card| state.cards[card].name.clone())
+        .collect()
+}
+
+/// The names of the choices of the first pending request.
+pub fn offered(game: &Game<Scenario>) -> Vec<String> {
+    let request = pending(game).expect("a request");
+    let state = game.state();
+    match &request.options {
+        Options::One { choices } => choices
+            .iter()
+            .map(|choice| match choice {
+                Choice::Card(id) => state.cards[id].name.clone(),
+                Choice::Piece(id) => state.pieces[id].kind.clone(),
+                Choice::Option(text) => text.clone(),
+                other => other.to_string(),
+            })
+            .collect(),
+        other => panic!("not a single choice: {other:?}"),
+    }
+}
+
+/// Answers the first pending request with its choice named `name`.
+pub fn choose(game: &mut Game<Scenario>, name: &str) {
+    let request = pending(game).expect("a request");
+    let state = game.state();
+    let Options::One { choices } = &request.options else {
+        panic!("not a single choice")
+    };
+    let choice = choices
+        .iter()
+        .find(|choice| match choice {
+            Choice::Card(id) => state.cards[id].name == name,
+            Choice::Piece(id) => state.pieces[id].kind == name,
+            Choice::Option(text) => text == name,
+            _ => false,
+        })
+        .unwrap_or_else(|| panic!("{name} is not offered: {:?}", offered(game)))
+        .clone();
+    game.submit(request.player, gloam::core::Answer::One(choice))
+        .unwrap_or_else(|error| panic!("{error}"));
+    check_invariants(game.state()).expect("invariants");
 }

@@ -225,6 +225,24 @@ fn a_point_or_nothing_compared_with_nothing_agrees_on_both_engines() {
 }
 
 #[test]
+fn game_ids_compared_agree_on_both_engines() {
+    // The compiled engine answers `==` and `!=` between two ids of one type itself (issue
+    // 12), as the registered operators do; ids of two types go to Rhai's resolution.
+    let g = three_inches_apart();
+    yes(&g, "m0 == m0");
+    no(&g, "m0 != m0");
+    yes(&g, "m0 != m1");
+    yes(&g, "owner(m0) == owner(m1)");
+    yes(&g, "owner(m0) != owner(m2)");
+    yes(&g, "unit_of(m0) == unit_of(m1)");
+    no(&g, "unit_of(m0) == unit_of(m2)");
+    yes(&g, "position(m1) != position(m2)");
+    no(&g, "m0 == owner(m0)");
+    yes(&g, "m0 != owner(m0)");
+    yes(&g, "let l = [m0, m1]; l[0] == m0 && l[1] != m0");
+}
+
+#[test]
 fn lengths_are_tenths_of_a_millimetre() {
     let g = three_inches_apart();
     assert_eq!(value(&g, "inches(3)"), Value::Int(762));

@@ -539,6 +539,40 @@ impl Env<'_> {
         }
     }
 
+    /// `a == b` or `a != b` between two game ids of one type (fighters, hexes, players,
+    /// cards, points, groups), answered as their registered operators answer it; `None`
+    /// for any other call.
+    fn id_equality(name: &str, args: &[Dynamic]) -> Option<bool> {
+        let negate = match name {
+            "==" => false,
+            "!=" => true,
+            _ => return None,
+        };
+        let [left, right] = args else {
+            return None;
+        };
+        Env::ids_equal(left, right).map(|equal| equal != negate)
+    }
+
+    /// Whether two game ids of the same type are equal; `None` unless both are ids of one
+    /// type.
+    fn ids_equal(left: &Dynamic, right: &Dynamic) -> Option<bool> {
+        fn same<T: PartialEq + Clone + 'static>(left: &Dynamic, right: &Dynamic) -> Option<bool> {
+            let left = left.read_lock::<T>()?;
+            let right = right.read_lock::<T>()?;
+            Some(*left == *right)
+        }
+        if !left.is_variant() || !right.is_variant() {
+            return None;
+        }
+        same::<gloam_core::PieceId>(left, right)
+            .or_else(|| same::<gloam_core::Hex>(left, right))
+            .or_else(|| same::<gloam_core::PlayerId>(left, right))
+            .or_else(|| same::<gloam_core::CardId>(left, right))
+            .or_else(|| same::<gloam_core::Point>(left, right))
+            .or_else(|| same::<gloam_core::GroupId>(left, right))
+    }
+
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
     fn fast_operator(name: &str, args: &[Dynamic]) -> Option<Dynamic> {
         match args {
@@ -1178,6 +1212,13 @@ impl Machine<'_> {
                     }
                     let mut refs: Refs<'_> = args.iter_mut().collect();
                     return self.env.call_rhai(&call.name, false, &mut refs, call.pos);
+                }
+                if call.operator {
+                    if let Some(equal) = Env::id_equality(&call.name, &args) {
+                        // Counted as the registered operator's call is.
+                        self.env.track(call.pos)?;
+                        return Ok(Dynamic::from_bool(equal));
+                    }
                 }
                 self.env.call_with(call, None, &mut args, false)
             }

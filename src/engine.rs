@@ -220,6 +220,19 @@ impl RulesetGame {
                 )
             })?
             .clone();
+        for decklist in spec
+            .seats
+            .iter()
+            .filter_map(|seat| seat.decklist.as_deref())
+        {
+            if library.decklist(decklist).is_none() {
+                return Err(unknown(
+                    "decklist",
+                    decklist,
+                    library.decklists().iter().map(|d| d.name.as_str()),
+                ));
+            }
+        }
         if let Some(choice) = spec.table.clone() {
             if spec.seats.iter().any(|seat| seat.party.is_some()) {
                 return party_match(loaded, host, ruleset, spec, &choice);
@@ -233,15 +246,6 @@ impl RulesetGame {
                     &seat.warband,
                     library.warbands().iter().map(|w| w.name.as_str()),
                 ));
-            }
-            if let Some(decklist) = &seat.decklist {
-                if library.decklist(decklist).is_none() {
-                    return Err(unknown(
-                        "decklist",
-                        decklist,
-                        library.decklists().iter().map(|d| d.name.as_str()),
-                    ));
-                }
             }
         }
         let mut battlefields = battlefields_for(&loaded, &ruleset, &spec)?.into_iter();
@@ -1267,16 +1271,19 @@ pub(crate) fn dice_of(ruleset: &RulesetDef) -> Result<Dice, EngineError> {
     Dice::from_defs(defs).map_err(setup_error)
 }
 
-/// The decks of a seat: its decklist's, or every card of the ruleset (or a ruleset it extends)
-/// its warband may take, sorted by name.
+/// The decks of a seat: those its decklist lists, in its order, then every other deck of
+/// the ruleset with every card of the ruleset (or a ruleset it extends) its warband may
+/// take, sorted by name.
 fn decks_for(loaded: &Loaded, ruleset: &RulesetDef, seat: &Seat) -> Vec<(String, Vec<String>)> {
     let library = &loaded.library;
+    let mut decks: Vec<(String, Vec<String>)> = Vec::new();
     if let Some(decklist) = seat.decklist.as_deref().and_then(|d| library.decklist(d)) {
-        return decklist
-            .decks
-            .iter()
-            .map(|deck| (deck.name.clone(), deck.cards.clone()))
-            .collect();
+        decks.extend(
+            decklist
+                .decks
+                .iter()
+                .map(|deck| (deck.name.clone(), deck.cards.clone())),
+        );
     }
     let alliance = match &seat.army {
         Some(army) => library
@@ -1290,26 +1297,30 @@ fn decks_for(loaded: &Loaded, ruleset: &RulesetDef, seat: &Seat) -> Vec<(String,
     };
     // Cards written for this ruleset or one it extends; a sibling edition's are not dealt.
     let chain = loaded.ruleset_chain(&ruleset.name);
-    ruleset
-        .decks
-        .iter()
-        .map(|deck| {
-            let mut cards: Vec<String> = library
-                .cards()
-                .iter()
-                .filter(|card| chain.contains(&card.ruleset.as_str()))
-                .filter(|card| deck.kinds.contains(&card.kind))
-                .filter(|card| match &card.owner {
-                    gloam_grammar::Owner::Warband(name) => *name == seat.warband,
-                    gloam_grammar::Owner::Universal => true,
-                    gloam_grammar::Owner::Alliance(name) => *name == alliance,
-                })
-                .map(|card| card.name.clone())
-                .collect();
-            cards.sort();
-            (deck.name.clone(), cards)
-        })
-        .collect()
+    let listed: Vec<String> = decks.iter().map(|(name, _)| name.clone()).collect();
+    decks.extend(
+        ruleset
+            .decks
+            .iter()
+            .filter(|deck| !listed.contains(&deck.name))
+            .map(|deck| {
+                let mut cards: Vec<String> = library
+                    .cards()
+                    .iter()
+                    .filter(|card| chain.contains(&card.ruleset.as_str()))
+                    .filter(|card| deck.kinds.contains(&card.kind))
+                    .filter(|card| match &card.owner {
+                        gloam_grammar::Owner::Warband(name) => *name == seat.warband,
+                        gloam_grammar::Owner::Universal => true,
+                        gloam_grammar::Owner::Alliance(name) => *name == alliance,
+                    })
+                    .map(|card| card.name.clone())
+                    .collect();
+                cards.sort();
+                (deck.name.clone(), cards)
+            }),
+    );
+    decks
 }
 
 /// The territory name of seat `index`.

@@ -541,14 +541,14 @@ pub fn match_for(
                 let own: Vec<&str> = library
                     .decklists()
                     .iter()
-                    .filter(|d| d.warband == warband)
+                    .filter(|d| d.warband.as_deref() == Some(warband.as_str()))
                     .map(|d| d.name.as_str())
                     .collect();
                 if !own.contains(&name.as_str()) {
-                    let known = library.decklist(&name).map(|d| d.warband.as_str());
+                    let known = library.decklist(&name).map(decklist_owner);
                     return Err(match known {
                         Some(other) => format!(
-                            "decklist `{name}` is for warband `{other}`, not `{warband}` (seat {index}); {}",
+                            "decklist `{name}` is for {other}, not warband `{warband}` (seat {index}); {}",
                             if own.is_empty() {
                                 format!("`{warband}` has no decklist")
                             } else {
@@ -566,7 +566,7 @@ pub fn match_for(
             None => library
                 .decklists()
                 .iter()
-                .find(|d| d.warband == warband)
+                .find(|d| d.warband.as_deref() == Some(warband.as_str()))
                 .map(|d| d.name.clone()),
         };
         seats.push(crate::engine::Seat {
@@ -633,10 +633,16 @@ fn measured_match_for(
         Brings::Armies => (&choice.armies, ("parties", &choice.parties)),
         Brings::Parties => (&choice.parties, ("armies", &choice.armies)),
     };
+    let no_decklists = Vec::new();
+    let decklists_asked = match brings {
+        Brings::Armies => &choice.decklists,
+        // Parties bring decklists of their own (`decklist` items with `party = ...`).
+        Brings::Parties => &no_decklists,
+    };
     for (what, asked) in [
         ("warbands", &choice.warbands),
         ("boards", &choice.boards),
-        ("decklists", &choice.decklists),
+        ("decklists", decklists_asked),
         other,
     ] {
         if !asked.is_empty() {
@@ -731,33 +737,91 @@ fn measured_match_for(
             }
         }
     };
-    let seats = (0..players)
-        .map(|index| {
-            let brought = if chosen.is_empty() {
-                names[index % names.len()].to_owned()
-            } else {
-                chosen[index % chosen.len()].clone()
-            };
-            let (army, party) = match brings {
-                Brings::Armies => (Some(brought), None),
-                Brings::Parties => (None, Some(brought)),
-            };
-            crate::engine::Seat {
-                name: NAMES
-                    .get(index)
-                    .map_or_else(|| format!("P{index}"), |name| (*name).to_owned()),
-                warband: String::new(),
-                decklist: None,
-                board: None,
-                army,
-                party,
+    if let Brings::Parties = brings
+        && choice.decklists.len() > players
+    {
+        return Err(format!(
+            "{} decklists named for {players} seats; name at most one per seat",
+            choice.decklists.len()
+        ));
+    }
+    let mut seats = Vec::with_capacity(players);
+    for index in 0..players {
+        let brought = if chosen.is_empty() {
+            names[index % names.len()].to_owned()
+        } else {
+            chosen[index % chosen.len()].clone()
+        };
+        let (army, party, decklist) = match brings {
+            Brings::Armies => (Some(brought), None, None),
+            Brings::Parties => {
+                let decklist = party_decklist(loaded, &brought, &choice.decklists, index)?;
+                (None, Some(brought), decklist)
             }
-        })
-        .collect();
+        };
+        seats.push(crate::engine::Seat {
+            name: NAMES
+                .get(index)
+                .map_or_else(|| format!("P{index}"), |name| (*name).to_owned()),
+            warband: String::new(),
+            decklist,
+            board: None,
+            army,
+            party,
+        });
+    }
     Ok(MatchSpec {
         ruleset: ruleset.to_owned(),
         seats,
         table: Some(table_choice),
+    })
+}
+
+/// Who takes a decklist, in words: "warband `x`" or "party `y`".
+fn decklist_owner(decklist: &gloam_grammar::DecklistDef) -> String {
+    match (&decklist.warband, &decklist.party) {
+        (Some(warband), _) => format!("warband `{warband}`"),
+        (None, Some(party)) => format!("party `{party}`"),
+        (None, None) => "no warband or party".to_owned(),
+    }
+}
+
+/// The decklist of the party `party` in seat `index`: the one `asked` names for the seat
+/// (it must be that party's), else the party's first, else none (every card of the
+/// ruleset, [`crate::engine`]'s default decks).
+fn party_decklist(
+    loaded: &Loaded,
+    party: &str,
+    asked: &[String],
+    index: usize,
+) -> Result<Option<String>, String> {
+    let library = &loaded.library;
+    let own: Vec<&str> = library
+        .decklists()
+        .iter()
+        .filter(|d| d.party.as_deref() == Some(party))
+        .map(|d| d.name.as_str())
+        .collect();
+    let Some(name) = (!asked.is_empty()).then(|| &asked[index % asked.len()]) else {
+        return Ok(own.first().map(|name| (*name).to_owned()));
+    };
+    if own.contains(&name.as_str()) {
+        return Ok(Some(name.clone()));
+    }
+    Err(match library.decklist(name) {
+        Some(other) => format!(
+            "decklist `{name}` is for {}, not party `{party}` (seat {index}); {}",
+            decklist_owner(other),
+            if own.is_empty() {
+                format!("`{party}` has no decklist")
+            } else {
+                format!("`{party}` has {}", own.join(", "))
+            }
+        ),
+        None => format!(
+            "{} (for party `{party}`, seat {index})",
+            unknown_name("decklist", name, own.iter().copied())
+        ),
     })
 }
 

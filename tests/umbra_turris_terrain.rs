@@ -60,13 +60,16 @@ fn damage(state: &GameState, kind: &str) -> i64 {
 }
 
 /// The terrain features on the table and where their origins stand, in piece order.
+/// The terrain pieces on the table and where they stand, by name.
 fn terrain(state: &GameState) -> Vec<(String, Point)> {
-    state
+    let mut placed: Vec<(String, Point)> = state
         .pieces
         .values()
         .filter(|p| p.layer == "terrain")
         .filter_map(|p| Some((p.kind.clone(), p.position?.point()?)))
-        .collect()
+        .collect();
+    placed.sort_by(|a, b| a.0.cmp(&b.0));
+    placed
 }
 
 fn names_in(state: &GameState, player: PlayerId, zone: &str) -> Vec<String> {
@@ -193,6 +196,42 @@ const CARDS: &[(&str, &[Placed])] = &[
             ("Campfire", 35, 46),
         ],
     ),
+    (
+        "Wayside Shrine",
+        &[
+            ("Altar", 35, 36),
+            ("Statue", 35, 46),
+            ("Grove East", 56, 30),
+            ("Well", 16, 28),
+        ],
+    ),
+    (
+        "Ferry Landing",
+        &[
+            ("Pond", 24, 34),
+            ("Fallen Log", 40, 26),
+            ("Cart", 46, 44),
+            ("Stall East", 16, 48),
+        ],
+    ),
+    (
+        "Barricaded Street",
+        &[
+            ("Palisade", 35, 30),
+            ("Rubble Heap", 20, 44),
+            ("Tent South", 52, 44),
+            ("Campfire", 40, 40),
+        ],
+    ),
+    (
+        "Gallows Hill",
+        &[
+            ("Dead Tree", 35, 46),
+            ("Crypt", 20, 28),
+            ("Gravestones", 50, 28),
+            ("Campfire", 35, 34),
+        ],
+    ),
 ];
 
 fn pieces_of(card: &str) -> Vec<(String, Point)> {
@@ -203,6 +242,8 @@ fn pieces_of(card: &str) -> Vec<(String, Point)> {
         .1
         .iter()
         .map(|(name, x, y)| ((*name).to_owned(), Point::new(x * CM, y * CM)))
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_iter()
         .collect()
 }
 
@@ -234,7 +275,8 @@ fn the_roll_off_winner_draws_two_terrain_cards_keeps_one_and_its_pieces_are_plac
         names_in(state, ANN, "terrain_in_play"),
         std::slice::from_ref(&kept_name)
     );
-    assert_eq!(names_in(state, ANN, "terrain_deck").len(), 5);
+    // Ten cards (two of each alignment, 003 L2116): two drawn, one returned.
+    assert_eq!(names_in(state, ANN, "terrain_deck").len(), 9);
     assert!(names_in(state, ANN, "terrain_drawn").is_empty());
     // The kept card's pieces, each where the card puts it.
     assert_eq!(terrain(state), pieces_of(&kept_name));

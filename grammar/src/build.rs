@@ -557,6 +557,7 @@ impl Builder<'_> {
                     .map(|(name, max)| LimitDef { name, max })
                     .collect(),
                 max_half: names(deck, "max_half"),
+                balanced: names(deck, "balanced"),
                 unique_names: boolean(deck, "unique_names"),
             });
         }
@@ -1424,7 +1425,8 @@ impl Builder<'_> {
         Some(DecklistDef {
             name: name(item)?,
             ruleset: string(item, "ruleset")?,
-            warband: string(item, "warband")?,
+            warband: string(item, "warband"),
+            party: string(item, "party"),
             about: string(item, "about"),
             source: string(item, "source"),
             decks,

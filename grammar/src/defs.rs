@@ -557,6 +557,10 @@ pub struct DeckDef {
     pub limits: Vec<LimitDef>,
     /// Kinds, keywords or timings that together may fill at most half the deck.
     pub max_half: Vec<String>,
+    /// Keywords (or kinds, or timings) each carried by the same number of the deck's cards,
+    /// at least one each: `balanced = [good, evil]` wants as many good cards as evil ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub balanced: Vec<String>,
     /// Whether card names must be unique across a player's decks.
     pub unique_names: Option<bool>,
 }
@@ -893,7 +897,8 @@ impl CardDef {
     }
 }
 
-/// A decklist: the cards a warband takes into some of its ruleset's decks.
+/// A decklist: the cards a warband (or, in a game of parties, a party) takes into some of
+/// its ruleset's decks.
 ///
 /// ```text
 /// decklist "Truthseekers: Starter" {
@@ -912,8 +917,11 @@ pub struct DecklistDef {
     pub name: String,
     /// The ruleset it is for.
     pub ruleset: String,
-    /// The warband that takes it.
-    pub warband: String,
+    /// The warband that takes it (`None` in a party's decklist).
+    pub warband: Option<String>,
+    /// In a ruleset whose players bring parties of heroes, the party that takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party: Option<String>,
     /// A description.
     pub about: Option<String>,
     /// Where the list came from.

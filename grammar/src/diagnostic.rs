@@ -567,6 +567,25 @@ pub enum GrammarDiagnostic {
         #[help]
         help: String,
     },
+
+    /// The deck's `balanced` keywords are not on the same number of cards, or one is on none.
+    #[error("{message}")]
+    #[diagnostic(code(gloam::grammar::deck_balance))]
+    DeckBalance {
+        /// What is wrong.
+        message: String,
+        /// The file.
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        /// The deck's name.
+        #[label("{label}")]
+        span: SourceSpan,
+        /// The label text.
+        label: String,
+        /// How to rebalance.
+        #[help]
+        help: String,
+    },
 }
 
 /// Every diagnostic code, with a one-line meaning, in a fixed order (for docs).
@@ -683,6 +702,10 @@ const CODES: &[(&str, &str)] = &[
         "gloam::grammar::deck_half",
         "the deck's `max_half` cards fill more than half of it (rounded down)",
     ),
+    (
+        "gloam::grammar::deck_balance",
+        "the deck's `balanced` keywords are not each on the same number of cards (at least one)",
+    ),
 ];
 
 /// Every diagnostic code `gloam-grammar` can report, with its one-line meaning.
@@ -729,6 +752,7 @@ impl GrammarDiagnostic {
             GrammarDiagnostic::DeckDuplicate { .. } => "gloam::grammar::deck_duplicate",
             GrammarDiagnostic::DeckLimit { .. } => "gloam::grammar::deck_limit",
             GrammarDiagnostic::DeckHalf { .. } => "gloam::grammar::deck_half",
+            GrammarDiagnostic::DeckBalance { .. } => "gloam::grammar::deck_balance",
         }
     }
 
@@ -761,7 +785,8 @@ impl GrammarDiagnostic {
             | GrammarDiagnostic::DeckWrongRuleset { src, span, .. }
             | GrammarDiagnostic::DeckDuplicate { src, span, .. }
             | GrammarDiagnostic::DeckLimit { src, span, .. }
-            | GrammarDiagnostic::DeckHalf { src, span, .. } => (src, *span),
+            | GrammarDiagnostic::DeckHalf { src, span, .. }
+            | GrammarDiagnostic::DeckBalance { src, span, .. } => (src, *span),
         }
     }
 

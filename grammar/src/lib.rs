@@ -123,7 +123,10 @@
 //!
 //! A `decklist` is what a warband takes into its ruleset's decks: one nested `deck` item per
 //! deck, named as the ruleset's `deck` item that holds its rules, with the card names as
-//! strings (a card taken twice is written twice). A decklist may list some of the decks only.
+//! strings (a card taken twice is written twice). A decklist may list some of the decks only
+//! (a match deals every card of the ruleset into the others). In a ruleset whose players
+//! bring parties of heroes, a decklist names its party instead (`party = "..."`); it names
+//! one of the two, never both.
 //!
 //! ```text
 //! decklist "Truthseekers: Starter" {
@@ -143,9 +146,10 @@
 //!
 //! [`load`] checks it against the library and the ruleset's deck rules ([`DeckDef`]):
 //!
-//! - the warband, each deck and each card must exist (`unknown_name`, with a did-you-mean);
-//!   the warband and cards must be for the decklist's ruleset or one it extends
-//!   (`deck_wrong_ruleset`);
+//! - the warband (or party), each deck and each card must exist (`unknown_name`, with a
+//!   did-you-mean); they must be for the decklist's ruleset or one it extends
+//!   (`deck_wrong_ruleset`); a decklist names a warband or a party (`missing_field`), not
+//!   both (`bad_value`);
 //! - each card's kind must be one of the deck's `kinds` (`deck_wrong_kind`);
 //! - each card must be the warband's own, `universal`, or of the warband's grand alliance
 //!   (`deck_wrong_owner`);
@@ -156,7 +160,9 @@
 //! - `limits = [surge: 6]`: at most 6 cards have `surge` as their kind, score timing or one
 //!   of their keywords (`deck_limit`);
 //! - `max_half = [ploy, spell]`: the cards whose kind, score timing or a keyword is listed
-//!   are at most half the deck, rounded down (`deck_half`).
+//!   are at most half the deck, rounded down (`deck_half`);
+//! - `balanced = [good, evil]`: each listed keyword (or kind, or score timing) is on the
+//!   same number of the deck's cards, and on one at least (`deck_balance`).
 //!
 //! ## `extends`
 //!

@@ -653,6 +653,7 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
         .collect();
     let warband_defs: Vec<&WarbandDef> = warbands.iter().map(|placed| &placed.def).collect();
     let card_defs: Vec<&CardDef> = cards.iter().map(|placed| &placed.def).collect();
+    let party_defs: Vec<&PartyDef> = parties.iter().map(|placed| &placed.def).collect();
     for placed in &rulesets {
         if let Some(ruleset) = resolved.get(&placed.def.name) {
             let mut checker = xref::Checker {
@@ -715,6 +716,7 @@ pub fn load_with(files: &[SourceFile], room: &RollRoom) -> (Library, Vec<Grammar
                         resolved: &resolved,
                         warbands: &warband_defs,
                         cards: &card_defs,
+                        parties: &party_defs,
                     },
                 ),
             }

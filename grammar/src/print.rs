@@ -323,6 +323,7 @@ fn ruleset(out: &mut Out, def: &RulesetDef) {
             .collect();
         out.list("limits", &limits);
         out.names("max_half", &deck.max_half);
+        out.names("balanced", &deck.balanced);
         out.opt_bool("unique_names", deck.unique_names);
         out.close();
     }
@@ -623,7 +624,8 @@ fn card(out: &mut Out, def: &CardDef) {
 fn decklist(out: &mut Out, def: &DecklistDef) {
     out.open("decklist", &def.name);
     out.string("ruleset", &def.ruleset);
-    out.string("warband", &def.warband);
+    out.opt_string("warband", def.warband.as_ref());
+    out.opt_string("party", def.party.as_ref());
     out.opt_string("about", def.about.as_ref());
     out.opt_string("source", def.source.as_ref());
     for deck in &def.decks {

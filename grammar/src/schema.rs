@@ -580,6 +580,13 @@ const DECK_FIELDS: &[FieldSchema] = &[
         "max_half = [ploy, spell]",
     ),
     field(
+        "balanced",
+        T::Names,
+        false,
+        "keywords (kinds, timings) each on the same number of the deck's cards, at least one each",
+        "balanced = [good, lawful, neutral]",
+    ),
+    field(
         "unique_names",
         T::Bool,
         false,
@@ -599,9 +606,16 @@ const DECKLIST_FIELDS: &[FieldSchema] = &[
     field(
         "warband",
         T::String,
-        true,
+        false,
         "the warband that takes these decks",
         "warband = \"Xandire's Truthseekers\"",
+    ),
+    field(
+        "party",
+        T::String,
+        false,
+        "in a ruleset whose players bring parties of heroes, the party that takes these decks",
+        "party = \"The Lantern Wardens\"",
     ),
     field(
         "about",
@@ -2272,7 +2286,7 @@ const SCHEMAS: &[ItemSchema] = &[
     ItemSchema {
         kind: "decklist",
         named: true,
-        about: "the cards a warband takes into its ruleset's decks",
+        about: "the cards a warband or a party takes into its ruleset's decks",
         fields: DECKLIST_FIELDS,
         children: &["deck"],
         parent: None,
@@ -2814,6 +2828,14 @@ impl Checker<'_> {
                     item,
                     &missing,
                     "a ruleset that does not extend another needs them: ",
+                );
+            }
+            "decklist" if !has("warband") && !has("party") => {
+                let missing: Vec<&FieldSchema> = schema.field("warband").into_iter().collect();
+                self.missing(
+                    item,
+                    &missing,
+                    "a decklist names who takes it: a warband, or `party = \"...\"` in a game of parties; ",
                 );
             }
             "card" | "ability" if has("effect") && !has("window") => {

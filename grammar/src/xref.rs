@@ -8,6 +8,7 @@ use crate::ast::{Element, Item, Span, Spanned, Value};
 use crate::build::{HALF, elements};
 use crate::defs::{CardDef, DeckDef, DieDef, Owner, RulesetDef, WarbandDef};
 use crate::diagnostic::{FileRef, GrammarDiagnostic};
+use crate::party::PartyDef;
 use crate::schema::item_schema;
 use crate::suggest;
 
@@ -266,7 +267,7 @@ impl Checker<'_> {
             for written in list_names(deck, "kinds") {
                 self.declared("card kind", &written, &kinds, resolved, "`card_kinds`");
             }
-            for key in ["limits", "max_half"] {
+            for key in ["limits", "max_half", "balanced"] {
                 for written in list_names(deck, key) {
                     self.unknown(
                         "card kind, keyword or score timing",
@@ -887,6 +888,39 @@ impl Checker<'_> {
                     fitting()
                 ),
             };
+        if let (Some(_), Some(party)) = (name_field(item, "warband"), name_field(item, "party")) {
+            self.out.push(GrammarDiagnostic::BadValue {
+                message: format!(
+                    "decklist `{}` names both a warband and a party",
+                    item.name.as_ref().map_or("", |name| name.value.as_str())
+                ),
+                src: file.src(),
+                span: file.span(party.span),
+                label: "a second owner".to_string(),
+                help:
+                    "a decklist is taken by one warband or by one party: keep one of the two fields"
+                        .to_string(),
+            });
+        }
+        if let Some(written) = name_field(item, "party") {
+            match known.parties.iter().find(|p| p.name == written.name) {
+                Some(found) if !fits(&found.ruleset) => {
+                    let diagnostic =
+                        wrong_ruleset("party", &found.name, &found.ruleset, written.span);
+                    self.out.push(diagnostic);
+                }
+                Some(_) => {}
+                None => {
+                    let names: Vec<&str> = known.parties.iter().map(|p| p.name.as_str()).collect();
+                    self.unknown(
+                        "party",
+                        &written,
+                        &names,
+                        "load the file that declares it".to_string(),
+                    );
+                }
+            }
+        }
         let mut warband = None;
         if let Some(written) = name_field(item, "warband") {
             match known.warbands.iter().find(|w| w.name == written.name) {
@@ -1122,6 +1156,9 @@ impl Checker<'_> {
                 },
             });
         }
+        if !rules.balanced.is_empty() {
+            self.deck_balance(deck, found, rules);
+        }
         if !rules.max_half.is_empty() {
             let count = found
                 .iter()
@@ -1148,6 +1185,58 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// `balanced`: each listed keyword on as many of the deck's cards as every other, and on
+    /// at least one.
+    fn deck_balance(
+        &mut self,
+        deck: &Written<'_>,
+        found: &[(&Written<'_>, &CardDef)],
+        rules: &DeckDef,
+    ) {
+        let counts: Vec<(&str, usize)> = rules
+            .balanced
+            .iter()
+            .map(|name| {
+                let count = found.iter().filter(|(_, card)| has(card, name)).count();
+                (name.as_str(), count)
+            })
+            .collect();
+        let most = counts
+            .iter()
+            .map(|(_, count)| *count)
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let short: Vec<String> = counts
+            .iter()
+            .filter(|(_, count)| *count < most)
+            .map(|(name, count)| format!("{} more {name}", most - count))
+            .collect();
+        if short.is_empty() {
+            return;
+        }
+        let shown: Vec<String> = counts
+            .iter()
+            .map(|(name, count)| format!("{count} {name}"))
+            .collect();
+        self.out.push(GrammarDiagnostic::DeckBalance {
+            message: format!(
+                "the `{}` deck holds {}; its rules want each on the same number of cards, at least one",
+                rules.name,
+                shown.join(", ")
+            ),
+            src: self.file.src(),
+            span: self.file.span(deck.span),
+            label: "unbalanced".to_string(),
+            help: format!(
+                "bring each to {most}: add {} (or take cards of the others out)",
+                short.join(", ")
+            ),
+        });
+    }
+}
+
 /// Whether a card has a name of a deck's `limits` or `max_half`: its kind, its score timing
 /// or one of its keywords.
 fn has(card: &CardDef, name: &str) -> bool {
@@ -1161,6 +1250,7 @@ pub(crate) struct Known<'a> {
     pub(crate) resolved: &'a BTreeMap<String, RulesetDef>,
     pub(crate) warbands: &'a [&'a WarbandDef],
     pub(crate) cards: &'a [&'a CardDef],
+    pub(crate) parties: &'a [&'a PartyDef],
 }
 
 impl Known<'_> {

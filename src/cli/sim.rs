@@ -58,8 +58,9 @@ pub(crate) struct ChoiceArgs {
     /// Default: the ruleset's boards in order.
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     boards: Vec<String>,
-    /// The decklist of each seat, comma-separated (each of that seat's warband). Default:
-    /// each warband's first decklist, if it has one.
+    /// The decklist of each seat, comma-separated (each of that seat's warband, or in a
+    /// ruleset of parties of that seat's party). Default: each warband's or party's first
+    /// decklist, if it has one.
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     decklists: Vec<String>,
     /// In a ruleset played with armies on a measured table (Spearhead): the armies, by seat,

@@ -818,6 +818,9 @@ fn party_decklist(
                 format!("`{party}` has {}", own.join(", "))
             }
         ),
+        None if own.is_empty() => format!(
+            "no decklist named `{name}` is loaded, and party `{party}` has none (seat {index}); leave --decklists out to bring every card"
+        ),
         None => format!(
             "{} (for party `{party}`, seat {index})",
             unknown_name("decklist", name, own.iter().copied())

@@ -33,7 +33,7 @@ fn shipped_umbra_turris_data_loads_alone_and_with_the_other_games() {
     assert!(all.roster("Umbra Turris").is_some());
     let library = umbra();
     assert_eq!(library.rosters().len(), 1);
-    assert_eq!(library.parties().len(), 2);
+    assert_eq!(library.parties().len(), 3);
 }
 
 #[test]
@@ -335,6 +335,41 @@ fn the_example_parties_are_legal_and_priced_by_the_rules() {
     );
     assert_eq!(total, 677);
     assert!(total <= court.points);
+    let choir = library.party("The Cinder Choir").expect("party");
+    let costs = party_costs(choir, roster, ruleset).expect("constants");
+    let total: i64 = costs.iter().map(gloam_grammar::HeroCost::total).sum();
+    assert!(total <= choir.points, "{total}");
+}
+
+#[test]
+fn the_race_table_decides_which_alignments_a_hero_may_join() {
+    // 003 L1613-1617: a party's heroes are those whose race carries its letter in the race
+    // table (L891-903). The sub-race pages print a narrower "Race alignment" (Mortenians:
+    // Good, Neutral, Evil, L910), which we do not read as a building rule (digest D1.25): it
+    // would leave no legal Anarchist party, and Lawful ones to Gnomes alone. So an
+    // Anarchist party fields a Goblin False Prophet (L1204-1208) and a Human of any
+    // sub-race, and a Lawful one a Mortenian; an alignment missing from the race table is
+    // still refused (Half-giants carry no A, L897).
+    let library = umbra();
+    assert!(library.party("The Cinder Choir").is_some());
+    let lawful = problems_with_all(&[("alignment = good", "alignment = lawful")]);
+    assert!(
+        !lawful
+            .iter()
+            .any(|p| p.contains("Mortenians") || p.contains("Borians")),
+        "{lawful:#?}"
+    );
+    let anarchist = problems_with_all(&[("alignment = good", "alignment = anarchists")]);
+    assert!(
+        anarchist
+            .iter()
+            .any(|p| p.contains("Half-giants") && p.contains("anarchists")),
+        "{anarchist:#?}"
+    );
+    assert!(
+        !anarchist.iter().any(|p| p.contains("Humans")),
+        "{anarchist:#?}"
+    );
 }
 
 /// The shipped parties, changed: the shipped ruleset's constants and roster refuse them.

@@ -101,3 +101,44 @@ fn random_games_keep_wounds_action_dice_and_items_after_every_decision() {
         assert!(!result.reason.is_empty());
     }
 }
+
+#[test]
+fn the_anarchist_party_plays_and_rolls_its_rage_dice() {
+    // The Cinder Choir (parties.gloam): an Anarchist party, legal by the race table's
+    // letters (003 L1613-1617, digest D1.25), with a False Prophet leading (L1204-1208).
+    // Its games end keeping every invariant, and its seat gains Rage Dice (the Anarchists'
+    // bonus dice, L1542-1603: counter `rage`) in play.
+    let choice = MatchChoice {
+        parties: vec!["The Cinder Choir".into(), "The Ashen Court".into()],
+        ..MatchChoice::default()
+    };
+    let rules = gloam::sim::prepare_match(&[cards()], "umbra_turris", 2, &choice).expect("match");
+    let mut raged = false;
+    for seed in 1..=3 {
+        let mut game = Game::start(
+            rules.clone(),
+            rules.setup(seed),
+            RulesetGame::first_frames(),
+        )
+        .expect("started");
+        let cards_at_start = game.state().cards.len();
+        let mut agents: Vec<gloam::agent::RandomAgent> = (0..2)
+            .map(|s| gloam::agent::RandomAgent::new(seed * 17 + s))
+            .collect();
+        let mut decisions = 0;
+        while !game.is_over() {
+            let request = game.pending().first().map(|r| (*r).clone()).expect("asked");
+            let seat = request.player.0 as usize;
+            let answer = agents[seat].choose(&game.view(request.player), &request);
+            game.submit(request.player, answer)
+                .unwrap_or_else(|e| panic!("seed {seed}, decision {decisions}: {e}"));
+            decisions += 1;
+            umbra_invariants(&rules, game.state(), cards_at_start)
+                .unwrap_or_else(|e| panic!("seed {seed}, after decision {decisions}: {e}"));
+            let choir = &game.state().players[0];
+            raged |= choir.counters.get("rage").copied().unwrap_or(0) > 0;
+            assert!(decisions < gloam::sim::MAX_DECISIONS, "seed {seed}");
+        }
+    }
+    assert!(raged, "the Cinder Choir never held a Rage Dice");
+}

@@ -338,7 +338,8 @@ fn an_unarmed_hero_strikes_for_one_and_cannot_parry_a_weapon() {
     guess(&mut game, "Unarmed / body", "legs");
     assert!(has_said(&game, "unarmed strike: 12 against 7"));
     assert_eq!(counter(game.state(), "Grizzle", "damage"), 1);
-    let mut open = fight("Hedda", "Grizzle", &["5", "1"], |ctx| {
+    // The third die is Grizzle's Vitality roll at 0 W (City Goblins, L1011-1017): a 1 fails.
+    let mut open = fight("Hedda", "Grizzle", &["5", "1", "1"], |ctx| {
         strip(ctx, "Grizzle", "Sword, short sword");
     });
     let asked = request(&open);

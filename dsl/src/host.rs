@@ -836,6 +836,7 @@ impl Host {
             }),
             asked: None,
             placed: std::cell::RefCell::new(None),
+            scene: std::cell::RefCell::new(None),
         }
     }
 

@@ -122,6 +122,9 @@ pub(crate) struct RunState {
     /// nothing has changed it since ([`RunState::ctx`] forgets them): scripts ask for the table
     /// many times between two effects.
     pub(crate) placed: std::cell::RefCell<Option<crate::table::Placed>>,
+    /// The table's scene (pieces standing, terrain, outline), as `scene_of` built it from
+    /// this run's game, while nothing has changed it since ([`RunState::ctx`] forgets it).
+    pub(crate) scene: std::cell::RefCell<Option<Rc<gloam_core::Scene>>>,
 }
 
 /// The compiled engine's table and limits, lent to a run.
@@ -367,6 +370,7 @@ impl RunState {
     /// A kernel context over the working copy (made now if this is the first effect).
     pub(crate) fn ctx(&mut self) -> Ctx<'_> {
         self.placed.get_mut().take();
+        self.scene.get_mut().take();
         let base = &self.base;
         let working = self.working.get_or_insert_with(|| base.clone());
         Ctx::new(working, &mut self.events)
@@ -567,6 +571,7 @@ pub(crate) fn restart() {
     with_run_raw(|run| {
         run.working = None;
         run.placed.get_mut().take();
+        run.scene.get_mut().take();
         run.events.clear();
         run.next_answer = 0;
         run.flow.clear();

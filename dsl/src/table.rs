@@ -360,8 +360,18 @@ impl Clone for PlacedTable {
 }
 
 /// The scene of the game now: the pieces standing on the table (base radius, unit and
-/// height from the world's characteristic names), the terrain and the outline.
-pub(crate) fn scene_of(run: &RunState, function: &'static str) -> Result<Scene, Stop> {
+/// height from the world's characteristic names), the terrain and the outline. Built once
+/// until the run's game changes ([`RunState::scene`]).
+pub(crate) fn scene_of(run: &RunState, function: &'static str) -> Result<Rc<Scene>, Stop> {
+    if let Some(scene) = run.scene.borrow().as_ref() {
+        return Ok(Rc::clone(scene));
+    }
+    let scene = Rc::new(build_scene(run, function)?);
+    *run.scene.borrow_mut() = Some(Rc::clone(&scene));
+    Ok(scene)
+}
+
+fn build_scene(run: &RunState, function: &'static str) -> Result<Scene, Stop> {
     let table = table_of(run, function)?;
     let names = &run.world.names;
     let state = run.state();
@@ -1483,10 +1493,14 @@ fn sight(
             .ok_or_else(|| Stop::failed(function, format!("{piece} is not on the table")))
     };
     let (from, to) = (figure(a)?, figure(b)?);
+    let Some(rule) = rule else {
+        return Ok(line_of_sight(&from, &to, &scene.terrain));
+    };
     let terrain: Vec<_> = scene
         .terrain
-        .into_iter()
-        .filter(|terrain| rule.is_none_or(|rule| terrain.has_tag(rule)))
+        .iter()
+        .filter(|terrain| terrain.has_tag(rule))
+        .cloned()
         .collect();
     Ok(line_of_sight(&from, &to, &terrain))
 }
@@ -1725,7 +1739,7 @@ fn model_placement(
     at: Point,
     limits: &Map,
 ) -> Result<Result<TablePiece, gloam_core::Refused>, Stop> {
-    let mut scene = scene_of(run, function)?;
+    let mut scene = Scene::clone(&*scene_of(run, function)?);
     let limits = place_limits(&*table_of(run, function)?, function, limits)?;
     let names = &run.world.names;
     let piece = run

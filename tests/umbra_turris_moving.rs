@@ -1,0 +1,195 @@
+//! Umbra Turris's movement rules left over from the terrain (seed 003, digest A7, A8): a hero
+//! entering the water in the middle of its Move, the 2 cm level rule outside the charge,
+//! disengaging from several enemies, and ladders and ropes fixed to a piece. Each scenario
+//! arranges heroes and terrain on the table through the kernel's `Ctx`, loads the dice, runs
+//! one step of the flow and answers its requests; each cites the seed lines it checks and is
+//! played with and without the rule's condition. Lengths are tenths of a millimetre (1 cm =
+//! 100); the shipped heroes are Humans with 25 mm bases (Hedda: M 15 cm, Sp 7, 3 cm tall).
+
+use gloam::core::{Answer, Choice, Ctx, Game, GameState, PlayerId, Point, Position, Value};
+use gloam::engine::RulesetGame;
+
+mod scenario;
+use scenario::{
+    Scenario, answer, frame, has_said, option, pending, piece, said, scenario, shipped,
+};
+
+const ANN: PlayerId = PlayerId(0);
+const CM: i64 = 100;
+
+fn rules() -> RulesetGame {
+    shipped("umbra_turris")
+}
+
+/// Stands the piece `kind` (a hero or a terrain feature) at (`x`, `y`), facing north.
+fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64) {
+    let id = piece(ctx.state(), kind);
+    ctx.place_piece(
+        id,
+        Some(Position::Table {
+            at: Point::new(x, y),
+            facing: (0, 1),
+        }),
+        vec![],
+        "deploy",
+    )
+    .expect("placed");
+}
+
+fn at(state: &GameState, kind: &str) -> Point {
+    state.pieces[&piece(state, kind)]
+        .position
+        .and_then(|p| p.point())
+        .expect("on the table")
+}
+
+fn damage(state: &GameState, kind: &str) -> i64 {
+    state.pieces[&piece(state, kind)]
+        .counters
+        .get("damage")
+        .copied()
+        .unwrap_or(0)
+}
+
+fn distance(a: Point, b: Point) -> f64 {
+    (((a.x - b.x) as f64).powi(2) + ((a.y - b.y) as f64).powi(2)).sqrt()
+}
+
+/// One step `step` for `fighter` (its owner acting) and `target`, when given, after
+/// `arrange`, with the d6 loaded with `dice`.
+fn run(
+    step: &str,
+    fighter: &'static str,
+    target: Option<&'static str>,
+    dice: &'static [&'static str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let rules = rules();
+    let probe = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
+    let state = probe.state();
+    let owner = state.pieces[&piece(state, fighter)].owner;
+    let mut vars = vec![
+        ("player", Value::Player(owner)),
+        ("fighter", Value::Piece(piece(state, fighter))),
+    ];
+    if let Some(target) = target {
+        vars.push(("target", Value::Piece(piece(state, target))));
+    }
+    scenario(
+        &rules,
+        move |ctx: &mut Ctx<'_>| {
+            arrange(ctx);
+            ctx.fix_dice("d6", dice);
+        },
+        vec![frame(step, &vars)],
+    )
+}
+
+/// Whether the pending request's prompt starts with `text`.
+fn asked(game: &Game<Scenario>, text: &str) -> bool {
+    pending(game).is_some_and(|r| r.prompt.starts_with(text))
+}
+
+/// Sends the point `offset` to the pending move request; true when it is taken.
+fn send_point(game: &mut Game<Scenario>, offset: Point) -> bool {
+    let Some(before) = pending(game) else {
+        return false;
+    };
+    game.submit(before.player, Answer::One(Choice::Point(offset)))
+        .is_ok()
+        && pending(game).is_none_or(|r| r != before)
+}
+
+/// Answers the facing asked after a Move (003 L292) with "as it stands", if it is asked.
+fn face_as_it_stands(game: &mut Game<Scenario>) {
+    if asked(game, "Which way does") {
+        answer(game, ANN, option("as it stands"));
+    }
+}
+
+// ---- Swimming in the middle of a Move (003 L346-350) ------------------------------------
+
+/// Hedda `y` cm north of the table's south edge, below the Pond's centre (its south edge at
+/// y 29 cm), Grizzle far off; step `move`.
+fn to_the_pond(y: i64, dice: &'static [&'static str]) -> Game<Scenario> {
+    run("move", "Hedda", None, dice, move |ctx: &mut Ctx<'_>| {
+        stand(ctx, "Pond", 35 * CM, 35 * CM);
+        stand(ctx, "Hedda", 35 * CM, y);
+        stand(ctx, "Grizzle", 10 * CM, 65 * CM);
+    })
+}
+
+#[test]
+fn a_move_into_the_water_stops_at_its_edge_and_swims_on_up_to_sp() {
+    // 003 L346: "A model which wants to cross a body of water must make a swimming test
+    // immediately after entering the water. Roll a d6. On a 3+ the model can swim a distance
+    // of up to his Speed." Hedda (M 15 cm, Sp 7) cannot walk 15 cm straight into the pond:
+    // her Move stops at its edge, she tests there and swims at most 7 cm.
+    let mut game = to_the_pond(20 * CM, &["3"]);
+    // Her base is 7.75 cm from the water.
+    assert!(!send_point(&mut game, Point::new(0, 15 * CM)));
+    assert!(send_point(&mut game, Point::new(0, 725)));
+    assert!(asked(&game, "Does Hedda enter the water?"), "{:?}", pending(&game));
+    answer(&mut game, ANN, option("enter the water"));
+    // 7.75 cm of her Move are left; she swims up to Sp 7.
+    assert!(asked(&game, "Where does Hedda swim?"));
+    assert!(!send_point(&mut game, Point::new(0, 710)));
+    assert!(send_point(&mut game, Point::new(0, 7 * CM)));
+    face_as_it_stands(&mut game);
+    assert!(has_said(&game, "swims (3)"), "{:?}", said(&game));
+    assert_eq!(at(game.state(), "Hedda"), Point::new(35 * CM, 20 * CM + 1425));
+    // She tested once, entering: ending in the water takes no second test.
+    assert_eq!(said(&game).iter().filter(|s| s.contains("swims")).count(), 1);
+    assert_eq!(damage(game.state(), "Hedda"), 0);
+    // From 5 cm farther, 12.25 cm of walking leave 2.75 cm of her Move to swim (ours: the
+    // swim is part of the Move).
+    let mut far = to_the_pond(15 * CM, &["3"]);
+    assert!(send_point(&mut far, Point::new(0, 1225)));
+    answer(&mut far, ANN, option("enter the water"));
+    assert!(!send_point(&mut far, Point::new(0, 285)));
+    assert!(send_point(&mut far, Point::new(0, 275)));
+}
+
+#[test]
+fn a_hero_failing_the_test_as_it_enters_loses_a_wound_and_stops_at_the_edge() {
+    // 003 L348: "A lower result means that the model loses 1 wound and cannot move further."
+    let mut game = to_the_pond(20 * CM, &["2"]);
+    assert!(send_point(&mut game, Point::new(0, 725)));
+    answer(&mut game, ANN, option("enter the water"));
+    assert!(!asked(&game, "Where does Hedda swim?"));
+    face_as_it_stands(&mut game);
+    assert!(
+        has_said(&game, "struggles in the water (2) and cannot move further"),
+        "{:?}",
+        said(&game)
+    );
+    assert_eq!(damage(game.state(), "Hedda"), 1);
+    assert_eq!(at(game.state(), "Hedda"), Point::new(35 * CM, 20 * CM + 725));
+    // Staying on the bank costs nothing and rolls nothing.
+    let mut bank = to_the_pond(20 * CM, &["2"]);
+    assert!(send_point(&mut bank, Point::new(0, 725)));
+    answer(&mut bank, ANN, option("stay on the bank"));
+    face_as_it_stands(&mut bank);
+    assert_eq!(damage(bank.state(), "Hedda"), 0);
+    assert!(!has_said(&bank, "struggles"));
+}
+
+#[test]
+fn a_hero_at_the_waters_edge_may_enter_it_with_its_whole_move() {
+    // 003 L346: the test comes as the hero enters the water, wherever its Move began. Hedda's
+    // base 0.5 cm from the pond: her player may send her straight in, and she swims Sp 7.
+    // A hero farther from the water is not asked.
+    let mut game = to_the_pond(29 * CM - 175, &["4"]);
+    assert!(
+        asked(&game, "Does Hedda walk, or enter the water?"),
+        "{:?}",
+        pending(&game)
+    );
+    answer(&mut game, ANN, option("enter the water"));
+    assert!(!send_point(&mut game, Point::new(0, 710)));
+    assert!(send_point(&mut game, Point::new(0, 7 * CM)));
+    face_as_it_stands(&mut game);
+    assert!(has_said(&game, "swims (4)"), "{:?}", said(&game));
+    let away = to_the_pond(20 * CM, &["4"]);
+    assert!(asked(&away, "Where does Hedda move?"));
+}

@@ -193,3 +193,37 @@ fn a_hero_at_the_waters_edge_may_enter_it_with_its_whole_move() {
     let away = to_the_pond(20 * CM, &["4"]);
     assert!(asked(&away, "Where does Hedda move?"));
 }
+
+// ---- The 2 cm level rule outside the charge (003 L302) ----------------------------------
+
+/// Hedda standing on `piece` (centred at 35, 35 cm) with her base's south rim 1 cm inside
+/// its south edge at `edge` cm, Grizzle (an enemy) on the ground south of her, bases
+/// touching; step `step` for Hedda.
+fn across_a_level(step: &str, piece: &'static str, edge: i64) -> Game<Scenario> {
+    run(step, "Hedda", None, &[], move |ctx: &mut Ctx<'_>| {
+        stand(ctx, piece, 35 * CM, 35 * CM);
+        stand(ctx, "Hedda", 35 * CM, edge * CM + 225);
+        stand(ctx, "Grizzle", 35 * CM, edge * CM - 25);
+    })
+}
+
+#[test]
+fn bases_touching_across_more_than_2_cm_of_level_are_not_in_contact() {
+    // 003 L302: where terrain keeps the bases apart, "models can fight if the difference in
+    // the levels at which are their bases is not greater than 2 cm". On the 2 cm Fallen Log
+    // (its south edge at y 33 cm) Hedda is in contact with Grizzle below: locked, she
+    // fights or disengages and does not move. On the 3 cm Rubble Heap (south edge at y 28
+    // cm) she is not: she moves, and neither fights nor disengages.
+    let log = scenario::offered(&across_a_level("activation", "Fallen Log", 33));
+    assert!(log.contains(&"fight".to_owned()), "{log:?}");
+    assert!(log.contains(&"disengage".to_owned()), "{log:?}");
+    assert!(!log.contains(&"move".to_owned()), "{log:?}");
+    let heap = scenario::offered(&across_a_level("activation", "Rubble Heap", 28));
+    assert!(heap.contains(&"move".to_owned()), "{heap:?}");
+    assert!(!heap.contains(&"fight".to_owned()), "{heap:?}");
+    assert!(!heap.contains(&"disengage".to_owned()), "{heap:?}");
+    // She walks away from him, never into contact again (L306).
+    let mut away = across_a_level("move", "Rubble Heap", 28);
+    assert!(!send_point(&mut away, Point::new(0, -1)));
+    assert!(send_point(&mut away, Point::new(0, 5 * CM)));
+}

@@ -227,3 +227,57 @@ fn bases_touching_across_more_than_2_cm_of_level_are_not_in_contact() {
     assert!(!send_point(&mut away, Point::new(0, -1)));
     assert!(send_point(&mut away, Point::new(0, 5 * CM)));
 }
+
+// ---- Disengaging from several enemies (003 L436-440) ------------------------------------
+
+/// Hedda at (35, 35) cm, the enemies `foes` around her, bases touching, each centred at the
+/// offset given (2.5 cm from hers: (0, 250) north, (250, 0) east...); step `disengage`, her
+/// 2d6 6 and 6, the strongest enemy's 1 and 1.
+fn surrounded(foes: &'static [(&'static str, i64, i64)]) -> Game<Scenario> {
+    run(
+        "disengage",
+        "Hedda",
+        None,
+        &["6", "6", "1", "1"],
+        move |ctx: &mut Ctx<'_>| {
+            stand(ctx, "Hedda", 35 * CM, 35 * CM);
+            for (foe, dx, dy) in foes {
+                stand(ctx, foe, 35 * CM + dx, 35 * CM + dy);
+            }
+        },
+    )
+}
+
+#[test]
+fn a_hero_disengaging_from_two_enemies_is_placed_1_cm_from_each() {
+    // 003 L438: "When disengaging from group combat, model must be placed 1 cm away from
+    // each enemy the model was in base contact with, but may not move more than 2 cm."
+    // Grizzle north of Hedda, Ugluk east: she ends 1 cm from both (centres 3.5 cm apart),
+    // not only from the stronger of them.
+    let game = surrounded(&[("Grizzle", 0, 250), ("Ugluk", 250, 0)]);
+    assert!(has_said(&game, "disengages (18 against"), "{:?}", said(&game));
+    let hedda = at(game.state(), "Hedda");
+    for foe in ["Grizzle", "Ugluk"] {
+        let apart = distance(hedda, at(game.state(), foe));
+        assert!((apart - 350.0).abs() < 1.5, "{foe}: {apart} {hedda:?}");
+    }
+    assert!(distance(hedda, Point::new(35 * CM, 35 * CM)) <= 200.0);
+}
+
+#[test]
+fn a_disengage_with_no_place_1_cm_from_every_enemy_is_cancelled() {
+    // 003 L438: "If the model may not move away exactly 1 cm from each of its opponents, the
+    // disengaging is cancelled." Ugluk (S 8) east of Hedda, Grizzle and Snikk north and
+    // north-west of her: no point is 1 cm from all three, though some within 2 cm are 1 cm
+    // from Ugluk and no nearer the other two.
+    let game = surrounded(&[("Ugluk", 250, 0), ("Grizzle", 70, 240), ("Snikk", -200, 150)]);
+    assert!(
+        has_said(
+            &game,
+            "cannot be placed 1 cm away from every enemy: the disengage is cancelled"
+        ),
+        "{:?}",
+        said(&game)
+    );
+    assert_eq!(at(game.state(), "Hedda"), Point::new(35 * CM, 35 * CM));
+}

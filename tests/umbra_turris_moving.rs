@@ -281,3 +281,51 @@ fn a_disengage_with_no_place_1_cm_from_every_enemy_is_cancelled() {
     );
     assert_eq!(at(game.state(), "Hedda"), Point::new(35 * CM, 35 * CM));
 }
+
+// ---- Ladders and ropes fixed to a piece (003 L324) --------------------------------------
+
+/// Hedda standing at (35, `y`) cm beside or on `piece` (centred at 35, 35 cm), Grizzle far
+/// off; step `move`, the d6 loaded with `dice`; she is sent by `offset`.
+fn by_the_piece(
+    piece: &'static str,
+    y: i64,
+    offset: Point,
+    dice: &'static [&'static str],
+) -> (bool, Game<Scenario>) {
+    let mut game = run("move", "Hedda", None, dice, move |ctx: &mut Ctx<'_>| {
+        stand(ctx, piece, 35 * CM, 35 * CM);
+        stand(ctx, "Hedda", 35 * CM, y);
+        stand(ctx, "Grizzle", 10 * CM, 65 * CM);
+    });
+    let taken = send_point(&mut game, offset);
+    face_as_it_stands(&mut game);
+    (taken, game)
+}
+
+#[test]
+fn a_rope_fixed_to_the_dead_tree_takes_a_hero_up_by_a_normal_move() {
+    // 003 L324: "Ladders and ropes will make climbing up and down easier, and when using them
+    // a hero can make a normal move which is not treated as Climbing." The Dead Tree (8 cm)
+    // has a rope tied to it (ours): Hedda (3 cm tall) walks onto it from the ground. The
+    // Broken Stair (6 cm, no ladder) is taller than she is: she must climb it (L316).
+    let (up, game) = by_the_piece("Dead Tree", 2850, Point::new(0, 650), &[]);
+    assert!(up, "{:?}", said(&game));
+    assert!(has_said(&game, "climbs up to the Dead Tree by its ladder"));
+    assert_eq!(at(game.state(), "Hedda"), Point::new(35 * CM, 35 * CM));
+    let (stair, _) = by_the_piece("Broken Stair", 2750, Point::new(0, 750), &[]);
+    assert!(!stair);
+}
+
+#[test]
+fn a_rope_fixed_to_the_dead_tree_takes_a_hero_down_without_a_jump() {
+    // 003 L324 against L336: down 8 cm by the rope is a normal move, no d6; from the 6 cm
+    // Broken Stair without one, a jump down that needs a 4 (the 1 loaded: 1 W lost).
+    let (down, game) = by_the_piece("Dead Tree", 35 * CM, Point::new(0, -12 * CM), &["1"]);
+    assert!(down);
+    assert!(has_said(&game, "climbs down from the Dead Tree by its ladder"));
+    assert_eq!(damage(game.state(), "Hedda"), 0);
+    assert!(!has_said(&game, "jumps down"));
+    let (_, stair) = by_the_piece("Broken Stair", 35 * CM, Point::new(0, -12 * CM), &["1"]);
+    assert!(has_said(&stair, "lands badly jumping down 6 cm (1)"));
+    assert_eq!(damage(stair.state(), "Hedda"), 1);
+}

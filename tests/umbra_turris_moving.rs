@@ -329,3 +329,40 @@ fn a_rope_fixed_to_the_dead_tree_takes_a_hero_down_without_a_jump() {
     assert!(has_said(&stair, "lands badly jumping down 6 cm (1)"));
     assert_eq!(damage(stair.state(), "Hedda"), 1);
 }
+
+// ---- A climber that cannot stand firm (003 L320) -----------------------------------------
+
+/// Hedda on the ground, her base 0.5 cm south of `piece` (centred at 35, 35 cm, its south
+/// edge at `edge` cm), climbs it (step `climb`), the d6 loaded with `dice`.
+fn climbing(piece: &'static str, edge: i64, dice: &'static [&'static str]) -> Game<Scenario> {
+    run("climb", "Hedda", None, dice, move |ctx: &mut Ctx<'_>| {
+        stand(ctx, piece, 35 * CM, 35 * CM);
+        stand(ctx, "Hedda", 35 * CM, edge * CM - 175);
+        stand(ctx, "Grizzle", 10 * CM, 65 * CM);
+    })
+}
+
+#[test]
+fn a_climber_on_a_piece_without_firm_footing_holds_on_on_4_or_falls() {
+    // 003 L320: "If the model cannot be placed firmly on the table after climbing you must
+    // roll a d6. If you roll 3 or less, the hero falls down (see Falling Down). If you roll
+    // 4 or better, the hero does not fall down." The Broken Stair's loose stones (6 cm, ours)
+    // give no firm footing: on a 3 Hedda falls 6 cm back to its foot, d6 W (the 5 loaded,
+    // L332); on a 4 she holds on, up on it. The 4 cm stall is firm: no roll.
+    let fall = climbing("Broken Stair", 29, &["3", "5"]);
+    assert!(
+        has_said(&fall, "cannot stand firm on the Broken Stair (3) and falls 6 cm"),
+        "{:?}",
+        said(&fall)
+    );
+    assert_eq!(damage(fall.state(), "Hedda"), 5);
+    assert_eq!(at(fall.state(), "Hedda"), Point::new(35 * CM, 29 * CM - 175));
+    let hold = climbing("Broken Stair", 29, &["4"]);
+    assert!(has_said(&hold, "holds on to the Broken Stair (4)"));
+    assert!(has_said(&hold, "climbs onto the Broken Stair (6 cm)"));
+    assert_eq!(damage(hold.state(), "Hedda"), 0);
+    assert!(at(hold.state(), "Hedda").y > 29 * CM);
+    let stall = climbing("Stall West", 31, &["1"]);
+    assert!(has_said(&stall, "climbs onto the Stall West (4 cm)"), "{:?}", said(&stall));
+    assert_eq!(damage(stall.state(), "Hedda"), 0);
+}

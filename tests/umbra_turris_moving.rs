@@ -228,6 +228,32 @@ fn bases_touching_across_more_than_2_cm_of_level_are_not_in_contact() {
     assert!(send_point(&mut away, Point::new(0, 5 * CM)));
 }
 
+#[test]
+fn a_hero_touching_an_enemy_across_more_than_2_cm_may_shoot_it() {
+    // 003 L302 with L508 (a shooter in base contact does not shoot): Tobble (a bow) on the
+    // north side of the 3 cm Rubble Heap (y 28-42 cm), Ugluk on the ground north of him,
+    // bases touching: not in contact, so Tobble may shoot him. On the 2 cm Fallen Log (y
+    // 33-37 cm) they are in contact: no shot.
+    let shooter = |piece: &'static str, north: i64| {
+        scenario::offered(&run(
+            "activation",
+            "Tobble",
+            None,
+            &[],
+            move |ctx: &mut Ctx<'_>| {
+                stand(ctx, piece, 35 * CM, 35 * CM);
+                stand(ctx, "Tobble", 35 * CM, north * CM - 125);
+                stand(ctx, "Ugluk", 35 * CM, north * CM + 125);
+            },
+        ))
+    };
+    let heap = shooter("Rubble Heap", 42);
+    assert!(heap.contains(&"shoot".to_owned()), "{heap:?}");
+    let log = shooter("Fallen Log", 37);
+    assert!(!log.contains(&"shoot".to_owned()), "{log:?}");
+    assert!(log.contains(&"fight".to_owned()), "{log:?}");
+}
+
 // ---- Disengaging from several enemies (003 L436-440) ------------------------------------
 
 /// Hedda at (35, 35) cm, the enemies `foes` around her, bases touching, each centred at the

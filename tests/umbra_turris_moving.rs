@@ -194,6 +194,23 @@ fn a_hero_at_the_waters_edge_may_enter_it_with_its_whole_move() {
     assert!(asked(&away, "Where does Hedda move?"));
 }
 
+#[test]
+fn a_hero_whose_base_overlaps_the_water_stops_where_its_centre_would_enter_it() {
+    // 003 L346: crossing water needs the test as the hero enters it. Hedda's base already
+    // reaches 0.75 cm over the pond's edge (her centre 0.5 cm out of it): walking 15 cm
+    // across, she stops where her centre would enter the water (to the millimetre, ours),
+    // and may swim on from there.
+    let mut game = to_the_pond(2850, &["3"]);
+    answer(&mut game, ANN, option("walk"));
+    assert!(send_point(&mut game, Point::new(0, 15 * CM)));
+    assert!(asked(&game, "Does Hedda enter the water?"), "{:?}", pending(&game));
+    answer(&mut game, ANN, option("stay on the bank"));
+    face_as_it_stands(&mut game);
+    let hedda = at(game.state(), "Hedda");
+    assert!(hedda.y >= 2850 && hedda.y < 29 * CM, "{hedda:?}");
+    assert!(hedda.y > 29 * CM - 10, "{hedda:?}");
+}
+
 // ---- The 2 cm level rule outside the charge (003 L302) ----------------------------------
 
 /// Hedda standing on `piece` (centred at 35, 35 cm) with her base's south rim 1 cm inside

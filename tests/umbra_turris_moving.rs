@@ -129,7 +129,11 @@ fn a_move_into_the_water_stops_at_its_edge_and_swims_on_up_to_sp() {
     // Her base is 7.75 cm from the water.
     assert!(!send_point(&mut game, Point::new(0, 15 * CM)));
     assert!(send_point(&mut game, Point::new(0, 725)));
-    assert!(asked(&game, "Does Hedda enter the water?"), "{:?}", pending(&game));
+    assert!(
+        asked(&game, "Does Hedda enter the water?"),
+        "{:?}",
+        pending(&game)
+    );
     answer(&mut game, ANN, option("enter the water"));
     // 7.75 cm of her Move are left; she swims up to Sp 7.
     assert!(asked(&game, "Where does Hedda swim?"));
@@ -137,9 +141,15 @@ fn a_move_into_the_water_stops_at_its_edge_and_swims_on_up_to_sp() {
     assert!(send_point(&mut game, Point::new(0, 7 * CM)));
     face_as_it_stands(&mut game);
     assert!(has_said(&game, "swims (3)"), "{:?}", said(&game));
-    assert_eq!(at(game.state(), "Hedda"), Point::new(35 * CM, 20 * CM + 1425));
+    assert_eq!(
+        at(game.state(), "Hedda"),
+        Point::new(35 * CM, 20 * CM + 1425)
+    );
     // She tested once, entering: ending in the water takes no second test.
-    assert_eq!(said(&game).iter().filter(|s| s.contains("swims")).count(), 1);
+    assert_eq!(
+        said(&game).iter().filter(|s| s.contains("swims")).count(),
+        1
+    );
     assert_eq!(damage(game.state(), "Hedda"), 0);
     // From 5 cm farther, 12.25 cm of walking leave 2.75 cm of her Move to swim (ours: the
     // swim is part of the Move).
@@ -164,7 +174,10 @@ fn a_hero_failing_the_test_as_it_enters_loses_a_wound_and_stops_at_the_edge() {
         said(&game)
     );
     assert_eq!(damage(game.state(), "Hedda"), 1);
-    assert_eq!(at(game.state(), "Hedda"), Point::new(35 * CM, 20 * CM + 725));
+    assert_eq!(
+        at(game.state(), "Hedda"),
+        Point::new(35 * CM, 20 * CM + 725)
+    );
     // Staying on the bank costs nothing and rolls nothing.
     let mut bank = to_the_pond(20 * CM, &["2"]);
     assert!(send_point(&mut bank, Point::new(0, 725)));
@@ -203,7 +216,11 @@ fn a_hero_whose_base_overlaps_the_water_stops_where_its_centre_would_enter_it() 
     let mut game = to_the_pond(2850, &["3"]);
     answer(&mut game, ANN, option("walk"));
     assert!(send_point(&mut game, Point::new(0, 15 * CM)));
-    assert!(asked(&game, "Does Hedda enter the water?"), "{:?}", pending(&game));
+    assert!(
+        asked(&game, "Does Hedda enter the water?"),
+        "{:?}",
+        pending(&game)
+    );
     answer(&mut game, ANN, option("stay on the bank"));
     face_as_it_stands(&mut game);
     let hedda = at(game.state(), "Hedda");
@@ -298,7 +315,11 @@ fn a_hero_disengaging_from_two_enemies_is_placed_1_cm_from_each() {
     // Grizzle north of Hedda, Ugluk east: she ends 1 cm from both (centres 3.5 cm apart),
     // not only from the stronger of them.
     let game = surrounded(&[("Grizzle", 0, 250), ("Ugluk", 250, 0)]);
-    assert!(has_said(&game, "disengages (18 against"), "{:?}", said(&game));
+    assert!(
+        has_said(&game, "disengages (18 against"),
+        "{:?}",
+        said(&game)
+    );
     let hedda = at(game.state(), "Hedda");
     for foe in ["Grizzle", "Ugluk"] {
         let apart = distance(hedda, at(game.state(), foe));
@@ -313,7 +334,11 @@ fn a_disengage_with_no_place_1_cm_from_every_enemy_is_cancelled() {
     // disengaging is cancelled." Ugluk (S 8) east of Hedda, Grizzle and Snikk north and
     // north-west of her: no point is 1 cm from all three, though some within 2 cm are 1 cm
     // from Ugluk and no nearer the other two.
-    let game = surrounded(&[("Ugluk", 250, 0), ("Grizzle", 70, 240), ("Snikk", -200, 150)]);
+    let game = surrounded(&[
+        ("Ugluk", 250, 0),
+        ("Grizzle", 70, 240),
+        ("Snikk", -200, 150),
+    ]);
     assert!(
         has_said(
             &game,
@@ -365,7 +390,10 @@ fn a_rope_fixed_to_the_dead_tree_takes_a_hero_down_without_a_jump() {
     // Broken Stair without one, a jump down that needs a 4 (the 1 loaded: 1 W lost).
     let (down, game) = by_the_piece("Dead Tree", 35 * CM, Point::new(0, -12 * CM), &["1"]);
     assert!(down);
-    assert!(has_said(&game, "climbs down from the Dead Tree by its ladder"));
+    assert!(has_said(
+        &game,
+        "climbs down from the Dead Tree by its ladder"
+    ));
     assert_eq!(damage(game.state(), "Hedda"), 0);
     assert!(!has_said(&game, "jumps down"));
     let (_, stair) = by_the_piece("Broken Stair", 35 * CM, Point::new(0, -12 * CM), &["1"]);
@@ -394,18 +422,28 @@ fn a_climber_on_a_piece_without_firm_footing_holds_on_on_4_or_falls() {
     // L332); on a 4 she holds on, up on it. The 4 cm stall is firm: no roll.
     let fall = climbing("Broken Stair", 29, &["3", "5"]);
     assert!(
-        has_said(&fall, "cannot stand firm on the Broken Stair (3) and falls 6 cm"),
+        has_said(
+            &fall,
+            "cannot stand firm on the Broken Stair (3) and falls 6 cm"
+        ),
         "{:?}",
         said(&fall)
     );
     assert_eq!(damage(fall.state(), "Hedda"), 5);
-    assert_eq!(at(fall.state(), "Hedda"), Point::new(35 * CM, 29 * CM - 175));
+    assert_eq!(
+        at(fall.state(), "Hedda"),
+        Point::new(35 * CM, 29 * CM - 175)
+    );
     let hold = climbing("Broken Stair", 29, &["4"]);
     assert!(has_said(&hold, "holds on to the Broken Stair (4)"));
     assert!(has_said(&hold, "climbs onto the Broken Stair (6 cm)"));
     assert_eq!(damage(hold.state(), "Hedda"), 0);
     assert!(at(hold.state(), "Hedda").y > 29 * CM);
     let stall = climbing("Stall West", 31, &["1"]);
-    assert!(has_said(&stall, "climbs onto the Stall West (4 cm)"), "{:?}", said(&stall));
+    assert!(
+        has_said(&stall, "climbs onto the Stall West (4 cm)"),
+        "{:?}",
+        said(&stall)
+    );
     assert_eq!(damage(stall.state(), "Hedda"), 0);
 }

@@ -1,0 +1,512 @@
+//! Umbra Turris's gear and dice leftovers (seed 003; digest A17, A20.4, A23), played from the
+//! data: the Arrowheads and boltheads, the Mask of Assassins, the Fortune teller with three
+//! players. Each scenario arranges heroes of the test parties below on the table through the
+//! kernel's `Ctx`, loads the dice with `fix_dice`, runs one step of the flow and answers its
+//! requests; each compares the rule with the same scene and dice without it, and cites the
+//! seed lines it checks.
+//!
+//! | Rule | Test |
+//! |---|---|
+//! | Armour-piercing heads | `armour_piercing_heads_test_armour_with_1d6_against_a_bow_shot` |
+//! | Incendiary heads | `incendiary_heads_set_the_target_alight_on_a_6_and_a_5` |
+//! | Hunting heads | `hunting_heads_add_2_bs_to_bow_shots_only` |
+//! | Heads found on a Loot test | `arrowheads_found_on_a_loot_test_act_on_the_bow` |
+//! | Mask of Assassins, armour | `the_mask_is_heavy_armour_on_the_head_to_the_front_only`, `the_mask_halves_a_shot_at_the_head_from_the_front` |
+//! | Mask of Assassins, always tested | `the_mask_is_tested_against_a_gladiator_who_ignores_a_helmet` |
+//! | Mask of Assassins, Fear | `the_mask_gives_its_wearer_fear_on_the_charge` |
+//! | Fortune teller, three players | `a_fortune_teller_re_rolls_the_initiative_with_three_players` |
+
+use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value};
+use gloam::engine::RulesetGame;
+
+mod scenario;
+use scenario::{
+    Scenario, cards_dir, damage, fixture_file, frame, has_said, party_duel, pending, piece,
+    player_counter, said, scenario, stand, tokens,
+};
+use scenario::{choose, offered};
+
+/// Test parties of Borian Humans (no race ability of theirs acts in these scenarios), legal
+/// under the building rules but for their points: a Tracker Guild party, whose heroes may buy
+/// the heads (003 L1963), and an Assassins Guild party, whose heroes may buy the Mask (L1967).
+const PARTIES: &str = r#"
+party "Test Hunters" {
+    ruleset = "umbra_turris"
+    roster = "Umbra Turris"
+    alignment = neutral
+    guild = "Tracker"
+    points = 5000
+    source = "ours"
+    hero "Warden" { race = "Humans" subrace = "Borians" profession = "Tracker" leader = true equipment = ["Sword, short sword"] }
+    hero "Mark" { race = "Humans" subrace = "Borians" profession = "Marksman" equipment = ["Sword, short sword"] }
+    hero "Scout" { race = "Humans" subrace = "Borians" profession = "Scout" equipment = ["Sword, short sword"] }
+    hero "Pierce" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Bow", "Armour-piercing heads"] }
+    hero "Fire" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Bow", "Incendiary heads"] }
+    hero "Hunter" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Bow", "Sling", "Hunting heads"] }
+    hero "Archer" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Bow"] }
+    hero "Brute" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Glad" { race = "Humans" subrace = "Borians" profession = "Gladiator" equipment = ["Sword, short sword"] }
+    hero "Fort" { race = "Humans" subrace = "Borians" profession = "Fortune teller" equipment = ["Sword, short sword"] }
+}
+
+party "Test Blades" {
+    ruleset = "umbra_turris"
+    roster = "Umbra Turris"
+    alignment = neutral
+    guild = "Assassins"
+    points = 5000
+    source = "ours"
+    hero "Blade" { race = "Humans" subrace = "Borians" profession = "Assassin" leader = true equipment = ["Dagger, Hunting knife"] }
+    hero "Cut" { race = "Humans" subrace = "Borians" profession = "Cutthroat" equipment = ["Dagger, Hunting knife"] }
+    hero "Exec" { race = "Humans" subrace = "Borians" profession = "Executioner" equipment = ["Dagger, Hunting knife"] }
+    hero "Masked" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword", "Mask of Assassins"] }
+    hero "Bare" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Helm" { race = "Humans" subrace = "Borians" profession = "Soldier" equipment = ["Sword, short sword", "Heavy helmet"] }
+    hero "Mailed" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword", "Chain shirt"] }
+}
+
+party "Test Rivals" {
+    ruleset = "umbra_turris"
+    roster = "Umbra Turris"
+    alignment = neutral
+    points = 5000
+    source = "ours"
+    hero "Rival Chief" { race = "Humans" subrace = "Borians" profession = "Scoundrel" leader = true equipment = ["Sword, short sword"] }
+    hero "Rival 1" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Rival 2" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Rival 3" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Rival 4" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+    hero "Rival 5" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
+}
+"#;
+
+fn duel() -> RulesetGame {
+    party_duel(PARTIES, "Test Hunters", "Test Blades")
+}
+
+fn id(state: &GameState, kind: &str) -> Value {
+    Value::Piece(piece(state, kind))
+}
+
+fn owner(state: &GameState, kind: &str) -> PlayerId {
+    state.pieces[&piece(state, kind)].owner
+}
+
+fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
+    state.pieces[&piece(state, kind)]
+        .counters
+        .get(name)
+        .copied()
+        .unwrap_or(0)
+}
+
+fn set(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
+    let id = piece(ctx.state(), kind);
+    ctx.set_counter(Scope::Piece(id), name, value)
+        .expect("counter");
+}
+
+fn start(rules: &RulesetGame) -> Game<RulesetGame> {
+    Game::start(rules.clone(), rules.setup(7), vec![]).expect("start")
+}
+
+/// A game of `rules` arranged by `arrange`, the d6 loaded with `dice`, starting with the
+/// frames `frames`.
+fn run(
+    rules: &RulesetGame,
+    frames: Vec<gloam::core::Frame>,
+    dice: &[&str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
+    scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            arrange(ctx);
+            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
+            ctx.fix_dice("d6", &faces);
+        },
+        frames,
+    )
+}
+
+/// The frame of `shooter`'s wound roll against `target` with `weapon`, `aim` added to its
+/// roll and damage (step `shot_wound`).
+fn shot_frame(
+    rules: &RulesetGame,
+    shooter: &str,
+    target: &str,
+    weapon: &str,
+    aim: i64,
+) -> gloam::core::Frame {
+    let begun = start(rules);
+    let state = begun.state();
+    frame(
+        "shot_wound",
+        &[
+            ("player", Value::Player(owner(state, shooter))),
+            ("fighter", id(state, shooter)),
+            ("target", id(state, target)),
+            ("weapon", Value::Str(weapon.to_owned())),
+            ("count", Value::Int(aim)),
+            ("data", Value::Str("aimed".into())),
+        ],
+    )
+}
+
+/// `shooter` has hit `target` 20 cm in front of it with `weapon`: the wound roll.
+fn shot(
+    rules: &RulesetGame,
+    shooter: &'static str,
+    target: &'static str,
+    weapon: &str,
+    aim: i64,
+    dice: &[&str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let frames = vec![shot_frame(rules, shooter, target, weapon, aim)];
+    run(rules, frames, dice, move |ctx| {
+        stand(ctx, shooter, 3500, 2000, (0, 1));
+        stand(ctx, target, 3500, 4000, (0, -1));
+        arrange(ctx);
+    })
+}
+
+/// `attacker` attacks `defender` (step `fight`, `how` = `charge` or empty), their bases
+/// touching; the defender faces the attacker, or away from it when `from_behind`.
+fn fight(
+    rules: &RulesetGame,
+    attacker: &'static str,
+    defender: &'static str,
+    how: &str,
+    from_behind: bool,
+    dice: &[&str],
+) -> Game<Scenario> {
+    let begun = start(rules);
+    let state = begun.state();
+    let frames = vec![frame(
+        "fight",
+        &[
+            ("player", Value::Player(owner(state, attacker))),
+            ("fighter", id(state, attacker)),
+            ("target", id(state, defender)),
+            ("data", Value::Str(how.to_owned())),
+        ],
+    )];
+    run(rules, frames, dice, move |ctx| {
+        stand(ctx, attacker, 3500, 3000, (0, 1));
+        let facing = if from_behind { (0, 1) } else { (0, -1) };
+        stand(ctx, defender, 3500, 3250, facing);
+    })
+}
+
+/// The blow of `weapon` lands on the head: by the secret guess (the defender parries the
+/// legs) or openly when the defender cannot parry; a Power Strike.
+fn at_the_head(game: &mut Game<Scenario>, weapon: &str) {
+    let asked: Vec<PlayerId> = game.pending().iter().map(|r| r.player).collect();
+    if asked.len() == 2 {
+        for (who, text) in [
+            (asked[0], format!("{weapon} / head")),
+            (asked[1], "legs".into()),
+        ] {
+            game.submit(who, gloam::core::Answer::One(Choice::Option(text)))
+                .unwrap_or_else(|error| panic!("{error}"));
+        }
+    } else {
+        choose(game, &format!("{weapon} / head"));
+    }
+    choose(game, "power");
+}
+
+const SWORD: &str = "Sword, short sword";
+
+// ------------------------------------------------------------------------------------
+// Arrowheads and boltheads (003 L1963-1965)
+// ------------------------------------------------------------------------------------
+
+#[test]
+fn armour_piercing_heads_test_armour_with_1d6_against_a_bow_shot() {
+    // 003 L1965: armour-piercing heads, armour tests on 1d6 instead of 3d6 (L1899-1905: any
+    // die at the save halves the damage). Mailed wears a Chain shirt (body, 6+, L1888). The
+    // shot wounds (6 + 6 against 1 + 1), aimed +3: 4 damage; the location 3 is the body. The
+    // armour dice 4, 6, 2: with the heads only the 4 counts and the 4 damage stand; with a
+    // plain Bow the 6 halves them to 2.
+    let rules = duel();
+    let dice = ["6", "6", "1", "1", "3", "4", "6", "2"];
+    let heads = shot(&rules, "Pierce", "Mailed", "Bow", 3, &dice, |_| {});
+    assert!(has_said(&heads, "the shot wounds"), "{:?}", said(&heads));
+    assert!(!has_said(&heads, "armour halves the damage"));
+    assert_eq!(damage(heads.state(), "Mailed"), 4);
+    let plain = shot(&rules, "Archer", "Mailed", "Bow", 3, &dice, |_| {});
+    assert!(
+        has_said(&plain, "armour halves the damage"),
+        "{:?}",
+        said(&plain)
+    );
+    assert_eq!(damage(plain.state(), "Mailed"), 2);
+}
+
+#[test]
+fn incendiary_heads_set_the_target_alight_on_a_6_and_a_5() {
+    // 003 L1965 (as L1879): any 6 rolled to wound, the target rolls a d6; on 5+ it loses its
+    // Action Dice and 1 W more. The wound roll 6 + 2 against 1 + 1, then the 5.
+    let rules = duel();
+    let dice = ["6", "2", "1", "1", "5"];
+    let with_die = |ctx: &mut Ctx<'_>| {
+        let id = piece(ctx.state(), "Bare");
+        ctx.set_tokens(Scope::Piece(id), "action_die", 1)
+            .expect("die");
+    };
+    let heads = shot(&rules, "Fire", "Bare", "Bow", 0, &dice, with_die);
+    assert!(has_said(&heads, "catches fire (5)"), "{:?}", said(&heads));
+    assert_eq!(tokens(heads.state(), "Bare", "action_die"), 0);
+    assert_eq!(damage(heads.state(), "Bare"), 2);
+    let plain = shot(&rules, "Archer", "Bare", "Bow", 0, &dice, with_die);
+    assert!(!has_said(&plain, "catches fire"), "{:?}", said(&plain));
+    assert_eq!(tokens(plain.state(), "Bare", "action_die"), 1);
+    assert_eq!(damage(plain.state(), "Bare"), 1);
+}
+
+#[test]
+fn hunting_heads_add_2_bs_to_bow_shots_only() {
+    // 003 L1965: hunting heads, +2 BS (L532: 2d6 + BS against 2d6 + T). 3 + 3 + BS 7 - 1 (the
+    // target has no Action Dice, L584) = 12 against 3 + 3 + T 7 = 13: a plain Bow fails to
+    // wound; with the heads, 14 wounds. Ours: the heads are for arrows and bolts, so the same
+    // hero's Sling gains nothing.
+    let rules = duel();
+    let dice = ["3", "3", "3", "3"];
+    let heads = shot(&rules, "Hunter", "Bare", "Bow", 0, &dice, |_| {});
+    assert!(
+        has_said(&heads, "the shot wounds (14 against 13)"),
+        "{:?}",
+        said(&heads)
+    );
+    let plain = shot(&rules, "Archer", "Bare", "Bow", 0, &dice, |_| {});
+    assert!(
+        has_said(&plain, "the shot fails to wound (12 against 13)"),
+        "{:?}",
+        said(&plain)
+    );
+    let sling = shot(&rules, "Hunter", "Bare", "Sling", 0, &dice, |_| {});
+    assert!(
+        has_said(&sling, "the shot fails to wound (12 against 13)"),
+        "{:?}",
+        said(&sling)
+    );
+}
+
+#[test]
+fn arrowheads_found_on_a_loot_test_act_on_the_bow() {
+    // 003 L2066-2068: a Loot test's 4, then 2d6 on the numbered equipment: 6 + 6 is 12, the
+    // Arrowheads and boltheads (L1963), whose kind the player picks (ours). Hunting: the
+    // Archer's next wound roll (the dice of the test above) wounds at 14 against 13.
+    let rules = duel();
+    let begun = start(&rules);
+    let loot = frame(
+        "loot",
+        &[
+            ("player", Value::Player(owner(begun.state(), "Archer"))),
+            ("fighter", id(begun.state(), "Archer")),
+        ],
+    );
+    let frames = vec![loot, shot_frame(&rules, "Archer", "Bare", "Bow", 0)];
+    let mut game = run(
+        &rules,
+        frames,
+        &["4", "6", "6", "3", "3", "3", "3"],
+        |ctx| {
+            stand(ctx, "Archer", 3500, 2000, (0, 1));
+            stand(ctx, "Loot 1", 3500, 2000, (0, 1));
+            stand(ctx, "Bare", 3500, 4000, (0, -1));
+        },
+    );
+    assert_eq!(
+        offered(&game),
+        [
+            "Armour-piercing arrowheads",
+            "Incendiary arrowheads",
+            "Hunting arrowheads"
+        ]
+    );
+    choose(&mut game, "Hunting arrowheads");
+    assert_eq!(
+        counter(game.state(), "Archer", "loot_gear"),
+        (1 << 12) | (1 << 18)
+    );
+    assert!(
+        has_said(&game, "the shot wounds (14 against 13)"),
+        "{:?}",
+        said(&game)
+    );
+}
+
+// ------------------------------------------------------------------------------------
+// The Mask of Assassins (003 L1967-1969)
+// ------------------------------------------------------------------------------------
+
+#[test]
+fn the_mask_is_heavy_armour_on_the_head_to_the_front_only() {
+    // 003 L1969: heavy armour (save 5+, L1890) on the head, working only to the front. A
+    // Power Strike at the head: 4 + 4 + S 7 against 3 + 2 + T 7, 3 damage. Masked, struck
+    // from the front: the armour dice 5, 2, 3 halve it to 2, and the Mask, a helmet there
+    // (ours), stops the stun roll (L448-450, L1899). Bare, with the same dice: 3 damage and
+    // stunned by the 5. Masked struck from behind: no armour, 3 damage, stunned.
+    let rules = duel();
+    let dice = ["4", "4", "3", "2", "5", "2", "3"];
+    let mut front = fight(&rules, "Brute", "Masked", "", false, &dice);
+    at_the_head(&mut front, SWORD);
+    assert!(
+        has_said(&front, "armour halves the damage"),
+        "{:?}",
+        said(&front)
+    );
+    assert_eq!(damage(front.state(), "Masked"), 2);
+    assert!(!has_said(&front, "is stunned"));
+    let mut bare = fight(&rules, "Brute", "Bare", "", false, &dice);
+    at_the_head(&mut bare, SWORD);
+    assert_eq!(damage(bare.state(), "Bare"), 3);
+    assert!(has_said(&bare, "is stunned"), "{:?}", said(&bare));
+    let mut behind = fight(&rules, "Brute", "Masked", "", true, &dice);
+    at_the_head(&mut behind, SWORD);
+    assert!(!has_said(&behind, "armour halves the damage"));
+    assert_eq!(damage(behind.state(), "Masked"), 3);
+    assert!(has_said(&behind, "is stunned"), "{:?}", said(&behind));
+}
+
+#[test]
+fn the_mask_is_tested_against_a_gladiator_who_ignores_a_helmet() {
+    // 003 L1969: the Mask's test is made whatever the weapon, attack or ability; the
+    // Gladiator's Weak Spot (L1218) takes away every other armour's. The same Power Strike
+    // (3 damage): Helm's Heavy helmet is not tested, the Mask is, and halves it.
+    let rules = duel();
+    let dice = ["4", "4", "3", "2", "5", "2", "3"];
+    let mut helm = fight(&rules, "Glad", "Helm", "", false, &dice);
+    at_the_head(&mut helm, SWORD);
+    assert!(
+        !has_said(&helm, "armour halves the damage"),
+        "{:?}",
+        said(&helm)
+    );
+    assert_eq!(damage(helm.state(), "Helm"), 3);
+    let mut masked = fight(&rules, "Glad", "Masked", "", false, &dice);
+    at_the_head(&mut masked, SWORD);
+    assert!(
+        has_said(&masked, "armour halves the damage"),
+        "{:?}",
+        said(&masked)
+    );
+    assert_eq!(damage(masked.state(), "Masked"), 2);
+}
+
+#[test]
+fn the_mask_halves_a_shot_at_the_head_from_the_front() {
+    // 003 L1969 with L552 (a hit location is rolled against armour): the Masked hero has no
+    // other armour, yet a shot from the front rolls a location, 5 the head, and the armour
+    // dice 5, 2, 3 halve the 4 damage (aimed +3) to 2. The Bare hero and the Masked hero
+    // shot from behind take the 4.
+    let rules = duel();
+    let dice = ["6", "6", "1", "1", "5", "5", "2", "3"];
+    let front = shot(&rules, "Archer", "Masked", "Bow", 3, &dice, |_| {});
+    assert!(
+        has_said(&front, "armour halves the damage"),
+        "{:?}",
+        said(&front)
+    );
+    assert_eq!(damage(front.state(), "Masked"), 2);
+    let bare = shot(&rules, "Archer", "Bare", "Bow", 3, &dice, |_| {});
+    assert_eq!(damage(bare.state(), "Bare"), 4);
+    let behind = shot(&rules, "Archer", "Masked", "Bow", 3, &dice, |ctx| {
+        stand(ctx, "Masked", 3500, 4000, (0, 1));
+    });
+    assert!(!has_said(&behind, "armour halves the damage"));
+    assert_eq!(damage(behind.state(), "Masked"), 4);
+}
+
+#[test]
+fn the_mask_gives_its_wearer_fear_on_the_charge() {
+    // 003 L1969: the wearer gains Fear; charged by a model with Fear, a hero cannot parry
+    // (L802): its attacker chooses the location openly. Bare's charge asks both players for
+    // the secret guess (L392); Masked's asks only the attacker.
+    let rules = duel();
+    let masked = fight(&rules, "Masked", "Brute", "charge", false, &[]);
+    assert_eq!(masked.pending().len(), 1, "{:?}", said(&masked));
+    assert_eq!(
+        pending(&masked).expect("a request").player,
+        owner(masked.state(), "Masked")
+    );
+    assert!(offered(&masked).contains(&format!("{SWORD} / head")));
+    let bare = fight(&rules, "Bare", "Brute", "charge", false, &[]);
+    assert_eq!(bare.pending().len(), 2, "{:?}", said(&bare));
+}
+
+// ------------------------------------------------------------------------------------
+// The Fortune teller with three players (003 L1436, L2162)
+// ------------------------------------------------------------------------------------
+
+/// The three test parties at one table: the Hunters (with the Fortune teller), the Blades
+/// and the Rivals, in seats 0, 1 and 2.
+fn three_parties() -> RulesetGame {
+    let file = fixture_file("gear-three", PARTIES);
+    let choice = gloam::sim::MatchChoice {
+        parties: vec![
+            "Test Hunters".to_owned(),
+            "Test Blades".to_owned(),
+            "Test Rivals".to_owned(),
+        ],
+        ..gloam::sim::MatchChoice::default()
+    };
+    gloam::sim::prepare_match(&[cards_dir(), file], "umbra_turris", 3, &choice).expect("the match")
+}
+
+#[test]
+fn a_fortune_teller_re_rolls_the_initiative_with_three_players() {
+    // 003 L2162: every player rolls for the initiative (L236: d6 + the Leader's LD, 7 each);
+    // L1436: the Fortune teller of a Good or Neutral party lets its Leader re-roll with +1 or
+    // -1. The Hunters roll 2, the Blades 5, the Rivals 4: the Hunters re-roll, 6 + 1, and
+    // activate first (14 against 12 and 11). Evil, their Fortune teller gives no re-roll and
+    // the Blades activate first, the Hunters last.
+    let rules = three_parties();
+    let arrange = |alignment: i64| {
+        move |ctx: &mut Ctx<'_>| {
+            stand(ctx, "Warden", 1000, 1000, (1, 1));
+            stand(ctx, "Fort", 2000, 1000, (1, 1));
+            stand(ctx, "Blade", 6000, 1000, (-1, 1));
+            stand(ctx, "Rival Chief", 6000, 6000, (-1, -1));
+            let seat = ctx.state().pieces[&piece(ctx.state(), "Warden")].owner;
+            ctx.set_counter(Scope::Player(seat), "alignment", alignment)
+                .expect("alignment");
+        }
+    };
+    let hunters = owner(start(&rules).state(), "Warden");
+    let blades = owner(start(&rules).state(), "Blade");
+    let mut neutral = run(
+        &rules,
+        vec![frame("placement", &[])],
+        &["2", "5", "4", "6"],
+        arrange(3),
+    );
+    assert_eq!(pending(&neutral).expect("asked").player, hunters);
+    assert_eq!(
+        offered(&neutral),
+        ["re-roll the initiative (Fortune teller)", "keep the roll"]
+    );
+    choose(&mut neutral, "re-roll the initiative (Fortune teller)");
+    choose(&mut neutral, "+1");
+    assert!(
+        has_said(&neutral, "re-rolls the initiative (Fortune teller): 6 +1"),
+        "{:?}",
+        said(&neutral)
+    );
+    assert_eq!(player_counter(neutral.state(), hunters, "turn_order"), 1);
+    assert_eq!(player_counter(neutral.state(), blades, "turn_order"), 2);
+    assert_eq!(pending(&neutral).expect("the turn").player, hunters);
+    let evil = run(
+        &rules,
+        vec![frame("placement", &[])],
+        &["2", "5", "4", "6"],
+        arrange(5),
+    );
+    assert!(!has_said(&evil, "Fortune teller"), "{:?}", said(&evil));
+    assert_eq!(player_counter(evil.state(), blades, "turn_order"), 1);
+    assert_eq!(player_counter(evil.state(), hunters, "turn_order"), 3);
+}

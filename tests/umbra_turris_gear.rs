@@ -15,6 +15,8 @@
 //! | Mask of Assassins, always tested | `the_mask_is_tested_against_a_gladiator_who_ignores_a_helmet` |
 //! | Mask of Assassins, Fear | `the_mask_gives_its_wearer_fear_on_the_charge` |
 //! | Fortune teller, three players | `a_fortune_teller_re_rolls_the_initiative_with_three_players` |
+//! | Blessing on a shot | `a_blessing_dice_re_rolls_a_1_on_a_shots_hit_roll` |
+//! | Torment on other dice | `a_torment_dice_re_rolls_the_armour_test_against_a_shot`, `a_torment_dice_re_rolls_a_loot_test_and_a_spot_test`, `a_torment_dice_re_rolls_the_spirit_table` |
 
 use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value};
 use gloam::engine::RulesetGame;
@@ -98,6 +100,13 @@ fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
         .get(name)
         .copied()
         .unwrap_or(0)
+}
+
+/// Sets the seat counter `name` of the party of `kind` (its dice, its alignment).
+fn set_seat(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
+    let seat = ctx.state().pieces[&piece(ctx.state(), kind)].owner;
+    ctx.set_counter(Scope::Player(seat), name, value)
+        .expect("counter");
 }
 
 fn set(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
@@ -509,4 +518,199 @@ fn a_fortune_teller_re_rolls_the_initiative_with_three_players() {
     assert!(!has_said(&evil, "Fortune teller"), "{:?}", said(&evil));
     assert_eq!(player_counter(evil.state(), blades, "turn_order"), 1);
     assert_eq!(player_counter(evil.state(), hunters, "turn_order"), 3);
+}
+
+// ------------------------------------------------------------------------------------
+// Blessing and Torment outside close combat (003 L1554, L1601)
+// ------------------------------------------------------------------------------------
+
+/// `shooter` shoots `target`, 20 cm in front of it (step `shoot`), without aiming.
+fn shooting(
+    rules: &RulesetGame,
+    shooter: &'static str,
+    target: &'static str,
+    dice: &[&str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let begun = start(rules);
+    let state = begun.state();
+    let frames = vec![frame(
+        "shoot",
+        &[
+            ("player", Value::Player(owner(state, shooter))),
+            ("fighter", id(state, shooter)),
+            ("data", Value::Str(String::new())),
+        ],
+    )];
+    let mut game = run(rules, frames, dice, move |ctx| {
+        stand(ctx, shooter, 3500, 2000, (0, 1));
+        stand(ctx, target, 3500, 4000, (0, -1));
+        arrange(ctx);
+    });
+    choose(&mut game, target);
+    choose(&mut game, "no aiming");
+    game
+}
+
+#[test]
+fn a_blessing_dice_re_rolls_a_1_on_a_shots_hit_roll() {
+    // 003 L1554: a 1 rolled in combat may be re-rolled with a Blessing Dice, and a 5+ gives
+    // the die back (ours: shooting is combat too). The hit roll's 1 misses (L518); with a
+    // Blessing Dice the re-roll, 5, hits and the die comes back.
+    let rules = duel();
+    let dice = ["1", "5", "3", "3", "3", "3"];
+    let mut blessed = shooting(&rules, "Archer", "Bare", &dice, |ctx| {
+        set_seat(ctx, "Archer", "blessing", 1);
+    });
+    assert_eq!(offered(&blessed), ["re-roll it (Blessing Dice)", "keep it"]);
+    choose(&mut blessed, "re-roll it (Blessing Dice)");
+    assert!(
+        has_said(&blessed, "re-rolls the hit roll with a Blessing Dice: 5"),
+        "{:?}",
+        said(&blessed)
+    );
+    assert!(has_said(&blessed, "hits Bare (5, needing 2+)"));
+    let seat = owner(blessed.state(), "Archer");
+    assert_eq!(player_counter(blessed.state(), seat, "blessing"), 1);
+    let plain = shooting(&rules, "Archer", "Bare", &dice, |_| {});
+    assert!(
+        has_said(&plain, "misses (1, needing 2+)"),
+        "{:?}",
+        said(&plain)
+    );
+}
+
+#[test]
+fn a_torment_dice_re_rolls_the_armour_test_against_a_shot() {
+    // 003 L1601: a Torment Dice re-rolls any die, the second result standing. The shot
+    // wounds (6 + 6 against 1 + 1), aimed +3, 4 damage at the body (3), where Mailed's Chain
+    // shirt saves on 6 (L1888): the armour dice 2, 3, 4 fail; with a Torment Dice the Blades
+    // keep their wound roll and re-roll the first armour die, 6, which halves the damage.
+    let rules = duel();
+    let dice = ["6", "6", "1", "1", "3", "2", "3", "4", "6"];
+    let mut torment = shot(&rules, "Archer", "Mailed", "Bow", 3, &dice, |ctx| {
+        set_seat(ctx, "Mailed", "torment", 1);
+    });
+    choose(&mut torment, "keep the roll");
+    assert_eq!(
+        offered(&torment),
+        [
+            "keep the roll",
+            "re-roll die 1 (2) with a Torment Dice",
+            "re-roll die 2 (3) with a Torment Dice",
+            "re-roll die 3 (4) with a Torment Dice"
+        ]
+    );
+    choose(&mut torment, "re-roll die 1 (2) with a Torment Dice");
+    assert!(
+        has_said(&torment, "armour halves the damage"),
+        "{:?}",
+        said(&torment)
+    );
+    assert_eq!(damage(torment.state(), "Mailed"), 2);
+    let plain = shot(&rules, "Archer", "Mailed", "Bow", 3, &dice, |_| {});
+    assert_eq!(damage(plain.state(), "Mailed"), 4);
+}
+
+#[test]
+fn a_torment_dice_re_rolls_a_loot_test_and_a_spot_test() {
+    // 003 L1601 ("re-roll any dice"): the Loot test's 1 costs a Wound (L2058); re-rolled with
+    // a Torment Dice, the 3 gives 2 W back instead (L2064). The Spot test's 2 fails (L364:
+    // 4+); re-rolled, the 5 spots the hidden Bare.
+    let rules = duel();
+    let begun = start(&rules);
+    let loot = |torment: i64| {
+        let vars = [
+            ("player", Value::Player(owner(begun.state(), "Archer"))),
+            ("fighter", id(begun.state(), "Archer")),
+        ];
+        run(
+            &rules,
+            vec![frame("loot", &vars)],
+            &["1", "3"],
+            move |ctx| {
+                stand(ctx, "Archer", 3500, 2000, (0, 1));
+                stand(ctx, "Loot 1", 3500, 2000, (0, 1));
+                set(ctx, "Archer", "damage", 3);
+                set_seat(ctx, "Archer", "torment", torment);
+            },
+        )
+    };
+    let mut tormented = loot(1);
+    choose(&mut tormented, "re-roll it with a Torment Dice");
+    assert!(
+        has_said(&tormented, "searches the loot and rolls 3"),
+        "{:?}",
+        said(&tormented)
+    );
+    assert_eq!(damage(tormented.state(), "Archer"), 1);
+    let plain = loot(0);
+    assert!(has_said(&plain, "searches the loot and rolls 1"));
+    assert_eq!(damage(plain.state(), "Archer"), 4);
+    let spot = |torment: i64| {
+        let vars = [
+            ("player", Value::Player(owner(begun.state(), "Archer"))),
+            ("fighter", id(begun.state(), "Archer")),
+        ];
+        let mut game = run(
+            &rules,
+            vec![frame("spot", &vars)],
+            &["2", "5"],
+            move |ctx| {
+                stand(ctx, "Archer", 3500, 2000, (0, 1));
+                stand(ctx, "Bare", 3500, 4000, (0, -1));
+                let bare = piece(ctx.state(), "Bare");
+                ctx.set_tokens(Scope::Piece(bare), "hidden", 1)
+                    .expect("hidden");
+                set_seat(ctx, "Archer", "torment", torment);
+            },
+        );
+        choose(&mut game, "Bare");
+        game
+    };
+    let mut tormented = spot(1);
+    choose(&mut tormented, "re-roll it with a Torment Dice");
+    assert!(has_said(&tormented, "spots Bare"), "{:?}", said(&tormented));
+    assert_eq!(tokens(tormented.state(), "Bare", "hidden"), 0);
+    let plain = spot(0);
+    assert!(has_said(&plain, "fails to spot Bare"), "{:?}", said(&plain));
+    assert_eq!(tokens(plain.state(), "Bare", "hidden"), 1);
+}
+
+#[test]
+fn a_torment_dice_re_rolls_the_spirit_table() {
+    // 003 L1601 with L1370-1380: the Shaman's Ritual rolls on the Spirit Table; 1 costs him a
+    // Wound more. Re-rolled with a Torment Dice, the 6 gives the Ritual's Wound back.
+    let rules = duel();
+    let begun = start(&rules);
+    let ritual = |torment: i64| {
+        let vars = [
+            ("player", Value::Player(owner(begun.state(), "Archer"))),
+            ("fighter", id(begun.state(), "Archer")),
+        ];
+        run(
+            &rules,
+            vec![frame("spirits", &vars)],
+            &["1", "6"],
+            move |ctx| {
+                stand(ctx, "Archer", 3500, 2000, (0, 1));
+                set_seat(ctx, "Archer", "torment", torment);
+            },
+        )
+    };
+    let mut tormented = ritual(1);
+    choose(&mut tormented, "re-roll it with a Torment Dice");
+    assert!(
+        has_said(&tormented, "consults the spirits (6)"),
+        "{:?}",
+        said(&tormented)
+    );
+    assert_eq!(damage(tormented.state(), "Archer"), 0);
+    let plain = ritual(0);
+    assert!(
+        has_said(&plain, "consults the spirits (1)"),
+        "{:?}",
+        said(&plain)
+    );
+    assert!(damage(plain.state(), "Archer") >= 1);
 }

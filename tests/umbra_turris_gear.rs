@@ -15,6 +15,9 @@
 //! | Mask of Assassins, always tested | `the_mask_is_tested_against_a_gladiator_who_ignores_a_helmet` |
 //! | Mask of Assassins, Fear | `the_mask_gives_its_wearer_fear_on_the_charge` |
 //! | Fortune teller, three players | `a_fortune_teller_re_rolls_the_initiative_with_three_players` |
+//! | False Prophet, other rolls | `a_false_prophet_may_curse_an_enemys_armour_tests`, `a_false_prophet_may_curse_an_enemys_hit_rolls` |
+//! | Cleric, other dice | `a_clerics_prayer_re_rolls_a_failed_armour_test` |
+//! | Witch Hunter, other rolls | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll` |
 //! | Blessing on a shot | `a_blessing_dice_re_rolls_a_1_on_a_shots_hit_roll` |
 //! | Torment on other dice | `a_torment_dice_re_rolls_the_armour_test_against_a_shot`, `a_torment_dice_re_rolls_a_loot_test_and_a_spot_test`, `a_torment_dice_re_rolls_the_spirit_table` |
 
@@ -107,6 +110,23 @@ fn set_seat(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
     let seat = ctx.state().pieces[&piece(ctx.state(), kind)].owner;
     ctx.set_counter(Scope::Player(seat), name, value)
         .expect("counter");
+}
+
+/// Puts a new card named `name` on `kind` (a profession no legal party of ours holds).
+fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
+    let id = piece(ctx.state(), kind);
+    let owner = ctx.state().pieces[&id].owner;
+    let zone = gloam::core::ZoneId::on_piece(owner, "equipped", id);
+    ctx.create_card(name, owner, &zone).expect("the card");
+}
+
+/// Curses `kind`'s rolls of kind `roll` (as step `accursed_visions` does) by 2.
+fn cursed(ctx: &mut Ctx<'_>, kind: &str, roll: i64) {
+    let id = piece(ctx.state(), kind);
+    ctx.set_tokens(Scope::Piece(id), "cursed", 1)
+        .expect("cursed");
+    set(ctx, kind, "cursed_roll", roll);
+    set(ctx, kind, "curse_amount", 2);
 }
 
 fn set(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
@@ -713,4 +733,192 @@ fn a_torment_dice_re_rolls_the_spirit_table() {
         said(&plain)
     );
     assert!(damage(plain.state(), "Archer") >= 1);
+}
+
+// ------------------------------------------------------------------------------------
+// The professions' other rolls: False Prophet (003 L1206), Cleric (L1240), Witch Hunter
+// (L1254)
+// ------------------------------------------------------------------------------------
+
+#[test]
+fn a_false_prophet_may_curse_an_enemys_armour_tests() {
+    // 003 L1206: -2 to any roll of the enemy's, chosen by the Prophet's player (ours: one
+    // kind of his rolls, now his hit rolls, armour tests, Spot tests and shield tests too).
+    // No legal party holds a False Prophet (docs/umbra-turris.md): his card is given to Brute.
+    let rules = duel();
+    let begun = start(&rules);
+    let vars = [
+        ("player", Value::Player(owner(begun.state(), "Brute"))),
+        ("fighter", id(begun.state(), "Brute")),
+    ];
+    let mut vision = run(
+        &rules,
+        vec![frame("accursed_visions", &vars)],
+        &["3"],
+        |ctx| {
+            teach(ctx, "Brute", "False Prophet");
+            stand(ctx, "Brute", 3500, 2000, (0, 1));
+            stand(ctx, "Helm", 3500, 4000, (0, -1));
+        },
+    );
+    choose(&mut vision, "Helm");
+    for roll in [
+        "his hit rolls",
+        "his armour tests",
+        "his Spot tests",
+        "his shield tests",
+    ] {
+        assert!(offered(&vision).contains(&roll.to_owned()), "{roll}");
+    }
+    choose(&mut vision, "his armour tests");
+    assert_eq!(counter(vision.state(), "Helm", "cursed_roll"), 5);
+    assert_eq!(tokens(vision.state(), "Helm", "cursed"), 1);
+    // Brute's Power Strike at the head, 3 damage; Helm's Heavy helmet saves on 5+ (L1890),
+    // a Soldier's +1 (L1448): the armour die 5 holds (6), halving it to 2; cursed, 4 fails.
+    let dice = ["4", "4", "3", "2", "5", "2", "3"];
+    let fight_helm = |curse: bool| {
+        let begun = start(&rules);
+        let state = begun.state();
+        let frames = vec![frame(
+            "fight",
+            &[
+                ("player", Value::Player(owner(state, "Brute"))),
+                ("fighter", id(state, "Brute")),
+                ("target", id(state, "Helm")),
+                ("data", Value::Str(String::new())),
+            ],
+        )];
+        let mut game = run(&rules, frames, &dice, move |ctx| {
+            stand(ctx, "Brute", 3500, 3000, (0, 1));
+            stand(ctx, "Helm", 3500, 3250, (0, -1));
+            if curse {
+                cursed(ctx, "Helm", 5);
+            }
+        });
+        at_the_head(&mut game, SWORD);
+        game
+    };
+    let plain = fight_helm(false);
+    assert!(
+        has_said(&plain, "armour halves the damage"),
+        "{:?}",
+        said(&plain)
+    );
+    assert_eq!(damage(plain.state(), "Helm"), 2);
+    let curse = fight_helm(true);
+    assert!(
+        !has_said(&curse, "armour halves the damage"),
+        "{:?}",
+        said(&curse)
+    );
+    assert_eq!(damage(curse.state(), "Helm"), 3);
+}
+
+#[test]
+fn a_false_prophet_may_curse_an_enemys_hit_rolls() {
+    // 003 L1206 with L510-518: Bare 17.5 cm away, the Difficulty Level 2+; the hit die 2 hits,
+    // and misses at -2.
+    let rules = duel();
+    let dice = ["2", "3", "3", "3", "3"];
+    let plain = shooting(&rules, "Archer", "Bare", &dice, |_| {});
+    assert!(
+        has_said(&plain, "hits Bare (2, needing 2+)"),
+        "{:?}",
+        said(&plain)
+    );
+    let curse = shooting(&rules, "Archer", "Bare", &dice, |ctx| {
+        cursed(ctx, "Archer", 4)
+    });
+    assert!(
+        has_said(&curse, "misses (2, needing 2+)"),
+        "{:?}",
+        said(&curse)
+    );
+}
+
+#[test]
+fn a_clerics_prayer_re_rolls_a_failed_armour_test() {
+    // 003 L1240: the prayer lets a friend re-roll any one dice (ours: a failed armour test's
+    // lowest die). Brute's Power Strike at the head, 3 damage; Helm's armour dice 1, 2, 3 fail
+    // (5+, +1 for a Soldier); blessed, the 1 is rolled again, 6, and the damage is halved.
+    let rules = duel();
+    let dice = ["4", "4", "3", "2", "1", "2", "3", "6"];
+    let fight_helm = |blessed: bool| {
+        let begun = start(&rules);
+        let state = begun.state();
+        let frames = vec![frame(
+            "fight",
+            &[
+                ("player", Value::Player(owner(state, "Brute"))),
+                ("fighter", id(state, "Brute")),
+                ("target", id(state, "Helm")),
+                ("data", Value::Str(String::new())),
+            ],
+        )];
+        let mut game = run(&rules, frames, &dice, move |ctx| {
+            stand(ctx, "Brute", 3500, 3000, (0, 1));
+            stand(ctx, "Helm", 3500, 3250, (0, -1));
+            if blessed {
+                let helm = piece(ctx.state(), "Helm");
+                ctx.set_tokens(Scope::Piece(helm), "blessed", 1)
+                    .expect("blessed");
+            }
+        });
+        at_the_head(&mut game, SWORD);
+        game
+    };
+    let mut blessed = fight_helm(true);
+    assert_eq!(
+        offered(&blessed),
+        ["re-roll the lowest armour die", "keep the result"]
+    );
+    choose(&mut blessed, "re-roll the lowest armour die");
+    assert!(
+        has_said(&blessed, "re-rolls an armour die (the Cleric's prayer): 6"),
+        "{:?}",
+        said(&blessed)
+    );
+    assert_eq!(damage(blessed.state(), "Helm"), 2);
+    assert_eq!(tokens(blessed.state(), "Helm", "blessed"), 0);
+    let plain = fight_helm(false);
+    assert!(
+        !has_said(&plain, "armour halves the damage"),
+        "{:?}",
+        said(&plain)
+    );
+    assert_eq!(damage(plain.state(), "Helm"), 3);
+}
+
+#[test]
+fn a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll() {
+    // 003 L1254: once per turn for each Acolyte or Soldier within 20 cm, +2 or -2 to a dice
+    // roll (ours: a shot's hit roll too). Bare 32.5 cm away: the Difficulty Level 3+ (L510);
+    // the hit die 2 misses, +2 hits. The Witch Hunter's and the Soldier's cards are given to
+    // Archer and Brute.
+    let rules = duel();
+    let dice = ["2", "3", "3", "3", "3"];
+    let hunter = |soldier: bool| {
+        shooting(&rules, "Archer", "Bare", &dice, move |ctx| {
+            teach(ctx, "Archer", "Witch Hunter");
+            stand(ctx, "Bare", 3500, 5500, (0, -1));
+            if soldier {
+                teach(ctx, "Brute", "Soldier");
+                stand(ctx, "Brute", 4500, 2000, (0, 1));
+            }
+        })
+    };
+    let mut near = hunter(true);
+    assert_eq!(offered(&near), ["+2 to my hit roll", "no"]);
+    choose(&mut near, "+2 to my hit roll");
+    assert!(
+        has_said(&near, "hits Bare (2, needing 3+)"),
+        "{:?}",
+        said(&near)
+    );
+    let alone = hunter(false);
+    assert!(
+        has_said(&alone, "misses (2, needing 3+)"),
+        "{:?}",
+        said(&alone)
+    );
 }

@@ -16,8 +16,9 @@
 //! | Mask of Assassins, Fear | `the_mask_gives_its_wearer_fear_on_the_charge` |
 //! | Fortune teller, three players | `a_fortune_teller_re_rolls_the_initiative_with_three_players` |
 //! | False Prophet, other rolls | `a_false_prophet_may_curse_an_enemys_armour_tests`, `a_false_prophet_may_curse_an_enemys_hit_rolls` |
-//! | Cleric, other dice | `a_clerics_prayer_re_rolls_a_failed_armour_test` |
-//! | Witch Hunter, other rolls | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll` |
+//! | False Prophet, Spot and shield tests | `a_false_prophet_may_curse_an_enemys_spot_and_shield_tests` |
+//! | Cleric, other dice | `a_clerics_prayer_re_rolls_a_failed_armour_test`, `a_clerics_prayer_re_rolls_a_shield_or_spot_test_or_a_loot_test` |
+//! | Witch Hunter, other rolls | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll`, `a_witch_hunter_with_a_soldier_near_adds_2_to_his_armour_test` |
 //! | Blessing on a shot | `a_blessing_dice_re_rolls_a_1_on_a_shots_hit_roll` |
 //! | Torment on other dice | `a_torment_dice_re_rolls_the_armour_test_against_a_shot`, `a_torment_dice_re_rolls_a_loot_test_and_a_spot_test`, `a_torment_dice_re_rolls_the_spirit_table` |
 
@@ -68,6 +69,7 @@ party "Test Blades" {
     hero "Bare" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword"] }
     hero "Helm" { race = "Humans" subrace = "Borians" profession = "Soldier" equipment = ["Sword, short sword", "Heavy helmet"] }
     hero "Mailed" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword", "Chain shirt"] }
+    hero "Guard" { race = "Humans" subrace = "Borians" profession = "Scoundrel" equipment = ["Sword, short sword", "Wooden shield"] }
 }
 
 party "Test Rivals" {
@@ -921,4 +923,187 @@ fn a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll() {
         "{:?}",
         said(&alone)
     );
+}
+
+/// Brute strikes at Guard's head (step `fight`), face to face: Guard, with no Action Dice,
+/// tests his Wooden shield (6+, L1892) before the strike; `arrange` after the stands.
+fn at_the_shield(
+    rules: &RulesetGame,
+    dice: &[&str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let begun = start(rules);
+    let state = begun.state();
+    let frames = vec![frame(
+        "fight",
+        &[
+            ("player", Value::Player(owner(state, "Brute"))),
+            ("fighter", id(state, "Brute")),
+            ("target", id(state, "Guard")),
+            ("data", Value::Str(String::new())),
+        ],
+    )];
+    let mut game = run(rules, frames, dice, move |ctx| {
+        stand(ctx, "Brute", 3500, 3000, (0, 1));
+        stand(ctx, "Guard", 3500, 3250, (0, -1));
+        arrange(ctx);
+    });
+    let asked: Vec<PlayerId> = game.pending().iter().map(|r| r.player).collect();
+    for (who, text) in [
+        (asked[0], format!("{SWORD} / head")),
+        (asked[1], "legs".into()),
+    ] {
+        game.submit(who, gloam::core::Answer::One(Choice::Option(text)))
+            .unwrap_or_else(|error| panic!("{error}"));
+    }
+    game
+}
+
+/// Archer tries to spot the hidden Bare 20 cm away (step `spot`).
+fn spotting(
+    rules: &RulesetGame,
+    dice: &[&str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
+    let begun = start(rules);
+    let vars = [
+        ("player", Value::Player(owner(begun.state(), "Archer"))),
+        ("fighter", id(begun.state(), "Archer")),
+    ];
+    let mut game = run(rules, vec![frame("spot", &vars)], dice, move |ctx| {
+        stand(ctx, "Archer", 3500, 2000, (0, 1));
+        stand(ctx, "Bare", 3500, 4000, (0, -1));
+        let bare = piece(ctx.state(), "Bare");
+        ctx.set_tokens(Scope::Piece(bare), "hidden", 1)
+            .expect("hidden");
+        arrange(ctx);
+    });
+    choose(&mut game, "Bare");
+    game
+}
+
+#[test]
+fn a_false_prophet_may_curse_an_enemys_spot_and_shield_tests() {
+    // 003 L1206: -2 to the cursed hero's Spot tests (L364: 4+) and shield tests (L1907: the
+    // Wooden shield on 6+). The Spot die 4 finds Bare, cursed it does not; the shield die 6
+    // takes the blow, cursed (4) it fails.
+    let rules = duel();
+    let plain = spotting(&rules, &["4"], |_| {});
+    assert!(has_said(&plain, "spots Bare"), "{:?}", said(&plain));
+    let curse = spotting(&rules, &["4"], |ctx| cursed(ctx, "Archer", 6));
+    assert!(has_said(&curse, "fails to spot Bare"), "{:?}", said(&curse));
+    let plain = at_the_shield(&rules, &["6"], |_| {});
+    assert!(
+        has_said(&plain, "takes the blow on the shield (6)"),
+        "{:?}",
+        said(&plain)
+    );
+    let curse = at_the_shield(&rules, &["6"], |ctx| cursed(ctx, "Guard", 7));
+    assert!(
+        has_said(&curse, "fails to block with the shield (4)"),
+        "{:?}",
+        said(&curse)
+    );
+}
+
+#[test]
+fn a_clerics_prayer_re_rolls_a_shield_or_spot_test_or_a_loot_test() {
+    // 003 L1240 ("re-roll any one dice"; ours: a failed shield or Spot test, a Loot test
+    // whatever it shows). The shield die 3 fails, the prayer's 6 takes the blow; the Spot die
+    // 2 fails, the prayer's 5 finds Bare; the Loot test's 1 rolled again, 3.
+    let rules = duel();
+    let bless = |kind: &'static str| {
+        move |ctx: &mut Ctx<'_>| {
+            let id = piece(ctx.state(), kind);
+            ctx.set_tokens(Scope::Piece(id), "blessed", 1)
+                .expect("blessed");
+        }
+    };
+    let mut shield = at_the_shield(&rules, &["3", "6"], bless("Guard"));
+    choose(&mut shield, "re-roll the shield test");
+    assert!(
+        has_said(&shield, "takes the blow on the shield (6)"),
+        "{:?}",
+        said(&shield)
+    );
+    let plain = at_the_shield(&rules, &["3", "6"], |_| {});
+    assert!(has_said(&plain, "fails to block with the shield (3)"));
+    let mut spot = spotting(&rules, &["2", "5"], bless("Archer"));
+    choose(&mut spot, "re-roll the Spot test (the Cleric's prayer)");
+    assert!(has_said(&spot, "spots Bare"), "{:?}", said(&spot));
+    let plain = spotting(&rules, &["2", "5"], |_| {});
+    assert!(has_said(&plain, "fails to spot Bare"));
+    let begun = start(&rules);
+    let vars = [
+        ("player", Value::Player(owner(begun.state(), "Archer"))),
+        ("fighter", id(begun.state(), "Archer")),
+    ];
+    let blessed = bless("Archer");
+    let mut loot = run(
+        &rules,
+        vec![frame("loot", &vars)],
+        &["1", "3"],
+        move |ctx| {
+            stand(ctx, "Archer", 3500, 2000, (0, 1));
+            stand(ctx, "Loot 1", 3500, 2000, (0, 1));
+            blessed(ctx);
+        },
+    );
+    choose(&mut loot, "re-roll the Loot test (the Cleric's prayer)");
+    assert!(
+        has_said(&loot, "searches the loot and rolls 3"),
+        "{:?}",
+        said(&loot)
+    );
+}
+
+#[test]
+fn a_witch_hunter_with_a_soldier_near_adds_2_to_his_armour_test() {
+    // 003 L1254 (ours: an armour test too). Brute's Power Strike at Helm's head, 3 damage; the
+    // armour dice 1, 2, 3 fail (5+, a Soldier's +1). Helm, given the Witch Hunter's card, with
+    // Bare (given the Soldier's) 10 cm away: +2, the 3 holds and the damage is halved.
+    let rules = duel();
+    let dice = ["4", "4", "3", "2", "1", "2", "3"];
+    let fight_helm = |soldier: bool| {
+        let begun = start(&rules);
+        let state = begun.state();
+        let frames = vec![frame(
+            "fight",
+            &[
+                ("player", Value::Player(owner(state, "Brute"))),
+                ("fighter", id(state, "Brute")),
+                ("target", id(state, "Helm")),
+                ("data", Value::Str(String::new())),
+            ],
+        )];
+        let mut game = run(&rules, frames, &dice, move |ctx| {
+            stand(ctx, "Brute", 3500, 3000, (0, 1));
+            stand(ctx, "Helm", 3500, 3250, (0, -1));
+            teach(ctx, "Helm", "Witch Hunter");
+            if soldier {
+                teach(ctx, "Bare", "Soldier");
+                stand(ctx, "Bare", 4500, 3250, (0, -1));
+            }
+        });
+        at_the_head(&mut game, SWORD);
+        game
+    };
+    let mut near = fight_helm(true);
+    // Asked first for the Strike (L1254's use as built before), declined.
+    assert_eq!(offered(&near), ["-2 to the enemy's strike", "no"]);
+    choose(&mut near, "no");
+    choose(&mut near, "+2 to my armour test");
+    assert!(
+        has_said(&near, "armour halves the damage"),
+        "{:?}",
+        said(&near)
+    );
+    assert_eq!(damage(near.state(), "Helm"), 2);
+    let alone = fight_helm(false);
+    assert!(
+        !has_said(&alone, "armour halves the damage"),
+        "{:?}",
+        said(&alone)
+    );
+    assert_eq!(damage(alone.state(), "Helm"), 3);
 }

@@ -19,8 +19,8 @@
 //! | False Prophet, Spot and shield tests | `a_false_prophet_may_curse_an_enemys_spot_and_shield_tests` |
 //! | Cleric, other dice | `a_clerics_prayer_re_rolls_a_failed_armour_test`, `a_clerics_prayer_re_rolls_a_shield_or_spot_test_or_a_loot_test` |
 //! | Witch Hunter, other rolls | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll`, `a_witch_hunter_with_a_soldier_near_adds_2_to_his_armour_test` |
-//! | Blessing on a shot | `a_blessing_dice_re_rolls_a_1_on_a_shots_hit_roll` |
-//! | Torment on other dice | `a_torment_dice_re_rolls_the_armour_test_against_a_shot`, `a_torment_dice_re_rolls_a_loot_test_and_a_spot_test`, `a_torment_dice_re_rolls_the_spirit_table` |
+//! | Blessing on a shot, a stun roll | `a_blessing_dice_re_rolls_a_1_on_a_shots_hit_roll`, `a_blessing_dice_re_rolls_a_stun_roll_of_1` |
+//! | Torment on other dice | `a_torment_dice_re_rolls_the_armour_test_against_a_shot`, `a_torment_dice_re_rolls_a_loot_test_and_a_spot_test`, `a_torment_dice_re_rolls_the_spirit_table`, `a_torment_dice_re_rolls_an_initiative_die_and_an_order_test` |
 
 use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value};
 use gloam::engine::RulesetGame;
@@ -1106,4 +1106,111 @@ fn a_witch_hunter_with_a_soldier_near_adds_2_to_his_armour_test() {
         said(&alone)
     );
     assert_eq!(damage(alone.state(), "Helm"), 3);
+}
+
+#[test]
+fn a_blessing_dice_re_rolls_a_stun_roll_of_1() {
+    // 003 L1554 with L448-450: a head hit stuns on 5+; the attacker's stun roll is a roll in
+    // combat, so a 1 may be re-rolled with a Blessing Dice (ours). Brute's Power Strike (4 + 4
+    // against 3 + 2) lands on Bare's bare head; the stun roll 1, re-rolled 5, stuns.
+    let rules = duel();
+    let dice = ["4", "4", "3", "2", "1", "5"];
+    let blessed = |blessing: i64| {
+        let begun = start(&rules);
+        let state = begun.state();
+        let frames = vec![frame(
+            "fight",
+            &[
+                ("player", Value::Player(owner(state, "Brute"))),
+                ("fighter", id(state, "Brute")),
+                ("target", id(state, "Bare")),
+                ("data", Value::Str(String::new())),
+            ],
+        )];
+        let mut game = run(&rules, frames, &dice, move |ctx| {
+            stand(ctx, "Brute", 3500, 3000, (0, 1));
+            stand(ctx, "Bare", 3500, 3250, (0, -1));
+            set_seat(ctx, "Brute", "blessing", blessing);
+        });
+        at_the_head(&mut game, SWORD);
+        game
+    };
+    let mut game = blessed(1);
+    choose(&mut game, "re-roll it (Blessing Dice)");
+    assert!(has_said(&game, "is stunned"), "{:?}", said(&game));
+    assert_eq!(tokens(game.state(), "Bare", "stunned"), 1);
+    let plain = blessed(0);
+    assert!(!has_said(&plain, "is stunned"), "{:?}", said(&plain));
+}
+
+#[test]
+fn a_torment_dice_re_rolls_an_initiative_die_and_an_order_test() {
+    // 003 L1601 ("re-roll any dice"; ours: the initiative die, L236, and an order test, L774).
+    // The Hunters roll 5, the Blades 2 (each + LD 7): the Blades' Torment Dice re-rolls the 2,
+    // 6, and they win the initiative.
+    let rules = duel();
+    let blades = owner(start(&rules).state(), "Blade");
+    let hunters = owner(start(&rules).state(), "Warden");
+    let initiative = |torment: i64| {
+        run(
+            &rules,
+            vec![frame("placement", &[])],
+            &["5", "2", "6"],
+            move |ctx| {
+                stand(ctx, "Warden", 3500, 1000, (0, 1));
+                stand(ctx, "Blade", 3500, 6000, (0, -1));
+                set_seat(ctx, "Blade", "torment", torment);
+            },
+        )
+    };
+    let mut tormented = initiative(1);
+    choose(&mut tormented, "re-roll it with a Torment Dice");
+    assert!(
+        has_said(
+            &tormented,
+            "re-rolls the initiative die with a Torment Dice: 6"
+        ),
+        "{:?}",
+        said(&tormented)
+    );
+    assert_eq!(pending(&tormented).expect("the turn").player, blades);
+    let plain = initiative(0);
+    assert_eq!(pending(&plain).expect("the turn").player, hunters);
+    // The Warden orders Mark, 15 cm away (L774: 4+). The order die 2 fails and Faith (a
+    // Borian, L920) rolls it again, 3: no Action Dice. With a Torment Dice the 2 is re-rolled
+    // first (3), then Faith's re-roll, 5, gives the die.
+    let begun = start(&rules);
+    let vars = [
+        ("player", Value::Player(hunters)),
+        ("fighter", id(begun.state(), "Warden")),
+    ];
+    let order = |torment: i64| {
+        let mut game = run(
+            &rules,
+            vec![frame("order", &vars)],
+            &["2", "3", "5"],
+            move |ctx| {
+                stand(ctx, "Warden", 3500, 1000, (0, 1));
+                stand(ctx, "Mark", 5250, 1000, (0, 1));
+                set_seat(ctx, "Warden", "torment", torment);
+            },
+        );
+        choose(&mut game, "Mark");
+        game
+    };
+    let mut tormented = order(1);
+    choose(&mut tormented, "re-roll it with a Torment Dice");
+    assert!(
+        has_said(&tormented, "re-rolls the order test with a Torment Dice: 3"),
+        "{:?}",
+        said(&tormented)
+    );
+    assert_eq!(tokens(tormented.state(), "Mark", "action_die"), 1);
+    let plain = order(0);
+    assert_eq!(
+        tokens(plain.state(), "Mark", "action_die"),
+        0,
+        "{:?}",
+        said(&plain)
+    );
 }

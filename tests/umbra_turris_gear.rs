@@ -18,7 +18,7 @@
 //! | False Prophet, other rolls | `a_false_prophet_may_curse_an_enemys_armour_tests`, `a_false_prophet_may_curse_an_enemys_hit_rolls` |
 //! | False Prophet, Spot and shield tests | `a_false_prophet_may_curse_an_enemys_spot_and_shield_tests` |
 //! | Cleric, other dice | `a_clerics_prayer_re_rolls_a_failed_armour_test`, `a_clerics_prayer_re_rolls_a_shield_or_spot_test_or_a_loot_test` |
-//! | Witch Hunter, other rolls | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll`, `a_witch_hunter_with_a_soldier_near_adds_2_to_his_armour_test` |
+//! | Witch Hunter, other rolls | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll`, `a_witch_hunter_with_a_soldier_near_adds_2_to_his_armour_test`, `a_witch_hunter_takes_2_from_a_magic_test_cast_at_him` |
 //! | Blessing on a shot, a stun roll | `a_blessing_dice_re_rolls_a_1_on_a_shots_hit_roll`, `a_blessing_dice_re_rolls_a_stun_roll_of_1` |
 //! | Torment on other dice | `a_torment_dice_re_rolls_the_armour_test_against_a_shot`, `a_torment_dice_re_rolls_a_loot_test_and_a_spot_test`, `a_torment_dice_re_rolls_the_spirit_table`, `a_torment_dice_re_rolls_an_initiative_die_and_an_order_test` |
 
@@ -1212,5 +1212,48 @@ fn a_torment_dice_re_rolls_an_initiative_die_and_an_order_test() {
         0,
         "{:?}",
         said(&plain)
+    );
+}
+
+#[test]
+fn a_witch_hunter_takes_2_from_a_magic_test_cast_at_him() {
+    // 003 L1254 (ours: the Magic Test of a spell cast at him, L610). Archer, taught Daze
+    // (chance 3, L642), casts it at Bare, who holds the Witch Hunter's card with Helm, a
+    // Soldier, 10 cm away: the 3 passes, -2 fails. Without Helm on the table it passes.
+    let rules = duel();
+    let begun = start(&rules);
+    let vars = [
+        ("player", Value::Player(owner(begun.state(), "Archer"))),
+        ("fighter", id(begun.state(), "Archer")),
+    ];
+    let daze = |soldier: bool| {
+        let mut game = run(&rules, vec![frame("cast", &vars)], &["3"], move |ctx| {
+            teach(ctx, "Archer", "Daze");
+            teach(ctx, "Bare", "Witch Hunter");
+            stand(ctx, "Archer", 3500, 2000, (0, 1));
+            stand(ctx, "Bare", 3500, 4000, (0, -1));
+            if soldier {
+                stand(ctx, "Helm", 4500, 4000, (0, -1));
+            }
+        });
+        choose(&mut game, "Daze");
+        choose(&mut game, "Bare");
+        game
+    };
+    let mut near = daze(true);
+    assert_eq!(offered(&near), ["-2 to the enemy's Magic Test", "no"]);
+    choose(&mut near, "-2 to the enemy's Magic Test");
+    assert_eq!(
+        tokens(near.state(), "Bare", "dazed"),
+        0,
+        "{:?}",
+        said(&near)
+    );
+    let alone = daze(false);
+    assert_eq!(
+        tokens(alone.state(), "Bare", "dazed"),
+        1,
+        "{:?}",
+        said(&alone)
     );
 }

@@ -20,7 +20,7 @@
 //! | Cleric, other dice | `a_clerics_prayer_re_rolls_a_failed_armour_test`, `a_clerics_prayer_re_rolls_a_shield_or_spot_test_or_a_loot_test` |
 //! | Witch Hunter, other rolls | `a_witch_hunter_with_a_soldier_near_adds_2_to_his_hit_roll`, `a_witch_hunter_with_a_soldier_near_adds_2_to_his_armour_test`, `a_witch_hunter_takes_2_from_a_magic_test_cast_at_him` |
 //! | Blessing on a shot, a stun roll | `a_blessing_dice_re_rolls_a_1_on_a_shots_hit_roll`, `a_blessing_dice_re_rolls_a_stun_roll_of_1` |
-//! | Torment on other dice | `a_torment_dice_re_rolls_the_armour_test_against_a_shot`, `a_torment_dice_re_rolls_a_loot_test_and_a_spot_test`, `a_torment_dice_re_rolls_the_spirit_table`, `a_torment_dice_re_rolls_an_initiative_die_and_an_order_test` |
+//! | Torment on other dice | `a_torment_dice_re_rolls_the_armour_test_against_a_shot`, `a_torment_dice_re_rolls_a_loot_test_and_a_spot_test`, `a_torment_dice_re_rolls_the_spirit_table`, `a_torment_dice_re_rolls_an_initiative_die_and_an_order_test`, `a_torment_dice_re_rolls_the_herbs_the_talisman_and_a_stubborn_test` |
 
 use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value};
 use gloam::engine::RulesetGame;
@@ -1255,5 +1255,117 @@ fn a_witch_hunter_takes_2_from_a_magic_test_cast_at_him() {
         1,
         "{:?}",
         said(&alone)
+    );
+}
+
+#[test]
+fn a_torment_dice_re_rolls_the_herbs_the_talisman_and_a_stubborn_test() {
+    // 003 L1601 ("re-roll any dice"; ours: the Herbs' d6, L1933, the Talisman of Destiny's,
+    // L1937, and a Stubborn test's 2d6, L842-844). Archer found the Herbs and the Talisman on
+    // Loot tests (`loot_gear` bits 6 and 7).
+    let rules = duel();
+    let begun = start(&rules);
+    let archer = owner(begun.state(), "Archer");
+    let gear = |ctx: &mut Ctx<'_>, torment: i64| {
+        stand(ctx, "Archer", 3500, 3000, (0, 1));
+        stand(ctx, "Bare", 3500, 3250, (0, -1));
+        set(ctx, "Archer", "loot_gear", (1 << 6) | (1 << 7));
+        set_seat(ctx, "Archer", "torment", torment);
+    };
+    // The Herbs: 2 fails (4+); re-rolled, 5 gives 2 W back.
+    let herbs = |torment: i64| {
+        let vars = [
+            ("player", Value::Player(archer)),
+            ("fighter", id(begun.state(), "Archer")),
+            ("data", Value::Str("use the Herbs".into())),
+        ];
+        run(
+            &rules,
+            vec![frame("use_item", &vars)],
+            &["2", "5"],
+            move |ctx| {
+                gear(ctx, torment);
+                set(ctx, "Archer", "damage", 3);
+            },
+        )
+    };
+    let mut tormented = herbs(1);
+    choose(&mut tormented, "re-roll it with a Torment Dice");
+    assert_eq!(
+        damage(tormented.state(), "Archer"),
+        1,
+        "{:?}",
+        said(&tormented)
+    );
+    let plain = herbs(0);
+    assert_eq!(damage(plain.state(), "Archer"), 3, "{:?}", said(&plain));
+    // The Talisman, Archer losing 5 W in combat: 2 is in vain (4+); re-rolled, 4 spares 4.
+    let talisman = |torment: i64| {
+        let vars = [
+            ("player", Value::Player(owner(begun.state(), "Bare"))),
+            ("target", id(begun.state(), "Archer")),
+            ("attacker", id(begun.state(), "Bare")),
+            ("count", Value::Int(5)),
+            ("data", Value::Str("combat".into())),
+        ];
+        let mut game = run(
+            &rules,
+            vec![frame("wound", &vars)],
+            &["2", "4"],
+            move |ctx| gear(ctx, torment),
+        );
+        choose(&mut game, "use the Talisman of Destiny");
+        game
+    };
+    let mut tormented = talisman(1);
+    choose(&mut tormented, "re-roll it with a Torment Dice");
+    assert!(
+        has_said(
+            &tormented,
+            "is spared by the Talisman of Destiny: 4 fewer W"
+        ),
+        "{:?}",
+        said(&tormented)
+    );
+    assert_eq!(damage(tormented.state(), "Archer"), 1);
+    let plain = talisman(0);
+    assert_eq!(damage(plain.state(), "Archer"), 5, "{:?}", said(&plain));
+    // Stubborn (L842-844): Archer, given the keyword, without an Action Dice, shot by Bare
+    // for 1 W; 2 + 4 is below Sp 7; with a Torment Dice the 2 is re-rolled, 4, and the
+    // second die is 3: 7, the Action Dice comes back.
+    let stubborn = |torment: i64| {
+        let vars = [
+            ("player", Value::Player(owner(begun.state(), "Bare"))),
+            ("target", id(begun.state(), "Archer")),
+            ("attacker", id(begun.state(), "Bare")),
+            ("count", Value::Int(1)),
+            ("data", Value::Str("shot".into())),
+        ];
+        run(
+            &rules,
+            vec![frame("wound", &vars)],
+            &["2", "4", "3"],
+            move |ctx| {
+                gear(ctx, torment);
+                set(ctx, "Archer", "loot_gear", 0);
+                let id = piece(ctx.state(), "Archer");
+                ctx.set_keyword(id, "stubborn", true).expect("keyword");
+            },
+        )
+    };
+    let mut tormented = stubborn(1);
+    choose(&mut tormented, "re-roll it with a Torment Dice");
+    assert_eq!(
+        tokens(tormented.state(), "Archer", "action_die"),
+        1,
+        "{:?}",
+        said(&tormented)
+    );
+    let plain = stubborn(0);
+    assert_eq!(
+        tokens(plain.state(), "Archer", "action_die"),
+        0,
+        "{:?}",
+        said(&plain)
     );
 }

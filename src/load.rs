@@ -487,6 +487,17 @@ fn lone_carriage_returns_as_line_feeds(text: String) -> String {
 /// Loads `sources`: parses and checks every file, then compiles and checks every script.
 /// Every problem is returned, in file order; the library holds whatever loaded.
 pub fn load(sources: &[Source], host: &Host) -> (Loaded, Vec<Problem>) {
+    load_scripts_of(sources, host, None)
+}
+
+/// [`load`] for playing `ruleset`: every file is parsed and checked, but only the scripts
+/// of `ruleset` and of the rulesets it extends are compiled (a match of it runs no other),
+/// so a problem in another ruleset's scripts is not found. `gloam check` uses [`load`].
+pub fn load_for(sources: &[Source], host: &Host, ruleset: &str) -> (Loaded, Vec<Problem>) {
+    load_scripts_of(sources, host, Some(ruleset))
+}
+
+fn load_scripts_of(sources: &[Source], host: &Host, only: Option<&str>) -> (Loaded, Vec<Problem>) {
     // Dice counts in the data must fit one roll of the scripts this host runs.
     let room = gloam_grammar::RollRoom {
         list_items: host.limits().array_size,
@@ -496,7 +507,14 @@ pub fn load(sources: &[Source], host: &Host) -> (Loaded, Vec<Problem>) {
     let mut problems: Vec<Problem> = grammar_problems.into_iter().map(Problem::from).collect();
     let mut scripts = Vec::new();
     let mut names_by_ruleset: BTreeMap<String, Arc<KnownNames>> = BTreeMap::new();
+    let played: Option<Vec<&str>> = only.map(|ruleset| library.extends_chain(ruleset));
     for script_use in library.scripts() {
+        if played
+            .as_ref()
+            .is_some_and(|chain| !chain.contains(&script_use.ruleset))
+        {
+            continue;
+        }
         let names = names_by_ruleset
             .entry(script_use.ruleset.to_owned())
             .or_insert_with(|| {

@@ -885,7 +885,7 @@ pub fn prepare_match_on(
         // A path that is not there: say which, and how to name another.
         return Err(format!("{first}; pass --data PATH to load other data"));
     }
-    let (loaded, problems) = load(&sources, &host);
+    let (loaded, problems) = crate::load::load_for(&sources, &host, ruleset);
     if let Some(first) = problems.first() {
         return Err(format!(
             "the data has {} problem{}; the first: {first} (`gloam check {}` lists them all)",

@@ -798,3 +798,62 @@ fn sim_engine_comes_from_the_flag_then_the_environment_then_compiled() {
         "{err}"
     );
 }
+
+#[test]
+fn a_broken_script_of_another_ruleset_does_not_stop_a_simulation_but_check_reports_it() {
+    // `gloam sim` compiles only the scripts of the ruleset it plays and of those it extends
+    // (issue 12, start-up); `gloam check` still compiles every script.
+    let dir = std::env::temp_dir().join(format!("gloam-cli-other-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("broken.gloam");
+    std::fs::write(
+        &file,
+        r#"card "Broken Tactic" {
+    ruleset = "spearhead"
+    kind = battle_tactic
+    owner = universal
+    command = "All-out Attack"
+    text = "A test card whose condition calls what no vocabulary has."
+    condition = { no_such_function(player) }
+}
+"#,
+    )
+    .unwrap();
+    let broken = file.to_str().unwrap();
+    let (code, out, err) = gloam(
+        &[
+            "sim",
+            "harrowdeep",
+            "--data",
+            "cards",
+            "--data",
+            broken,
+            "--games",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = gloam(
+        &[
+            "sim",
+            "spearhead",
+            "--data",
+            "cards",
+            "--data",
+            broken,
+            "--games",
+            "1",
+        ],
+        "",
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        err.contains("the data has 1 problem") && err.contains("no_such_function"),
+        "{err}"
+    );
+    let (code, out, _) = gloam(&["check", "cards", broken], "");
+    assert_ne!(code, 0);
+    assert!(out.contains("no_such_function"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

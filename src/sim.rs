@@ -536,39 +536,7 @@ pub fn match_for(
     for index in 0..players {
         let warband = by_seat(&choice.warbands, index)
             .unwrap_or_else(|| warbands[index % warbands.len()].to_owned());
-        let decklist = match by_seat(&choice.decklists, index) {
-            Some(name) => {
-                let own: Vec<&str> = library
-                    .decklists()
-                    .iter()
-                    .filter(|d| d.warband.as_deref() == Some(warband.as_str()))
-                    .map(|d| d.name.as_str())
-                    .collect();
-                if !own.contains(&name.as_str()) {
-                    let known = library.decklist(&name).map(decklist_owner);
-                    return Err(match known {
-                        Some(other) => format!(
-                            "decklist `{name}` is for {other}, not warband `{warband}` (seat {index}); {}",
-                            if own.is_empty() {
-                                format!("`{warband}` has no decklist")
-                            } else {
-                                format!("`{warband}` has {}", own.join(", "))
-                            }
-                        ),
-                        None => format!(
-                            "{} (for warband `{warband}`, seat {index})",
-                            unknown_name("decklist", &name, own.iter().copied())
-                        ),
-                    });
-                }
-                Some(name)
-            }
-            None => library
-                .decklists()
-                .iter()
-                .find(|d| d.warband.as_deref() == Some(warband.as_str()))
-                .map(|d| d.name.clone()),
-        };
+        let decklist = seat_decklist(library, Taker::Warband(&warband), &choice.decklists, index)?;
         seats.push(crate::engine::Seat {
             name: NAMES
                 .get(index)
@@ -755,7 +723,12 @@ fn measured_match_for(
         let (army, party, decklist) = match brings {
             Brings::Armies => (Some(brought), None, None),
             Brings::Parties => {
-                let decklist = party_decklist(loaded, &brought, &choice.decklists, index)?;
+                let decklist = seat_decklist(
+                    &loaded.library,
+                    Taker::Party(&brought),
+                    &choice.decklists,
+                    index,
+                )?;
                 (None, Some(brought), decklist)
             }
         };
@@ -786,20 +759,44 @@ fn decklist_owner(decklist: &gloam_grammar::DecklistDef) -> String {
     }
 }
 
-/// The decklist of the party `party` in seat `index`: the one `asked` names for the seat
-/// (it must be that party's), else the party's first, else none (every card of the
-/// ruleset, [`crate::engine`]'s default decks).
-fn party_decklist(
-    loaded: &Loaded,
-    party: &str,
+/// Who takes a seat's decklist.
+#[derive(Clone, Copy)]
+enum Taker<'a> {
+    Warband(&'a str),
+    Party(&'a str),
+}
+
+impl Taker<'_> {
+    fn takes(self, decklist: &gloam_grammar::DecklistDef) -> bool {
+        match self {
+            Taker::Warband(name) => decklist.warband.as_deref() == Some(name),
+            Taker::Party(name) => decklist.party.as_deref() == Some(name),
+        }
+    }
+}
+
+impl std::fmt::Display for Taker<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Taker::Warband(name) => write!(f, "warband `{name}`"),
+            Taker::Party(name) => write!(f, "party `{name}`"),
+        }
+    }
+}
+
+/// The decklist of `taker` in seat `index`: the one `asked` names for the seat (it must be
+/// the taker's), else the taker's first, else none (every card of the ruleset,
+/// [`crate::engine`]'s default decks).
+fn seat_decklist(
+    library: &gloam_grammar::Library,
+    taker: Taker<'_>,
     asked: &[String],
     index: usize,
 ) -> Result<Option<String>, String> {
-    let library = &loaded.library;
     let own: Vec<&str> = library
         .decklists()
         .iter()
-        .filter(|d| d.party.as_deref() == Some(party))
+        .filter(|d| taker.takes(d))
         .map(|d| d.name.as_str())
         .collect();
     let Some(name) = (!asked.is_empty()).then(|| &asked[index % asked.len()]) else {
@@ -810,19 +807,19 @@ fn party_decklist(
     }
     Err(match library.decklist(name) {
         Some(other) => format!(
-            "decklist `{name}` is for {}, not party `{party}` (seat {index}); {}",
+            "decklist `{name}` is for {}, not {taker} (seat {index}); {}",
             decklist_owner(other),
             if own.is_empty() {
-                format!("`{party}` has no decklist")
+                format!("{taker} has no decklist")
             } else {
-                format!("`{party}` has {}", own.join(", "))
+                format!("{taker} has {}", own.join(", "))
             }
         ),
         None if own.is_empty() => format!(
-            "no decklist named `{name}` is loaded, and party `{party}` has none (seat {index}); leave --decklists out to bring every card"
+            "no decklist named `{name}` is loaded, and {taker} has none (seat {index}); leave --decklists out to bring every card"
         ),
         None => format!(
-            "{} (for party `{party}`, seat {index})",
+            "{} (for {taker}, seat {index})",
             unknown_name("decklist", name, own.iter().copied())
         ),
     })

@@ -16,6 +16,14 @@
 //! | coming back to it | `a_move_may_end_back_in_base_contact_with_the_cannon` |
 //! | "may charge either the hero, or his weapon ... remove it from play at the end of the enemy hero's turn" | `an_enemy_may_charge_a_cannon_standing_apart_and_takes_it_at_the_end_of_that_turn` |
 //! | a charge is no Move with it (ours) | `a_charging_gunner_leaves_his_cannon_where_he_stood` |
+//!
+//! The same parties play the turning rule (003 L292: once a Turn, before or after a Move or
+//! before an attack, a hero may turn to face any direction; counter `turned`):
+//!
+//! | Rule (003 L292) | Test |
+//! |---|---|
+//! | a turn before an attack: an enemy behind may be shot (or charged) if the hero has not turned yet | `a_hero_that_has_not_turned_may_turn_to_shoot_an_enemy_behind_it`, `an_enemy_may_charge_a_cannon_standing_apart_and_takes_it_at_the_end_of_that_turn` |
+//! | the turn after a Move, once a Turn | `a_hero_turns_once_a_turn_after_its_move_at_most` |
 
 use gloam::core::{Answer, Choice, Ctx, Game, GameState, Point, Position, Scope, Value, ZoneId};
 use gloam::engine::RulesetGame;
@@ -312,15 +320,20 @@ fn an_enemy_may_charge_a_cannon_standing_apart_and_takes_it_at_the_end_of_that_t
     // the weapon is charged, remove it from play at the end of the enemy hero's turn." The
     // cannon stands 20 cm east of the Gunner; the Raider, 15 cm north of it and facing
     // south, sees both. The turn that follows the charge (step `turn`) takes the cannon.
-    let arrange = |facing: (i64, i64)| {
+    let arrange = |facing: (i64, i64), turned: bool| {
         move |ctx: &mut Ctx<'_>| {
             stand(ctx, "Gunner", 20 * CM, 20 * CM, (0, 1));
             stand(ctx, "Raider", 40 * CM, 35 * CM, facing);
             arm(ctx);
             gun_apart(ctx, 40 * CM, 20 * CM);
+            if turned {
+                let raider = piece(ctx.state(), "Raider");
+                ctx.set_counter(Scope::Piece(raider), "turned", 1)
+                    .expect("counter");
+            }
         }
     };
-    let mut game = run("charge", "Raider", arrange((0, -1)), &["turn"]);
+    let mut game = run("charge", "Raider", arrange((0, -1), true), &["turn"]);
     assert!(
         asked(&game, "What does Raider charge?"),
         "{:?}",
@@ -354,13 +367,19 @@ fn an_enemy_may_charge_a_cannon_standing_apart_and_takes_it_at_the_end_of_that_t
     );
     assert_eq!(counter(state, "Gunner", "gun_apart"), 0);
 
-    // Facing away (north), the Raider has the cannon behind him: it is no target, and the
-    // Gunner (to his rear-side) is the only choice offered.
-    let behind = run("charge", "Raider", arrange((0, 1)), &[]);
+    // Facing away (north), the Raider has the cannon behind him. Having turned already this
+    // Turn (003 L292: once a Turn), he cannot charge it: the Gunner, at his side, is the
+    // only target. Not turned yet, he may turn before the attack and charge it.
+    let behind = run("charge", "Raider", arrange((0, 1), true), &[]);
     assert!(
-        !asked(&behind, "What does Raider charge?"),
+        asked(&behind, "Whom does Raider charge?"),
         "{:?}",
         pending(&behind)
+    );
+    let turning = run("charge", "Raider", arrange((0, 1), false), &[]);
+    assert_eq!(
+        offered(&turning),
+        vec!["a hero".to_owned(), "the Small cannon of Gunner".to_owned()]
     );
 }
 
@@ -397,4 +416,117 @@ fn a_charging_gunner_leaves_his_cannon_where_he_stood() {
         ),
         (20 * CM, 20 * CM)
     );
+}
+
+// ---- Turning, once a Turn (003 L292) -------------------------------------------------------
+
+/// Marks `kind` as having turned this Turn (counter `turned`).
+fn turned(ctx: &mut Ctx<'_>, kind: &str) {
+    let id = piece(ctx.state(), kind);
+    ctx.set_counter(Scope::Piece(id), "turned", 1)
+        .expect("counter");
+}
+
+/// The Gunner with a Bow at (20 cm, 30 cm) facing north, the Raider 15 cm behind him.
+fn archer(has_turned: bool) -> impl Fn(&mut Ctx<'_>) + 'static {
+    move |ctx: &mut Ctx<'_>| {
+        stand(ctx, "Gunner", 20 * CM, 30 * CM, (0, 1));
+        stand(ctx, "Raider", 20 * CM, 15 * CM, (0, 1));
+        let id = piece(ctx.state(), "Gunner");
+        let owner = ctx.state().pieces[&id].owner;
+        ctx.create_card("Bow", owner, &ZoneId::on_piece(owner, "equipped", id))
+            .expect("the card");
+        if has_turned {
+            turned(ctx, "Gunner");
+        }
+    }
+}
+
+/// Answers every request left with its first choice (at most 20).
+fn play_out(game: &mut Game<Scenario>) {
+    for _ in 0..20 {
+        if pending(game).is_none() {
+            return;
+        }
+        let first = offered(game).into_iter().next().expect("a choice");
+        choose(game, &first);
+    }
+}
+
+fn facing(state: &GameState, kind: &str) -> (i64, i64) {
+    match state.pieces[&piece(state, kind)].position {
+        Some(Position::Table { facing, .. }) => facing,
+        other => panic!("{kind} is not on the table: {other:?}"),
+    }
+}
+
+#[test]
+fn a_hero_that_has_not_turned_may_turn_to_shoot_an_enemy_behind_it() {
+    // 003 L292: "Before or after performing Move basic action or before attack, and only
+    // once per Turn, a model can turn to face any direction"; the rear is outside the Field
+    // of Vision. The Raider is behind the Gunner: not turned yet, he may shoot him, turning
+    // to face him (his turn for the Turn); having turned, he may not.
+    let free = run("activation", "Gunner", archer(false), &[]);
+    assert!(
+        offered(&free).contains(&"shoot".to_owned()),
+        "{:?}",
+        offered(&free)
+    );
+    let spent = run("activation", "Gunner", archer(true), &[]);
+    assert!(
+        !offered(&spent).contains(&"shoot".to_owned()),
+        "{:?}",
+        offered(&spent)
+    );
+
+    let mut shot = run("shoot", "Gunner", archer(false), &[]);
+    assert!(
+        asked(&shot, "Whom does Gunner shoot?"),
+        "{:?}",
+        pending(&shot)
+    );
+    play_out(&mut shot);
+    let state = shot.state();
+    assert_eq!(counter(state, "Gunner", "turned"), 1);
+    let (dx, dy) = facing(state, "Gunner");
+    assert!(
+        dx == 0 && dy < 0,
+        "he faces south, to the Raider: {:?}",
+        (dx, dy)
+    );
+}
+
+#[test]
+fn a_hero_turns_once_a_turn_after_its_move_at_most() {
+    // 003 L292: the turn after a Move is the Turn's one turn. Not turned yet, the Gunner's
+    // player is asked where he faces, and a new facing marks the turn; having turned (here
+    // before an attack earlier in the Turn), he is not asked.
+    let mut game = run("move", "Gunner", field, &[]);
+    assert!(send_point(&mut game, Point::new(0, 5 * CM)));
+    assert!(
+        asked(&game, "Which way does Gunner face?"),
+        "{:?}",
+        pending(&game)
+    );
+    choose(&mut game, "east");
+    assert_eq!(counter(game.state(), "Gunner", "turned"), 1);
+    let (dx, dy) = facing(game.state(), "Gunner");
+    assert!(dx > 0 && dy == 0, "{:?}", (dx, dy));
+
+    let mut spent = run(
+        "move",
+        "Gunner",
+        |ctx: &mut Ctx<'_>| {
+            field(ctx);
+            turned(ctx, "Gunner");
+        },
+        &[],
+    );
+    assert!(send_point(&mut spent, Point::new(0, 5 * CM)));
+    assert!(
+        !asked(&spent, "Which way does Gunner face?"),
+        "{:?}",
+        pending(&spent)
+    );
+    assert_eq!(facing(spent.state(), "Gunner"), (0, 1));
 }

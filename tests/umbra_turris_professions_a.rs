@@ -1242,7 +1242,11 @@ fn a_witch_hunter_within_30_cm_makes_a_mage_pay_another_wound() {
             },
         )
     };
-    let near = with(false);
+    let mut near = with(false);
+    // The Hunter, with the Grey Soldier near, may take 2 from any enemy Magic Test (L1254,
+    // ours): he lets this one pass.
+    assert_eq!(offered(&near), ["-2 to the enemy's Magic Test", "no"]);
+    choose(&mut near, "no");
     assert_eq!(
         counter(near.state(), "Dark Alchemist", "damage"),
         2,

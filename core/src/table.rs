@@ -722,12 +722,46 @@ pub fn wholly_within(figure: &Figure, area: &Area) -> bool {
             let slack = length_nonneg(*area_radius) - r;
             slack >= 0 && centre.sub(P::of(*area_centre)).norm2() <= square(slack)
         }
-        Area::Polygon(vertices) => {
-            polygon_contains(vertices, centre)
-                && polygon_edges(vertices)
-                    .all(|(a, b)| segment_distance_cmp(centre, a, b, r) != Ordering::Less)
-        }
+        Area::Polygon(vertices) => polygon_holds_figure(vertices, centre, r),
     }
+}
+
+/// Whether the round base of radius `r` centred at `centre` lies wholly inside the polygon
+/// (exact). An axis-aligned rectangle (a table's usual outline) is answered from its sides:
+/// for a centre inside it, the nearest edge's closest point is the foot of the perpendicular,
+/// so the base is inside exactly when each side is at least `r` from the centre
+/// (`wholly_within_agrees_on_rectangles` checks it against the general test).
+pub(crate) fn polygon_holds_figure(vertices: &[Point], centre: P, r: i128) -> bool {
+    if let Some((low, high)) = axis_rectangle(vertices) {
+        return centre.x - r >= low.x
+            && centre.x + r <= high.x
+            && centre.y - r >= low.y
+            && centre.y + r <= high.y;
+    }
+    polygon_holds_figure_exactly(vertices, centre, r)
+}
+
+/// The general test: the centre inside, and every edge at least `r` from it.
+fn polygon_holds_figure_exactly(vertices: &[Point], centre: P, r: i128) -> bool {
+    polygon_contains(vertices, centre)
+        && polygon_edges(vertices)
+            .all(|(a, b)| segment_distance_cmp(centre, a, b, r) != Ordering::Less)
+}
+
+/// The lowest and highest corners of a polygon that is a rectangle with sides along the axes
+/// (four vertices, each side horizontal or vertical in turn, none of zero length).
+fn axis_rectangle(vertices: &[Point]) -> Option<(P, P)> {
+    let [a, b, c, d] = vertices else {
+        return None;
+    };
+    let turns_x_first = a.x == b.x && b.y == c.y && c.x == d.x && d.y == a.y;
+    let turns_y_first = a.y == b.y && b.x == c.x && c.y == d.y && d.x == a.x;
+    if !(turns_x_first || turns_y_first) {
+        return None;
+    }
+    let low = P::of(Point::new(a.x.min(c.x), a.y.min(c.y)));
+    let high = P::of(Point::new(a.x.max(c.x), a.y.max(c.y)));
+    (low.x < high.x && low.y < high.y).then_some((low, high))
 }
 
 /// Whether some part of the figure's base lies within `distance` of the area: the distance
@@ -1207,6 +1241,46 @@ mod tests {
         ];
         assert!(polygon_contains(&clockwise, p(5, 5)));
         assert!(!polygon_contains(&clockwise, p(15, 5)));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn wholly_within_agrees_on_rectangles(
+            x0 in -2000i64..2000, y0 in -2000i64..2000, w in 1i64..3000, h in 1i64..3000,
+            cx in -5000i64..5000, cy in -5000i64..5000, r in 0i64..800, y_first: bool,
+        ) {
+            let (x1, y1) = (x0 + w, y0 + h);
+            let vertices = if y_first {
+                vec![Point::new(x0, y0), Point::new(x1, y0), Point::new(x1, y1), Point::new(x0, y1)]
+            } else {
+                vec![Point::new(x0, y0), Point::new(x0, y1), Point::new(x1, y1), Point::new(x1, y0)]
+            };
+            let centre = p(i128::from(cx), i128::from(cy));
+            proptest::prop_assert!(axis_rectangle(&vertices).is_some());
+            proptest::prop_assert_eq!(
+                polygon_holds_figure(&vertices, centre, i128::from(r)),
+                polygon_holds_figure_exactly(&vertices, centre, i128::from(r))
+            );
+        }
+    }
+
+    #[test]
+    fn a_polygon_that_is_no_axis_rectangle_takes_the_general_test() {
+        let diamond = [
+            Point::new(0, -10),
+            Point::new(10, 0),
+            Point::new(0, 10),
+            Point::new(-10, 0),
+        ];
+        assert!(axis_rectangle(&diamond).is_none());
+        let flat = [
+            Point::new(0, 0),
+            Point::new(0, 0),
+            Point::new(5, 0),
+            Point::new(5, 0),
+        ];
+        assert!(axis_rectangle(&flat).is_none());
+        assert!(axis_rectangle(&diamond[..3]).is_none());
     }
 
     #[test]

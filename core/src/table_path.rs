@@ -16,7 +16,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::table::{
-    P, length_nonneg, polygon_contains, polygon_edges, radius, segment_distance_cmp, segments_meet,
+    P, length_nonneg, polygon_contains, polygon_edges, polygon_holds_figure, radius,
+    segment_distance_cmp, segments_meet,
 };
 use crate::{
     Area, Coherency, CoherencyBreak, Figure, Gap, GroupId, Length, LengthUnit, PieceId, Point,
@@ -715,7 +716,11 @@ pub fn check_placement(
         }
         if limits.on_table
             && !scene.outline.is_empty()
-            && !wholly_within(&piece.figure, &Area::Polygon(scene.outline.clone()))
+            && !polygon_holds_figure(
+                &scene.outline,
+                P::of(piece.figure.centre),
+                radius(&piece.figure),
+            )
         {
             return fail(Refusal::OffTable { leg: 0 });
         }
@@ -940,13 +945,12 @@ fn check_legs(
     let r = radius(&piece.figure);
     let outline = (limits.on_table && !scene.outline.is_empty()).then_some(&scene.outline);
     if let Some(outline) = outline {
-        let table = Area::Polygon(outline.clone());
-        if !wholly_within(&piece.figure, &table) {
+        if !polygon_holds_figure(outline, P::of(piece.figure.centre), r) {
             return fail(Refusal::OffTable { leg: 0 });
         }
         for (index, pair) in path.windows(2).enumerate() {
             let (a, b) = (P::of(pair[0]), P::of(pair[1]));
-            let leaves = !wholly_within(&moved_figure(&piece.figure, pair[1]), &table)
+            let leaves = !polygon_holds_figure(outline, b, r)
                 || polygon_edges(outline).any(|(c, d)| segments_closer(a, b, c, d, r));
             if leaves {
                 return fail(Refusal::OffTable { leg: index + 1 });

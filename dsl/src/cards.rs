@@ -12,22 +12,22 @@ use crate::values::{as_card, as_piece, as_string, humanize_types, list_of, type_
 use crate::world::{CardInfo, CardRestriction, WeaponInfo};
 
 /// A card's definition name and owner.
-fn card_of(
-    run: &RunState,
+fn card_of<'a>(
+    run: &'a RunState,
     function: &'static str,
     card: CardId,
-) -> Result<(String, PlayerId), Stop> {
+) -> Result<(&'a str, PlayerId), Stop> {
     run.state()
         .cards
         .get(&card)
-        .map(|entry| (entry.name.clone(), entry.owner))
+        .map(|entry| (entry.name.as_str(), entry.owner))
         .ok_or_else(|| Stop::failed(function, format!("there is no {card}")))
 }
 
-/// A card's catalog entry.
+/// A card's catalog entry (looked up by the card's name in place, no copy of it).
 fn info<'a>(run: &'a RunState, function: &'static str, card: CardId) -> Result<&'a CardInfo, Stop> {
     let (name, _) = card_of(run, function, card)?;
-    run.world.cards.get(&name).ok_or_else(|| {
+    run.world.cards.get(name).ok_or_else(|| {
         Stop::failed(
             function,
             format!("the world knows no card named {name:?} ({card})"),

@@ -750,7 +750,7 @@ fn polygon_holds_figure_exactly(vertices: &[Point], centre: P, r: i128) -> bool 
 
 /// The lowest and highest corners of a polygon that is a rectangle with sides along the axes
 /// (four vertices, each side horizontal or vertical in turn, none of zero length).
-fn axis_rectangle(vertices: &[Point]) -> Option<(P, P)> {
+pub(crate) fn axis_rectangle(vertices: &[Point]) -> Option<(P, P)> {
     let [a, b, c, d] = vertices else {
         return None;
     };

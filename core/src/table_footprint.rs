@@ -7,7 +7,8 @@
 //! one is within `d` of a point of the other; touching or overlapping is a gap of 0.
 
 use crate::table::{
-    P, polygon_contains, polygon_edges, segment_distance_cmp, segments_meet, validate_polygon,
+    P, axis_rectangle, polygon_contains, polygon_edges, segment_distance_cmp, segments_meet,
+    validate_polygon,
 };
 use crate::table_candidates::{bounding_box, lattice_scan};
 use crate::{Area, Length, LengthUnit, Point};
@@ -56,6 +57,19 @@ pub struct FootprintRefused(pub String);
 /// Whether polygon `footprint` lies wholly within polygon `outer` (boundaries may touch):
 /// every corner of it inside, and no edge of it crossing an edge of `outer` properly.
 fn polygon_within_polygon(footprint: &[Point], outer: &[Point]) -> bool {
+    // Inside a convex outer polygon, an edge between two corners inside stays inside: for an
+    // axis-aligned rectangle (a table's usual outline) the corners decide, exactly.
+    if let Some((low, high)) = axis_rectangle(outer) {
+        return footprint.iter().all(|&corner| {
+            let c = P::of(corner);
+            c.x >= low.x && c.x <= high.x && c.y >= low.y && c.y <= high.y
+        });
+    }
+    polygon_within_polygon_exactly(footprint, outer)
+}
+
+/// The general test of [`polygon_within_polygon`].
+fn polygon_within_polygon_exactly(footprint: &[Point], outer: &[Point]) -> bool {
     if !footprint
         .iter()
         .all(|&corner| polygon_contains(outer, P::of(corner)))
@@ -236,6 +250,15 @@ pub fn check_footprint(
     unit: LengthUnit,
 ) -> Result<(), FootprintRefused> {
     validate_polygon(footprint).map_err(|error| FootprintRefused(error.to_string()))?;
+    check_valid_footprint(footprint, limits, unit)
+}
+
+/// [`check_footprint`] of a footprint already known to be a valid polygon.
+fn check_valid_footprint(
+    footprint: &[Point],
+    limits: &FootprintLimits,
+    unit: LengthUnit,
+) -> Result<(), FootprintRefused> {
     if let Some(outline) = &limits.outline {
         if !polygon_within_polygon(footprint, outline) {
             return Err(FootprintRefused(
@@ -297,8 +320,19 @@ pub fn footprint_candidates(
     if max == 0 || footprint.is_empty() {
         return Vec::new();
     }
+    // Moving a polygon keeps it valid or not: it is validated once, and again only where a
+    // corner's move saturates at the coordinates' bounds.
+    let valid = validate_polygon(footprint).is_ok();
     lattice_scan(low, high, spacing, FOOTPRINT_SCAN_LIMIT, max, |at| {
-        check_footprint(&footprint_at(footprint, at), limits, LengthUnit::Mm).is_ok()
+        let exact = footprint
+            .iter()
+            .all(|p| p.x.checked_add(at.x).is_some() && p.y.checked_add(at.y).is_some());
+        let placed = footprint_at(footprint, at);
+        if valid && exact {
+            check_valid_footprint(&placed, limits, LengthUnit::Mm).is_ok()
+        } else {
+            check_footprint(&placed, limits, LengthUnit::Mm).is_ok()
+        }
     })
 }
 
@@ -313,6 +347,30 @@ mod tests {
             Point::new(x + side, y + side),
             Point::new(x, y + side),
         ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_rectangular_outline_holds_a_footprint_as_the_general_test_says(
+            x0 in -500i64..500, y0 in -500i64..500, w in 1i64..800, h in 1i64..800,
+            fx in -700i64..900, fy in -700i64..900, side in 1i64..300, tri: bool,
+        ) {
+            let outer = vec![
+                Point::new(x0, y0),
+                Point::new(x0 + w, y0),
+                Point::new(x0 + w, y0 + h),
+                Point::new(x0, y0 + h),
+            ];
+            let footprint = if tri {
+                vec![Point::new(fx, fy), Point::new(fx + side, fy + side / 3), Point::new(fx + side / 2, fy + side)]
+            } else {
+                square(fx, fy, side)
+            };
+            proptest::prop_assert_eq!(
+                polygon_within_polygon(&footprint, &outer),
+                polygon_within_polygon_exactly(&footprint, &outer)
+            );
+        }
     }
 
     #[test]

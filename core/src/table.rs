@@ -1166,6 +1166,11 @@ pub(crate) fn polygon_edges(vertices: &[Point]) -> impl Iterator<Item = (P, P)> 
 pub(crate) fn polygon_contains(vertices: &[Point], p: P) -> bool {
     let mut winding: i64 = 0;
     for (a, b) in polygon_edges(vertices) {
+        // An edge wholly above or below the point can neither hold it nor be crossed by its
+        // ray: skipped before the cross product (the result is the same).
+        if (p.y < a.y && p.y < b.y) || (p.y > a.y && p.y > b.y) {
+            continue;
+        }
         let side = orient(a, b, p);
         if side == 0 && in_box(a, b, p) {
             return true;
@@ -1260,6 +1265,40 @@ mod tests {
             proptest::prop_assert_eq!(
                 polygon_holds_figure(&vertices, centre, i128::from(r)),
                 polygon_holds_figure_exactly(&vertices, centre, i128::from(r))
+            );
+        }
+    }
+
+    /// `polygon_contains` as it was before edges above or below the point were skipped.
+    fn polygon_contains_reference(vertices: &[Point], p: P) -> bool {
+        let mut winding: i64 = 0;
+        for (a, b) in polygon_edges(vertices) {
+            let side = orient(a, b, p);
+            if side == 0 && in_box(a, b, p) {
+                return true;
+            }
+            if a.y <= p.y {
+                if b.y > p.y && side > 0 {
+                    winding += 1;
+                }
+            } else if b.y <= p.y && side < 0 {
+                winding -= 1;
+            }
+        }
+        winding != 0
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn skipping_edges_above_or_below_never_changes_containment(
+            corners in proptest::collection::vec((-50i64..50, -50i64..50), 3..8),
+            px in -60i64..60, py in -60i64..60,
+        ) {
+            let vertices: Vec<Point> = corners.iter().map(|&(x, y)| Point::new(x, y)).collect();
+            let point = p(i128::from(px), i128::from(py));
+            proptest::prop_assert_eq!(
+                polygon_contains(&vertices, point),
+                polygon_contains_reference(&vertices, point)
             );
         }
     }

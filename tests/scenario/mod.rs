@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use gloam::core::{
     Answer, CardId, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget,
-    ModifierSpec, Options, PieceId, PlayerId, Position, Request, RuleError, Rules, Scope, Setup,
+    ModifierSpec, Options, PieceId, PlayerId, Point, Position, Request, RuleError, Rules, Scope, Setup,
     Value, ZoneId,
 };
 use gloam::engine::RulesetGame;
@@ -391,4 +391,45 @@ pub fn choose(game: &mut Game<Scenario>, name: &str) {
     game.submit(request.player, gloam::core::Answer::One(choice))
         .unwrap_or_else(|error| panic!("{error}"));
     check_invariants(game.state()).expect("invariants");
+}
+
+/// Puts a new card of the roster named `name` among the equipped cards of the hero `kind`
+/// (the weapon, spell or profession a scenario checks).
+pub fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
+    let id = piece(ctx.state(), kind);
+    let owner = ctx.state().pieces[&id].owner;
+    let zone = ZoneId::on_piece(owner, "equipped", id);
+    ctx.create_card(name, owner, &zone).expect("the card");
+}
+
+/// Whether the first pending request's prompt starts with `text`.
+pub fn asked<R: Rules>(game: &Game<R>, text: &str) -> bool {
+    pending(game).is_some_and(|r| r.prompt.starts_with(text))
+}
+
+/// Sends the point `offset` to the first pending request; true when it is taken (the game
+/// then asks something else, or nothing).
+pub fn send_point<R: Rules>(game: &mut Game<R>, offset: Point) -> bool {
+    let Some(before) = pending(game) else {
+        return false;
+    };
+    game.submit(before.player, Answer::One(Choice::Point(offset)))
+        .is_ok()
+        && pending(game).is_none_or(|r| r != before)
+}
+
+/// Answers the facing asked after a Move (Umbra Turris, 003 L292) with "as it stands", if it
+/// is asked: a step's changes reach the game's state when its script ends.
+pub fn face_as_it_stands(game: &mut Game<Scenario>) {
+    if asked(game, "Which way does") {
+        choose(game, "as it stands");
+    }
+}
+
+/// The centre of the base of `kind` on the table.
+pub fn at(state: &GameState, kind: &str) -> Point {
+    state.pieces[&piece(state, kind)]
+        .position
+        .and_then(|p| p.point())
+        .expect("on the table")
 }

@@ -25,7 +25,7 @@
 //! | a turn before an attack: an enemy behind may be shot (or charged) if the hero has not turned yet | `a_hero_that_has_not_turned_may_turn_to_shoot_an_enemy_behind_it`, `an_enemy_may_charge_a_cannon_standing_apart_and_takes_it_at_the_end_of_that_turn` |
 //! | the turn after a Move, once a Turn | `a_hero_turns_once_a_turn_after_its_move_at_most` |
 
-use gloam::core::{Answer, Choice, Ctx, Game, GameState, Point, Position, Scope, Value, ZoneId};
+use gloam::core::{Ctx, Game, GameState, Point, Position, Scope, Value, ZoneId};
 use gloam::engine::RulesetGame;
 use std::cell::OnceCell;
 
@@ -34,6 +34,7 @@ use scenario::{
     Scenario, choose, frame, has_said, offered, party_duel, pending, piece,
     piece_counter as counter, said, scenario,
 };
+use scenario::{asked, at, face_as_it_stands, send_point};
 
 const CM: i64 = 100;
 
@@ -114,13 +115,6 @@ fn gun_apart(ctx: &mut Ctx<'_>, x: i64, y: i64) {
     }
 }
 
-fn at(state: &GameState, kind: &str) -> Point {
-    state.pieces[&piece(state, kind)]
-        .position
-        .and_then(|p| p.point())
-        .expect("on the table")
-}
-
 /// One step `step` for `fighter` (its owner acting), after `arrange`.
 fn run(
     step: &str,
@@ -141,28 +135,6 @@ fn run(
         frames.push(frame(next, &[("player", Value::Player(owner))]));
     }
     scenario(&rules, arrange, frames)
-}
-
-/// Sends the point `offset` to the pending move request; true when it is taken.
-fn send_point(game: &mut Game<Scenario>, offset: Point) -> bool {
-    let Some(before) = pending(game) else {
-        return false;
-    };
-    game.submit(before.player, Answer::One(Choice::Point(offset)))
-        .is_ok()
-        && pending(game).is_none_or(|r| r != before)
-}
-
-fn asked(game: &Game<Scenario>, text: &str) -> bool {
-    pending(game).is_some_and(|r| r.prompt.starts_with(text))
-}
-
-/// Answers the facing asked after a Move (003 L292) with "as it stands": the step's changes
-/// reach the game's state when its script ends.
-fn face_as_it_stands(game: &mut Game<Scenario>) {
-    if asked(game, "Which way does") {
-        choose(game, "as it stands");
-    }
 }
 
 /// The Gunner at (20 cm, 20 cm) facing north, the Raider far off.

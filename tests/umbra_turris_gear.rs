@@ -26,6 +26,7 @@ use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value};
 use gloam::engine::RulesetGame;
 
 mod scenario;
+use scenario::teach;
 use scenario::{
     Scenario, cards_dir, damage, fixture_file, frame, has_said, party_duel, pending, piece,
     player_counter, said, scenario, stand, tokens,
@@ -112,14 +113,6 @@ fn set_seat(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
     let seat = ctx.state().pieces[&piece(ctx.state(), kind)].owner;
     ctx.set_counter(Scope::Player(seat), name, value)
         .expect("counter");
-}
-
-/// Puts a new card named `name` on `kind` (a profession no legal party of ours holds).
-fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
-    let id = piece(ctx.state(), kind);
-    let owner = ctx.state().pieces[&id].owner;
-    let zone = gloam::core::ZoneId::on_piece(owner, "equipped", id);
-    ctx.create_card(name, owner, &zone).expect("the card");
 }
 
 /// Curses `kind`'s rolls of kind `roll` (as step `accursed_visions` does) by 2.

@@ -6,13 +6,14 @@
 //! played with and without the rule's condition. Lengths are tenths of a millimetre (1 cm =
 //! 100); the shipped heroes are Humans with 25 mm bases (Hedda: M 15 cm, Sp 7, 3 cm tall).
 
-use gloam::core::{Answer, Choice, Ctx, Game, GameState, PlayerId, Point, Position, Value};
+use gloam::core::{Ctx, Game, GameState, PlayerId, Point, Position, Value};
 use gloam::engine::RulesetGame;
 
 mod scenario;
 use scenario::{
     Scenario, answer, frame, has_said, option, pending, piece, said, scenario, shipped,
 };
+use scenario::{asked, at, face_as_it_stands, send_point};
 
 const ANN: PlayerId = PlayerId(0);
 const CM: i64 = 100;
@@ -34,13 +35,6 @@ fn stand(ctx: &mut Ctx<'_>, kind: &str, x: i64, y: i64) {
         "deploy",
     )
     .expect("placed");
-}
-
-fn at(state: &GameState, kind: &str) -> Point {
-    state.pieces[&piece(state, kind)]
-        .position
-        .and_then(|p| p.point())
-        .expect("on the table")
 }
 
 fn damage(state: &GameState, kind: &str) -> i64 {
@@ -83,28 +77,6 @@ fn run(
         },
         vec![frame(step, &vars)],
     )
-}
-
-/// Whether the pending request's prompt starts with `text`.
-fn asked(game: &Game<Scenario>, text: &str) -> bool {
-    pending(game).is_some_and(|r| r.prompt.starts_with(text))
-}
-
-/// Sends the point `offset` to the pending move request; true when it is taken.
-fn send_point(game: &mut Game<Scenario>, offset: Point) -> bool {
-    let Some(before) = pending(game) else {
-        return false;
-    };
-    game.submit(before.player, Answer::One(Choice::Point(offset)))
-        .is_ok()
-        && pending(game).is_none_or(|r| r != before)
-}
-
-/// Answers the facing asked after a Move (003 L292) with "as it stands", if it is asked.
-fn face_as_it_stands(game: &mut Game<Scenario>) {
-    if asked(game, "Which way does") {
-        answer(game, ANN, option("as it stands"));
-    }
 }
 
 // ---- Swimming in the middle of a Move (003 L346-350) ------------------------------------

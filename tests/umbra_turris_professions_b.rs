@@ -37,6 +37,7 @@ use gloam::engine::RulesetGame;
 use gloam::sim::check_invariants;
 
 mod scenario;
+use scenario::teach;
 use scenario::{
     Scenario, frame, give, has_said, pending, piece, piece_counter as counter, said, scenario,
     tokens,
@@ -159,15 +160,6 @@ fn set(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
     let id = piece(ctx.state(), kind);
     ctx.set_counter(Scope::Piece(id), name, value)
         .expect("counter");
-}
-
-/// Puts a new card named `name` on `kind` (a profession's card, for the Street Judge no
-/// legal party can hold; a weapon or armour for a comparison).
-fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
-    let id = piece(ctx.state(), kind);
-    let owner = ctx.state().pieces[&id].owner;
-    let zone = ZoneId::on_piece(owner, "equipped", id);
-    ctx.create_card(name, owner, &zone).expect("the card");
 }
 
 /// The names of the cards on a hero.

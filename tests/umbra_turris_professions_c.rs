@@ -20,10 +20,11 @@
 //! | Blessing, Torment on an armour test | `blessing_and_torment_re_roll_an_armour_test_in_close_combat` |
 //! | Wizard Apprentice, Mages Guild's Leader | `a_wizard_apprentice_knows_and_casts_one_spell_of_the_wizards`, `a_mages_guild_leader_with_a_mages_profession_knows_one_more_spell` |
 
-use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value, ZoneId};
+use gloam::core::{Choice, Ctx, Game, GameState, PlayerId, Scope, Value};
 use gloam::engine::RulesetGame;
 
 mod scenario;
+use scenario::teach;
 use scenario::{
     Scenario, damage, frame, give, has_said, pending, piece, player_counter, said, scenario, tokens,
 };
@@ -124,14 +125,6 @@ fn set_seat(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
     let player = owner(ctx.state(), kind);
     ctx.set_counter(Scope::Player(player), name, value)
         .expect("counter");
-}
-
-/// Puts a new card named `name` on `kind` (a profession no legal party of ours holds).
-fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
-    let id = piece(ctx.state(), kind);
-    let owner = ctx.state().pieces[&id].owner;
-    let zone = ZoneId::on_piece(owner, "equipped", id);
-    ctx.create_card(name, owner, &zone).expect("the card");
 }
 
 /// A game of `rules` arranged by `arrange`, the d6 loaded with `dice`, starting with the

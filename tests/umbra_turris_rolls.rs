@@ -17,7 +17,7 @@
 //! | Cleric | `a_clerics_prayer_re_rolls_a_movement_test`, `a_clerics_prayer_re_rolls_a_hit_location_and_a_stun_roll` |
 //! | Witch Hunter | `a_witch_hunter_modifies_a_precision_strike_and_a_spot_test`, `a_witch_hunter_takes_2_from_a_magic_test_not_cast_at_him` |
 
-use gloam::core::{Answer, Choice, Ctx, Frame, Game, GameState, PlayerId, Point, Scope, Value};
+use gloam::core::{Ctx, Frame, Game, GameState, PlayerId, Point, Scope, Value};
 use gloam::engine::RulesetGame;
 
 mod scenario;
@@ -25,6 +25,7 @@ use scenario::{
     Scenario, choose, damage, frame, has_said, offered, party_duel, pending, piece, player_counter,
     said, scenario, stand, tokens,
 };
+use scenario::{asked, at, face_as_it_stands, send_point, teach};
 
 const CM: i64 = 100;
 
@@ -81,13 +82,6 @@ fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
         .unwrap_or(0)
 }
 
-fn at(state: &GameState, kind: &str) -> Point {
-    state.pieces[&piece(state, kind)]
-        .position
-        .and_then(|p| p.point())
-        .expect("on the table")
-}
-
 /// Sets the seat counter `name` of the party of `kind` (its dice, its alignment).
 fn set_seat(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
     let seat = ctx.state().pieces[&piece(ctx.state(), kind)].owner;
@@ -104,14 +98,6 @@ fn set(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
 fn give(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
     let id = piece(ctx.state(), kind);
     ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
-}
-
-/// Puts a new card named `name` on `kind` (a profession or spell no party of ours holds).
-fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
-    let id = piece(ctx.state(), kind);
-    let owner = ctx.state().pieces[&id].owner;
-    let zone = gloam::core::ZoneId::on_piece(owner, "equipped", id);
-    ctx.create_card(name, owner, &zone).expect("the card");
 }
 
 /// Curses `kind`'s rolls of kind `roll` (as step `accursed_visions` does) by 2.
@@ -156,28 +142,6 @@ fn step_of(step: &'static str, fighter: &'static str) -> impl Fn(&GameState) -> 
                 ("fighter", id(state, fighter)),
             ],
         )
-    }
-}
-
-/// Whether the pending request's prompt starts with `text`.
-fn asked(game: &Game<Scenario>, text: &str) -> bool {
-    pending(game).is_some_and(|r| r.prompt.starts_with(text))
-}
-
-/// Sends the point `offset` to the pending move request; true when it is taken.
-fn send_point(game: &mut Game<Scenario>, offset: Point) -> bool {
-    let Some(before) = pending(game) else {
-        return false;
-    };
-    game.submit(before.player, Answer::One(Choice::Point(offset)))
-        .is_ok()
-        && pending(game).is_none_or(|r| r != before)
-}
-
-/// Answers the facing asked after a Move (003 L292) with "as it stands", if it is asked.
-fn face_as_it_stands(game: &mut Game<Scenario>) {
-    if asked(game, "Which way does") {
-        choose(game, "as it stands");
     }
 }
 

@@ -21,7 +21,7 @@
 //! | Torment, the enemy's disengage dice | `a_torment_dice_re_rolls_a_die_of_the_enemy_holding_a_hero` |
 //! | Cleric, a blow's stun roll | `a_clerics_prayer_re_rolls_a_blows_stun_roll` |
 
-use gloam::core::{Answer, Choice, Ctx, Frame, Game, GameState, PlayerId, Point, Scope, Value};
+use gloam::core::{Ctx, Frame, Game, GameState, PlayerId, Point, Scope, Value};
 use gloam::engine::RulesetGame;
 
 mod scenario;
@@ -29,6 +29,7 @@ use scenario::{
     Scenario, carried, choose, damage, frame, has_said, offered, party_duel, pending, piece,
     player_counter, said, scenario, stand, tokens,
 };
+use scenario::{asked, face_as_it_stands, send_point, teach};
 
 const CM: i64 = 100;
 
@@ -98,15 +99,6 @@ fn set(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
 fn give(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
     let id = piece(ctx.state(), kind);
     ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
-}
-
-/// Puts a new card named `name` on `kind` (a profession, spell or item no party of ours
-/// holds).
-fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
-    let id = piece(ctx.state(), kind);
-    let owner = ctx.state().pieces[&id].owner;
-    let zone = gloam::core::ZoneId::on_piece(owner, "equipped", id);
-    ctx.create_card(name, owner, &zone).expect("the card");
 }
 
 fn start(rules: &RulesetGame) -> Game<RulesetGame> {
@@ -209,11 +201,6 @@ fn wound_of(
     }
 }
 
-/// Whether the pending request's prompt starts with `text`.
-fn asked(game: &Game<Scenario>, text: &str) -> bool {
-    pending(game).is_some_and(|r| r.prompt.starts_with(text))
-}
-
 /// Whether a Torment Dice is offered on the pending request.
 fn torment_offered(game: &Game<Scenario>) -> bool {
     pending(game).is_some_and(|r| r.prompt.ends_with("spend a Torment Dice?"))
@@ -242,23 +229,6 @@ fn decline_torment(game: &mut Game<Scenario>) -> usize {
         declined += 1;
     }
     declined
-}
-
-/// Sends the point `offset` to the pending move request; true when it is taken.
-fn send_point(game: &mut Game<Scenario>, offset: Point) -> bool {
-    let Some(before) = pending(game) else {
-        return false;
-    };
-    game.submit(before.player, Answer::One(Choice::Point(offset)))
-        .is_ok()
-        && pending(game).is_none_or(|r| r != before)
-}
-
-/// Answers the facing asked after a Move (003 L292) with "as it stands", if it is asked.
-fn face_as_it_stands(game: &mut Game<Scenario>) {
-    if asked(game, "Which way does") {
-        choose(game, "as it stands");
-    }
 }
 
 /// Answers a shot's requests: its target `target`, then no aiming.

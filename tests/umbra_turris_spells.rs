@@ -51,6 +51,7 @@ use gloam::sim::check_invariants;
 
 mod scenario;
 use scenario::party_duel;
+use scenario::teach;
 use scenario::{
     Scenario, frame, give, has_said, pending, piece, piece_counter as counter, said, scenario,
     shipped, tokens,
@@ -164,15 +165,6 @@ fn hurt(ctx: &mut Ctx<'_>, kind: &str, damage: i64) {
     let id = piece(ctx.state(), kind);
     ctx.set_counter(Scope::Piece(id), "damage", damage)
         .expect("hurt");
-}
-
-/// Puts a card named `spell` in `kind`'s `equipped` zone (a Domain of Shadow spell, which no
-/// party of the roster can take).
-fn teach(ctx: &mut Ctx<'_>, kind: &str, spell: &str) {
-    let id = piece(ctx.state(), kind);
-    let owner = ctx.state().pieces[&id].owner;
-    let zone = ZoneId::on_piece(owner, "equipped", id);
-    ctx.create_card(spell, owner, &zone).expect("the card");
 }
 
 fn owner(state: &GameState, kind: &str) -> PlayerId {

@@ -13,6 +13,7 @@ use gloam::engine::RulesetGame;
 use gloam::sim::check_invariants;
 
 mod scenario;
+use scenario::face_as_it_stands;
 use scenario::{
     Scenario, answer, frame, has_said, option, options, pending, piece, piece_counter as counter,
     said, scenario, shipped, tokens,
@@ -644,13 +645,6 @@ fn a_hero_climbs_the_tower_from_the_rubble_but_not_from_the_ground() {
     // From the ground on the north side, 10 cm is more than Sp 7.
     let ground = run("activation", "Hedda", None, &[], arrange(41 * CM + 125));
     assert!(!options(&request(&ground)).contains(&"climb".to_owned()));
-}
-
-/// Answers the facing asked after a Move (003 L292) with "as it stands", if it is asked.
-fn face_as_it_stands(game: &mut Game<Scenario>) {
-    if pending(game).is_some_and(|r| r.prompt.starts_with("Which way does")) {
-        answer(game, ANN, scenario::option("as it stands"));
-    }
 }
 
 /// Hedda on the west stall (4 cm, taller than her 3 cm) moves 8 cm east onto the east

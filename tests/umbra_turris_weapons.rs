@@ -34,6 +34,7 @@ use gloam::engine::RulesetGame;
 use std::cell::OnceCell;
 
 mod scenario;
+use scenario::teach;
 use scenario::{
     Scenario, frame, give, has_said, pending, piece, piece_counter as counter, said, scenario,
     tokens,
@@ -101,14 +102,6 @@ fn stat(state: &GameState, kind: &str, name: &str) -> i64 {
     state
         .characteristic(piece(state, kind), name)
         .unwrap_or_else(|| panic!("{kind} has no {name}"))
-}
-
-/// Puts a new card of the roster named `name` on `kind` (the weapon a scenario checks).
-fn teach(ctx: &mut Ctx<'_>, kind: &str, name: &str) {
-    let id = piece(ctx.state(), kind);
-    let owner = ctx.state().pieces[&id].owner;
-    let zone = ZoneId::on_piece(owner, "equipped", id);
-    ctx.create_card(name, owner, &zone).expect("the card");
 }
 
 /// A game of the test rules arranged by `arrange`, the d6 loaded with `dice`, starting with

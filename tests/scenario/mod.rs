@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use gloam::core::{
     Answer, CardId, Choice, Control, Ctx, Event, Frame, Game, GameState, Hex, ModOp, ModTarget,
-    ModifierSpec, Options, PieceId, PlayerId, Point, Position, Request, RuleError, Rules, Scope, Setup,
-    Value, ZoneId,
+    ModifierSpec, Options, PieceId, PlayerId, Point, Position, Request, RuleError, Rules, Scope,
+    Setup, Value, ZoneId,
 };
 use gloam::engine::RulesetGame;
 use gloam::sim::{check_invariants, prepare, prepare_for};

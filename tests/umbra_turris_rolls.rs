@@ -17,13 +17,15 @@
 //! | Cleric | `a_clerics_prayer_re_rolls_a_movement_test`, `a_clerics_prayer_re_rolls_a_hit_location_and_a_stun_roll` |
 //! | Witch Hunter | `a_witch_hunter_modifies_a_precision_strike_and_a_spot_test`, `a_witch_hunter_takes_2_from_a_magic_test_not_cast_at_him` |
 
-use gloam::core::{Ctx, Frame, Game, GameState, PlayerId, Point, Scope, Value};
+use gloam::core::{Ctx, Game, GameState, PlayerId, Point, Scope, Value};
 use gloam::engine::RulesetGame;
 
 mod scenario;
+use scenario::give;
+use scenario::umbra::{id, owner, run, set, set_seat, step_of};
 use scenario::{
     Scenario, choose, damage, frame, has_said, offered, party_duel, pending, piece, player_counter,
-    said, scenario, stand, tokens,
+    said, stand, tokens,
 };
 use scenario::{asked, at, face_as_it_stands, send_point, teach};
 
@@ -66,14 +68,6 @@ fn duel() -> RulesetGame {
     party_duel(PARTIES, "Test Wardens", "Test Raiders")
 }
 
-fn id(state: &GameState, kind: &str) -> Value {
-    Value::Piece(piece(state, kind))
-}
-
-fn owner(state: &GameState, kind: &str) -> PlayerId {
-    state.pieces[&piece(state, kind)].owner
-}
-
 fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
     state.pieces[&piece(state, kind)]
         .counters
@@ -82,67 +76,11 @@ fn counter(state: &GameState, kind: &str, name: &str) -> i64 {
         .unwrap_or(0)
 }
 
-/// Sets the seat counter `name` of the party of `kind` (its dice, its alignment).
-fn set_seat(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
-    let seat = ctx.state().pieces[&piece(ctx.state(), kind)].owner;
-    ctx.set_counter(Scope::Player(seat), name, value)
-        .expect("counter");
-}
-
-fn set(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
-    let id = piece(ctx.state(), kind);
-    ctx.set_counter(Scope::Piece(id), name, value)
-        .expect("counter");
-}
-
-fn give(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
-    let id = piece(ctx.state(), kind);
-    ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
-}
-
 /// Curses `kind`'s rolls of kind `roll` (as step `accursed_visions` does) by 2.
 fn cursed(ctx: &mut Ctx<'_>, kind: &str, roll: i64) {
     give(ctx, kind, "cursed");
     set(ctx, kind, "cursed_roll", roll);
     set(ctx, kind, "curse_amount", 2);
-}
-
-fn start(rules: &RulesetGame) -> Game<RulesetGame> {
-    Game::start(rules.clone(), rules.setup(7), vec![]).expect("start")
-}
-
-/// A game of `rules` arranged by `arrange`, the d6 loaded with `dice`, starting with the
-/// frame `make` builds from the set-up state.
-fn run(
-    rules: &RulesetGame,
-    make: impl Fn(&GameState) -> Frame,
-    dice: &[&str],
-    arrange: impl Fn(&mut Ctx<'_>) + 'static,
-) -> Game<Scenario> {
-    let frames = vec![make(start(rules).state())];
-    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
-    scenario(
-        rules,
-        move |ctx: &mut Ctx<'_>| {
-            arrange(ctx);
-            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
-            ctx.fix_dice("d6", &faces);
-        },
-        frames,
-    )
-}
-
-/// The frame of the step `step` for `fighter`, its owner acting.
-fn step_of(step: &'static str, fighter: &'static str) -> impl Fn(&GameState) -> Frame {
-    move |state| {
-        frame(
-            step,
-            &[
-                ("player", Value::Player(owner(state, fighter))),
-                ("fighter", id(state, fighter)),
-            ],
-        )
-    }
 }
 
 const TORMENT: &str = "re-roll it with a Torment Dice";

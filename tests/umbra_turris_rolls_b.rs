@@ -21,13 +21,15 @@
 //! | Torment, the enemy's disengage dice | `a_torment_dice_re_rolls_a_die_of_the_enemy_holding_a_hero` |
 //! | Cleric, a blow's stun roll | `a_clerics_prayer_re_rolls_a_blows_stun_roll` |
 
-use gloam::core::{Ctx, Frame, Game, GameState, PlayerId, Point, Scope, Value};
+use gloam::core::{Ctx, Frame, Game, GameState, PlayerId, Point, Value};
 use gloam::engine::RulesetGame;
 
 mod scenario;
+use scenario::give;
+use scenario::umbra::{id, owner, run, set, set_seat, step_of};
 use scenario::{
-    Scenario, carried, choose, damage, frame, has_said, offered, party_duel, pending, piece,
-    player_counter, said, scenario, stand, tokens,
+    Scenario, carried, choose, damage, frame, has_said, offered, party_duel, pending,
+    player_counter, said, stand, tokens,
 };
 use scenario::{asked, face_as_it_stands, send_point, teach};
 
@@ -73,70 +75,6 @@ party "Test Raiders" {
 
 fn duel() -> RulesetGame {
     party_duel(PARTIES, "Test Wardens", "Test Raiders")
-}
-
-fn id(state: &GameState, kind: &str) -> Value {
-    Value::Piece(piece(state, kind))
-}
-
-fn owner(state: &GameState, kind: &str) -> PlayerId {
-    state.pieces[&piece(state, kind)].owner
-}
-
-/// Sets the seat counter `name` of the party of `kind` (its dice).
-fn set_seat(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
-    let seat = ctx.state().pieces[&piece(ctx.state(), kind)].owner;
-    ctx.set_counter(Scope::Player(seat), name, value)
-        .expect("counter");
-}
-
-fn set(ctx: &mut Ctx<'_>, kind: &str, name: &str, value: i64) {
-    let id = piece(ctx.state(), kind);
-    ctx.set_counter(Scope::Piece(id), name, value)
-        .expect("counter");
-}
-
-fn give(ctx: &mut Ctx<'_>, kind: &str, token: &str) {
-    let id = piece(ctx.state(), kind);
-    ctx.set_tokens(Scope::Piece(id), token, 1).expect("token");
-}
-
-fn start(rules: &RulesetGame) -> Game<RulesetGame> {
-    Game::start(rules.clone(), rules.setup(7), vec![]).expect("start")
-}
-
-/// A game of `rules` arranged by `arrange`, the d6 loaded with `dice`, starting with the
-/// frame `make` builds from the set-up state.
-fn run(
-    rules: &RulesetGame,
-    make: impl Fn(&GameState) -> Frame,
-    dice: &[&str],
-    arrange: impl Fn(&mut Ctx<'_>) + 'static,
-) -> Game<Scenario> {
-    let frames = vec![make(start(rules).state())];
-    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
-    scenario(
-        rules,
-        move |ctx: &mut Ctx<'_>| {
-            arrange(ctx);
-            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
-            ctx.fix_dice("d6", &faces);
-        },
-        frames,
-    )
-}
-
-/// The frame of the step `step` for `fighter`, its owner acting.
-fn step_of(step: &'static str, fighter: &'static str) -> impl Fn(&GameState) -> Frame {
-    move |state| {
-        frame(
-            step,
-            &[
-                ("player", Value::Player(owner(state, fighter))),
-                ("fighter", id(state, fighter)),
-            ],
-        )
-    }
 }
 
 /// The frame of a blow of `fighter` with its sword that got through to `target`'s `location`

@@ -4,6 +4,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 pub mod decks;
+pub mod umbra;
 
 use std::path::PathBuf;
 

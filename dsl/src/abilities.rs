@@ -72,7 +72,7 @@ fn optional_fighter(
     if value.is_unit() {
         return Ok(None);
     }
-    match value.clone().try_cast::<PieceId>() {
+    match value.read_lock::<PieceId>().map(|v| *v) {
         Some(piece) => Ok(Some(piece)),
         None => Err(stop_run(
             ctx,

@@ -379,7 +379,7 @@ fn optional_fighter(ctx: &Ncc, function: &'static str, fighter: Dynamic) -> Res<
     if fighter.is_unit() {
         return Ok(None);
     }
-    match fighter.clone().try_cast::<PieceId>() {
+    match fighter.read_lock::<PieceId>().map(|v| *v) {
         Some(piece) => Ok(Some(piece)),
         None => Err(stop_run(
             ctx,

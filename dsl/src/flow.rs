@@ -64,13 +64,13 @@ pub(crate) fn flow_value(value: &Dynamic) -> Option<Value> {
         Some(Value::Bool(b))
     } else if value.is_string() {
         Some(Value::Str(value.to_string()))
-    } else if let Some(piece) = value.clone().try_cast::<PieceId>() {
+    } else if let Some(piece) = value.read_lock::<PieceId>().map(|id| *id) {
         Some(Value::Piece(piece))
-    } else if let Some(player) = value.clone().try_cast::<PlayerId>() {
+    } else if let Some(player) = value.read_lock::<PlayerId>().map(|id| *id) {
         Some(Value::Player(player))
-    } else if let Some(card) = value.clone().try_cast::<CardId>() {
+    } else if let Some(card) = value.read_lock::<CardId>().map(|id| *id) {
         Some(Value::Card(card))
-    } else if let Some(hex) = value.clone().try_cast::<Hex>() {
+    } else if let Some(hex) = value.read_lock::<Hex>().map(|id| *id) {
         Some(Value::Hex(hex))
     } else if let Some(items) = value.read_lock::<Array>() {
         items
@@ -136,7 +136,7 @@ pub(crate) fn register(engine: &mut Registrar) {
                     .owner;
                 let fighter = if fighter.is_unit() {
                     None
-                } else if let Some(piece) = fighter.clone().try_cast::<PieceId>() {
+                } else if let Some(piece) = fighter.read_lock::<PieceId>().map(|v| *v) {
                     if run.state().piece(piece).is_none() {
                         return Err(Stop::refused("play_card", format!("there is no {piece}")));
                     }
@@ -166,7 +166,7 @@ pub(crate) fn register(engine: &mut Registrar) {
                 effect(run, "end_game")?;
                 let mut players: Vec<PlayerId> = Vec::with_capacity(winners.len());
                 for (index, item) in winners.iter().enumerate() {
-                    let Some(player) = item.clone().try_cast::<PlayerId>() else {
+                    let Some(player) = item.read_lock::<PlayerId>().map(|v| *v) else {
                         return Err(Stop::failed(
                             "end_game",
                             format!(

@@ -189,8 +189,8 @@ fn register_types(engine: &mut Registrar) {
                 .register_type_with_name::<$ty>($name)
                 .register_fn("==", |a: $ty, b: $ty| a == b)
                 .register_fn("!=", |a: $ty, b: $ty| a != b)
-                .register_fn("to_string", |a: &mut $ty| a.to_string())
-                .register_fn("to_debug", |a: &mut $ty| a.to_string());
+                .register_method("to_string", |a: &mut $ty| a.to_string())
+                .register_method("to_debug", |a: &mut $ty| a.to_string());
         };
     }
     game_type!(PieceId, "fighter");
@@ -1269,7 +1269,7 @@ fn choose_secretly(
     run.check_effect(NAME, ChoiceKind)?;
     let mut asked: Vec<PlayerId> = Vec::with_capacity(players.len());
     for (index, item) in players.iter().enumerate() {
-        let player = item.clone().try_cast::<PlayerId>().ok_or_else(|| {
+        let player = item.read_lock::<PlayerId>().map(|v| *v).ok_or_else(|| {
             Stop::failed(
                 NAME,
                 format!(
@@ -1345,7 +1345,7 @@ fn register_choices(engine: &mut Registrar) {
         |ctx: Ncc, fighters: Array, prompt: ImmutableString| -> Res<PieceId> {
             with_run(&ctx, "choose_fighter", |run| {
                 let choices = choices_of("choose_fighter", &fighters, "fighters", |item| {
-                    item.clone().try_cast::<PieceId>().map(Choice::Piece)
+                    item.read_lock::<PieceId>().map(|v| *v).map(Choice::Piece)
                 })?;
                 match ask(run, "choose_fighter", choices, &prompt)? {
                     Choice::Piece(piece) => Ok(piece),
@@ -1362,7 +1362,7 @@ fn register_choices(engine: &mut Registrar) {
         |ctx: Ncc, hexes: Array, prompt: ImmutableString| -> Res<Hex> {
             with_run(&ctx, "choose_hex", |run| {
                 let choices = choices_of("choose_hex", &hexes, "hexes", |item| {
-                    item.clone().try_cast::<Hex>().map(Choice::Hex)
+                    item.read_lock::<Hex>().map(|v| *v).map(Choice::Hex)
                 })?;
                 match ask(run, "choose_hex", choices, &prompt)? {
                     Choice::Hex(hex) => Ok(hex),
@@ -1390,7 +1390,7 @@ fn register_choices(engine: &mut Registrar) {
         |ctx: Ncc, cards: Array, prompt: ImmutableString| -> Res<CardId> {
             with_run(&ctx, "choose_card", |run| {
                 let choices = choices_of("choose_card", &cards, "cards", |item| {
-                    item.clone().try_cast::<CardId>().map(Choice::Card)
+                    item.read_lock::<CardId>().map(|v| *v).map(Choice::Card)
                 })?;
                 match ask(run, "choose_card", choices, &prompt)? {
                     Choice::Card(card) => Ok(card),

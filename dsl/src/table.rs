@@ -897,20 +897,20 @@ pub(crate) fn register(engine: &mut Registrar) {
         .register_type_with_name::<Point>("point")
         .register_fn("==", |a: Point, b: Point| a == b)
         .register_fn("!=", |a: Point, b: Point| a != b)
-        .register_fn("to_string", |p: &mut Point| format!("({}, {})", p.x, p.y))
-        .register_fn("to_debug", |p: &mut Point| format!("({}, {})", p.x, p.y))
+        .register_method("to_string", |p: &mut Point| format!("({}, {})", p.x, p.y))
+        .register_method("to_debug", |p: &mut Point| format!("({}, {})", p.x, p.y))
         .register_get("x", |p: &mut Point| p.x)
         .register_get("y", |p: &mut Point| p.y);
     engine
         .register_type_with_name::<GroupId>("unit")
         .register_fn("==", |a: GroupId, b: GroupId| a == b)
         .register_fn("!=", |a: GroupId, b: GroupId| a != b)
-        .register_fn("to_string", |g: &mut GroupId| g.to_string())
-        .register_fn("to_debug", |g: &mut GroupId| g.to_string());
+        .register_method("to_string", |g: &mut GroupId| g.to_string())
+        .register_method("to_debug", |g: &mut GroupId| g.to_string());
     engine
         .register_type_with_name::<Edge>("table edge")
-        .register_fn("to_string", |_: &mut Edge| "the table edge".to_owned())
-        .register_fn("to_debug", |_: &mut Edge| "the table edge".to_owned());
+        .register_method("to_string", |_: &mut Edge| "the table edge".to_owned())
+        .register_method("to_debug", |_: &mut Edge| "the table edge".to_owned());
     register_lengths(engine);
     register_queries(engine);
     register_terrain_queries(engine);
@@ -939,10 +939,10 @@ fn stance(
 
 /// The point a facing target names: a point, or the centre of a fighter on the table.
 fn aim_point(run: &RunState, function: &'static str, target: &Dynamic) -> Result<Point, Stop> {
-    if let Some(point) = target.clone().try_cast::<Point>() {
+    if let Some(point) = target.read_lock::<Point>().map(|v| *v) {
         return Ok(point);
     }
-    if let Some(fighter) = target.clone().try_cast::<PieceId>() {
+    if let Some(fighter) = target.read_lock::<PieceId>().map(|v| *v) {
         return Ok(stance(run, function, fighter)?.0);
     }
     Err(Stop::failed(

@@ -29,13 +29,13 @@ pub(crate) fn from_dynamic(value: &Dynamic) -> Value {
         Value::Bool(b)
     } else if value.is_string() {
         Value::Str(value.to_string())
-    } else if let Some(piece) = value.clone().try_cast::<PieceId>() {
+    } else if let Some(piece) = value.read_lock::<PieceId>().map(|id| *id) {
         Value::Piece(piece)
-    } else if let Some(hex) = value.clone().try_cast::<Hex>() {
+    } else if let Some(hex) = value.read_lock::<Hex>().map(|id| *id) {
         Value::Hex(hex)
-    } else if let Some(player) = value.clone().try_cast::<PlayerId>() {
+    } else if let Some(player) = value.read_lock::<PlayerId>().map(|id| *id) {
         Value::Player(player)
-    } else if let Some(card) = value.clone().try_cast::<CardId>() {
+    } else if let Some(card) = value.read_lock::<CardId>().map(|id| *id) {
         Value::Card(card)
     } else if let Some(items) = value.read_lock::<Array>() {
         Value::List(items.iter().map(from_dynamic).collect())

@@ -131,6 +131,9 @@ type Refs<'a> = SmallVec<[&'a mut Dynamic; 6]>;
 /// A call's argument values.
 type Args = SmallVec<[Dynamic; 4]>;
 
+/// A call's arguments read in place.
+type View<'a> = SmallVec<[&'a Dynamic; 6]>;
+
 /// How a compiled run ended.
 pub(crate) enum Finish {
     /// The script's value, or its error.
@@ -455,6 +458,30 @@ impl Env<'_> {
         Ok(result)
     }
 
+    /// A call of an operator or a native (not the script's own function) with its
+    /// arguments evaluated: an operator the evaluator does itself, else the native or
+    /// Rhai's resolution.
+    fn call_ready(&mut self, call: &Call, mut args: Args) -> Eval<Dynamic> {
+        if call.operator {
+            if !args.iter().any(Dynamic::is_variant) {
+                let view: View<'_> = args.iter().collect();
+                if let Some(value) = Env::fast_operator(&call.name, &view) {
+                    return Ok(value);
+                }
+                drop(view);
+                let mut refs: Refs<'_> = args.iter_mut().collect();
+                return self.call_rhai(&call.name, false, &mut refs, call.pos);
+            }
+            let view: View<'_> = args.iter().collect();
+            if let Some(equal) = Env::id_equality(&call.name, &view) {
+                // Counted as the registered operator's call is.
+                self.track(call.pos)?;
+                return Ok(Dynamic::from_bool(equal));
+            }
+        }
+        self.call_with(call, None, &mut args, false)
+    }
+
     /// `len` and `is_empty` of a list or a map, as Rhai's standard library gives them;
     /// `None` for anything else. (A string's are left to Rhai's resolution: the sandbox's
     /// standard library has no `len` of a string, and the call is an error there.)
@@ -542,7 +569,7 @@ impl Env<'_> {
     /// `a == b` or `a != b` between two game ids of one type (fighters, hexes, players,
     /// cards, points, groups), answered as their registered operators answer it; `None`
     /// for any other call.
-    fn id_equality(name: &str, args: &[Dynamic]) -> Option<bool> {
+    fn id_equality(name: &str, args: &[&Dynamic]) -> Option<bool> {
         let negate = match name {
             "==" => false,
             "!=" => true,
@@ -574,7 +601,7 @@ impl Env<'_> {
     }
 
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
-    fn fast_operator(name: &str, args: &[Dynamic]) -> Option<Dynamic> {
+    fn fast_operator(name: &str, args: &[&Dynamic]) -> Option<Dynamic> {
         match args {
             [value] => match name {
                 "!" => value.as_bool().ok().map(|b| (!b).into()),
@@ -716,6 +743,7 @@ impl Env<'_> {
             args: Vec::new(),
             operator: false,
             script: None,
+            plain_args: false,
             pos,
         };
         self.call_with(&call, Some(target), &mut [], false)
@@ -1200,27 +1228,16 @@ impl Machine<'_> {
                     },
                     Some(_) => return Err(Machine::lost()),
                 };
-                let mut args = self.args(&call.args, kept)?;
+                if kept.is_none() && call.plain_args && call.script.is_none() {
+                    return self.call_plain(call);
+                }
+                let args = self.args(&call.args, kept)?;
                 if let Some(index) = call.script {
                     return self
                         .call_script(index, args, call.pos)
                         .map_err(|flow| marked(flow, || Mark::Call(None)));
                 }
-                if call.operator && !args.iter().any(Dynamic::is_variant) {
-                    if let Some(value) = Env::fast_operator(&call.name, &args) {
-                        return Ok(value);
-                    }
-                    let mut refs: Refs<'_> = args.iter_mut().collect();
-                    return self.env.call_rhai(&call.name, false, &mut refs, call.pos);
-                }
-                if call.operator {
-                    if let Some(equal) = Env::id_equality(&call.name, &args) {
-                        // Counted as the registered operator's call is.
-                        self.env.track(call.pos)?;
-                        return Ok(Dynamic::from_bool(equal));
-                    }
-                }
-                self.env.call_with(call, None, &mut args, false)
+                self.env.call_ready(call, args)
             }
             Expr::Chain(chain) => self.chain(chain).map_err(abandon),
             Expr::Block(statements, _) => self.block(statements),
@@ -1230,6 +1247,67 @@ impl Machine<'_> {
                 self.inline(inline, args).map_err(abandon)
             }
         }
+    }
+
+    /// A call whose arguments are all constants and locals (not the script's own function):
+    /// each argument is counted as its evaluation would be, then the operator or the chosen
+    /// native reads them where they are, with no copy made, when it can: an operator the
+    /// evaluator does itself, or a native with a [`super::natives::Borrowed`] form that
+    /// does not ask (a function that may ask keeps copies of its arguments) given no
+    /// captured, shared variable. Otherwise the arguments are copied and the call goes on
+    /// as any other: the same overload, result, error and count either way.
+    fn call_plain(&mut self, call: &Call) -> Eval<Dynamic> {
+        for arg in &call.args {
+            self.env.track(arg.position())?;
+        }
+        let Machine { env, slots, .. } = self;
+        let mut refs: View<'_> = SmallVec::new();
+        for arg in &call.args {
+            match arg {
+                Expr::Const(value, _) => refs.push(value),
+                Expr::Local(slot, _) => refs.push(&slots[*slot as usize]),
+                _ => return Err(Flow::Bail("a plain argument that is not plain".into())),
+            }
+        }
+        if call.operator {
+            if !refs.iter().any(|arg| arg.is_variant()) {
+                if let Some(value) = Env::fast_operator(&call.name, &refs) {
+                    return Ok(value);
+                }
+            } else if let Some(equal) = Env::id_equality(&call.name, &refs) {
+                // Counted as the registered operator's call is.
+                env.track(call.pos)?;
+                return Ok(Dynamic::from_bool(equal));
+            }
+        } else {
+            let natives = env.natives;
+            let chosen = call
+                .natives
+                .iter()
+                .map(|&index| &natives.list[index])
+                .find(|native| native.accepts_refs(&refs));
+            if let Some(native) = chosen {
+                if let (Some(borrowed), false) = (
+                    &native.borrowed,
+                    native.asks || refs.iter().any(|arg| arg.is_shared()),
+                ) {
+                    let pos = call.pos;
+                    env.track(pos)?;
+                    let context = NativeCallContext::from((
+                        env.engine,
+                        call.name.as_str(),
+                        None,
+                        &env.global,
+                        pos,
+                    ));
+                    let result = borrowed(context, &refs).map_err(|e| Flow::Error(fill(e, pos)))?;
+                    env.check_size(&result, pos)?;
+                    return Ok(result);
+                }
+            }
+        }
+        let args: Args = refs.iter().map(|arg| (*arg).clone()).collect();
+        env.call_ready(call, args)
     }
 
     /// A closure kept in a variable, called: as Rhai calls a script function through its

@@ -229,6 +229,9 @@ pub(crate) struct Call {
     pub(crate) operator: bool,
     /// The script's own function of this name and arity, which Rhai calls before any native.
     pub(crate) script: Option<usize>,
+    /// Every argument is a constant or a local: evaluating them changes nothing, so a
+    /// native may be given them borrowed, in place, rather than copies.
+    pub(crate) plain_args: bool,
     pub(crate) pos: Position,
 }
 

@@ -459,6 +459,9 @@ impl Lowerer<'_> {
         let arity = args.len() + extra;
         Call {
             script: None,
+            plain_args: args
+                .iter()
+                .all(|arg| matches!(arg, Expr::Const(..) | Expr::Local(..))),
             name: call.name.as_str().into(),
             natives: self
                 .natives

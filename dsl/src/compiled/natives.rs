@@ -10,7 +10,17 @@
 use std::any::TypeId;
 use std::collections::BTreeMap;
 
-use rhai::{Dynamic, Engine, Identifier, RhaiFunc, RhaiNativeFunc, Variant};
+use rhai::{
+    Dynamic, Engine, EvalAltResult, Identifier, NativeCallContext, RhaiFunc, RhaiNativeFunc,
+    Variant,
+};
+
+/// A registered function called with its arguments borrowed (`docs/compiler.md`, "Calls
+/// resolved once"): it reads each argument in place (a game id is copied out, a string's
+/// count raised) instead of taking a copy the caller made, and runs the very closure the
+/// Rhai registration runs.
+pub(crate) type Borrowed =
+    Box<dyn Fn(NativeCallContext<'_>, &[&Dynamic]) -> Result<Dynamic, Box<EvalAltResult>>>;
 
 /// One registered function.
 pub(crate) struct Native {
@@ -21,6 +31,9 @@ pub(crate) struct Native {
     pub(crate) params: Vec<TypeId>,
     /// The function.
     pub(crate) func: RhaiFunc,
+    /// The same function called with borrowed arguments, where its parameters allow it
+    /// (none of them `&str` or `String`; not a method).
+    pub(crate) borrowed: Option<Borrowed>,
     /// It may ask a player (a choice, or an effect that asks): a call of it keeps its
     /// arguments, to be made again when a run suspended at its question resumes.
     pub(crate) asks: bool,
@@ -40,6 +53,16 @@ impl Native {
         self.params
             .get(index)
             .is_some_and(|param| *param == TypeId::of::<Dynamic>() || *param == arg.type_id())
+    }
+
+    /// Whether this function takes these borrowed arguments.
+    pub(crate) fn accepts_refs(&self, args: &[&Dynamic]) -> bool {
+        self.params.len() == args.len()
+            && self
+                .params
+                .iter()
+                .zip(args)
+                .all(|(param, arg)| *param == TypeId::of::<Dynamic>() || *param == arg.type_id())
     }
 
     /// Whether this function takes these arguments.
@@ -121,9 +144,10 @@ impl<'a> Registrar<'a> {
         func: FUNC,
     ) -> &mut Self
     where
-        FUNC: RhaiNativeFunc<A, N, X, R, F> + Clone + 'static,
+        FUNC: RhaiNativeFunc<A, N, X, R, F> + Borrowing<A, N, X, R, F> + Clone + 'static,
     {
         self.engine.register_fn(name, func.clone());
+        let borrowed = func.clone().borrowing();
         let func = func.into_rhai_function(true, false);
         let method = func.is_method();
         let params = FUNC::param_types()
@@ -143,6 +167,36 @@ impl<'a> Registrar<'a> {
             name: name.into(),
             params,
             func,
+            borrowed,
+            asks: false,
+        });
+        self
+    }
+
+    /// Registers a method (its first parameter `&mut`, the value it is called on) on the
+    /// engine and in the table; it is called as Rhai calls it, never with borrowed arguments.
+    pub(crate) fn register_method<
+        A: 'static,
+        const N: usize,
+        const X: bool,
+        R: Variant + Clone,
+        const F: bool,
+        FUNC,
+    >(
+        &mut self,
+        name: &str,
+        func: FUNC,
+    ) -> &mut Self
+    where
+        FUNC: RhaiNativeFunc<A, N, X, R, F> + Clone + 'static,
+    {
+        self.engine.register_fn(name, func.clone());
+        let func = func.into_rhai_function(true, false);
+        self.natives.add(Native {
+            name: name.into(),
+            params: FUNC::param_types().to_vec(),
+            func,
+            borrowed: None,
             asks: false,
         });
         self
@@ -166,8 +220,127 @@ impl<'a> Registrar<'a> {
             name: format!("get${name}").into(),
             params: vec![TypeId::of::<T>()],
             func: get.into_rhai_function(true, false),
+            borrowed: None,
             asks: false,
         });
         self
     }
 }
+
+/// A registered closure that can be called with borrowed arguments: implemented for the
+/// closures Rhai registers by value (with or without a `NativeCallContext` first, returning a
+/// value or a result), up to eight parameters; the marker types are Rhai's, so one
+/// registration names both.
+pub(crate) trait Borrowing<A, const N: usize, const X: bool, R, const F: bool> {
+    /// The closure behind a [`Borrowed`] call, or `None` where a parameter is `&str` or
+    /// `String` (read only by Rhai's own casts).
+    fn borrowing(self) -> Option<Borrowed>;
+}
+
+/// Whether every parameter can be read in place.
+fn readable(params: &[TypeId]) -> bool {
+    params
+        .iter()
+        .all(|t| *t != TypeId::of::<&str>() && *t != TypeId::of::<String>())
+}
+
+/// One argument read in place as `T`: a copy of a game id, integer or flag, a string with
+/// its count raised, a clone of a list. The overload was chosen by these very types, so a
+/// mismatch is never expected; it is an error, not a panic.
+fn read<T: Variant + Clone>(arg: &Dynamic) -> Result<T, Box<EvalAltResult>> {
+    match arg.read_lock::<T>() {
+        Some(value) => Ok(value.clone()),
+        None => Err(Box::new(EvalAltResult::ErrorMismatchDataType(
+            std::any::type_name::<T>().into(),
+            arg.type_name().into(),
+            rhai::Position::NONE,
+        ))),
+    }
+}
+
+macro_rules! borrowing {
+    ($n:expr; $($par:ident),*) => {
+        #[allow(non_snake_case, unused_mut, unused_variables)]
+        impl<FUNC, $($par: Variant + Clone,)* RET: Variant + Clone>
+            Borrowing<($($par,)*), $n, false, RET, false> for FUNC
+        where
+            FUNC: Fn($($par),*) -> RET + 'static,
+        {
+            fn borrowing(self) -> Option<Borrowed> {
+                if !readable(&[$(TypeId::of::<$par>()),*]) {
+                    return None;
+                }
+                Some(Box::new(move |_, args: &[&Dynamic]| {
+                    let mut args = args.iter();
+                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Dynamic::UNIT))?;)*
+                    Ok(Dynamic::from(self($($par),*)))
+                }))
+            }
+        }
+
+        #[allow(non_snake_case, unused_mut, unused_variables)]
+        impl<FUNC, $($par: Variant + Clone,)* RET: Variant + Clone>
+            Borrowing<($($par,)*), $n, true, RET, false> for FUNC
+        where
+            FUNC: for<'a> Fn(NativeCallContext<'a>, $($par),*) -> RET + 'static,
+        {
+            fn borrowing(self) -> Option<Borrowed> {
+                if !readable(&[$(TypeId::of::<$par>()),*]) {
+                    return None;
+                }
+                Some(Box::new(move |ctx, args: &[&Dynamic]| {
+                    let mut args = args.iter();
+                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Dynamic::UNIT))?;)*
+                    Ok(Dynamic::from(self(ctx, $($par),*)))
+                }))
+            }
+        }
+
+        #[allow(non_snake_case, unused_mut, unused_variables)]
+        impl<FUNC, $($par: Variant + Clone,)* RET: Variant + Clone>
+            Borrowing<($($par,)*), $n, false, RET, true> for FUNC
+        where
+            FUNC: Fn($($par),*) -> Result<RET, Box<EvalAltResult>> + 'static,
+        {
+            fn borrowing(self) -> Option<Borrowed> {
+                if !readable(&[$(TypeId::of::<$par>()),*]) {
+                    return None;
+                }
+                Some(Box::new(move |_, args: &[&Dynamic]| {
+                    let mut args = args.iter();
+                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Dynamic::UNIT))?;)*
+                    self($($par),*).map(Dynamic::from)
+                }))
+            }
+        }
+
+        #[allow(non_snake_case, unused_mut, unused_variables)]
+        impl<FUNC, $($par: Variant + Clone,)* RET: Variant + Clone>
+            Borrowing<($($par,)*), $n, true, RET, true> for FUNC
+        where
+            FUNC: for<'a> Fn(NativeCallContext<'a>, $($par),*) -> Result<RET, Box<EvalAltResult>>
+                + 'static,
+        {
+            fn borrowing(self) -> Option<Borrowed> {
+                if !readable(&[$(TypeId::of::<$par>()),*]) {
+                    return None;
+                }
+                Some(Box::new(move |ctx, args: &[&Dynamic]| {
+                    let mut args = args.iter();
+                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Dynamic::UNIT))?;)*
+                    self(ctx, $($par),*).map(Dynamic::from)
+                }))
+            }
+        }
+    };
+}
+
+borrowing!(0;);
+borrowing!(1; P1);
+borrowing!(2; P1, P2);
+borrowing!(3; P1, P2, P3);
+borrowing!(4; P1, P2, P3, P4);
+borrowing!(5; P1, P2, P3, P4, P5);
+borrowing!(6; P1, P2, P3, P4, P5, P6);
+borrowing!(7; P1, P2, P3, P4, P5, P6, P7);
+borrowing!(8; P1, P2, P3, P4, P5, P6, P7, P8);

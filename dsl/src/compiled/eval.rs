@@ -1420,17 +1420,18 @@ impl Machine<'_> {
                 &mut value,
                 &chain.links[1..],
                 &mut ready[1..],
+                true,
             );
         }
         match &chain.root {
             Root::Local(slot, pos) => {
                 self.env.track(*pos)?;
                 let target = &mut self.slots[*slot as usize];
-                apply(&mut self.env, target, &chain.links, &mut ready)
+                apply(&mut self.env, target, &chain.links, &mut ready, false)
             }
             Root::Value(expr) => {
                 let mut value = self.expr(expr)?;
-                apply(&mut self.env, &mut value, &chain.links, &mut ready)
+                apply(&mut self.env, &mut value, &chain.links, &mut ready, true)
             }
         }
     }
@@ -1655,15 +1656,22 @@ fn assign_at(
     }
 }
 
-/// Applies a chain's links to `target` and returns the value it ends in.
+/// Applies a chain's links to `target` and returns the value it ends in. `owned`: the target
+/// is a value of the chain's own (not a variable, nor a part of one), so the value it ends
+/// in is taken out of it, not copied.
 fn apply(
     env: &mut Env<'_>,
     target: &mut Dynamic,
     links: &[Link],
     ready: &mut [Ready],
+    owned: bool,
 ) -> Eval<Dynamic> {
     let (Some(link), Some((first, rest))) = (links.first(), ready.split_first_mut()) else {
-        return Ok(target.clone());
+        return Ok(if owned {
+            std::mem::take(target)
+        } else {
+            target.clone()
+        });
     };
     let engine = env.engine;
     match (link, first) {
@@ -1671,28 +1679,35 @@ fn apply(
             if target.is_unit() {
                 return Ok(Dynamic::UNIT);
             }
-            apply(env, target, &links[1..], rest)
+            apply(env, target, &links[1..], rest, owned)
         }
         (Link::Prop(name, pos), Ready::Prop) => {
             if target.is_map() {
                 let key = Dynamic::from(rhai::ImmutableString::from(name.as_str()));
                 return with_part(engine, target, &key, *pos, false, |part| {
-                    apply(env, part, &links[1..], rest)
+                    apply(env, part, &links[1..], rest, owned)
                 });
             }
             env.track(*pos)?;
             let mut value = env.property(target, name, *pos)?;
-            apply(env, &mut value, &links[1..], rest)
+            if rest.is_empty() {
+                // The chain's value itself, not a copy of it.
+                return Ok(value);
+            }
+            apply(env, &mut value, &links[1..], rest, true)
         }
         (Link::Index(_, pos), Ready::Index(key)) => {
             env.track(Position::NONE)?;
             with_part(engine, target, key, *pos, false, |part| {
-                apply(env, part, &links[1..], rest)
+                apply(env, part, &links[1..], rest, owned)
             })
         }
         (Link::Method(call), Ready::Method(args)) => {
             let mut value = env.call_with(call, Some(target), args, false)?;
-            apply(env, &mut value, &links[1..], rest)
+            if rest.is_empty() {
+                return Ok(value);
+            }
+            apply(env, &mut value, &links[1..], rest, true)
         }
         _ => Err(Flow::Bail("a chain whose links do not match".into())),
     }

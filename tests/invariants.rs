@@ -163,7 +163,9 @@ fn umbra_turris_invariants_catch_what_the_rules_forbid() {
     let broken = |change: &dyn Fn(&mut gloam::core::Piece)| {
         let mut changed = state.clone();
         change(Arc::make_mut(
-            changed.pieces.get_mut(&hero).expect("the hero"),
+            std::sync::Arc::make_mut(&mut changed.pieces)
+                .get_mut(&hero)
+                .expect("the hero"),
         ));
         let before = changed.clone();
         let message = rules.broken_invariant(&changed);

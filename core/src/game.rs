@@ -342,8 +342,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn piece_mut(&mut self, piece: PieceId) -> Result<&mut Piece, RuleError> {
-        self.state
-            .pieces
+        Arc::make_mut(&mut self.state.pieces)
             .get_mut(&piece)
             .map(Arc::make_mut)
             .ok_or(RuleError::UnknownPiece { piece })
@@ -395,7 +394,7 @@ impl<'a> Ctx<'a> {
             return Err(RuleError::UnknownPlayer { player: owner });
         }
         let id = PieceId(next_id(self.state.pieces.keys().map(|id| u32::from(id.0))) as u16);
-        self.state.pieces.insert(
+        Arc::make_mut(&mut self.state.pieces).insert(
             id,
             Arc::new(Piece {
                 id,

@@ -224,7 +224,7 @@ pub struct GameState {
     pub players: Arc<Vec<Player>>,
     /// Every piece, by id. Shared between copies of the state (a copy is made per decision
     /// and per script run), and copied on write: `Arc::make_mut`.
-    pub pieces: BTreeMap<PieceId, Arc<Piece>>,
+    pub pieces: Arc<BTreeMap<PieceId, Arc<Piece>>>,
     /// Every card, by id. Cards never change once created, so copies of the state share
     /// the map (a new card goes in with `Arc::make_mut`).
     pub cards: Arc<BTreeMap<CardId, Card>>,
@@ -375,7 +375,7 @@ impl GameState {
             seed,
             rng: GameRng::from_seed(seed),
             players: Arc::new(players),
-            pieces: BTreeMap::new(),
+            pieces: Arc::default(),
             cards: Arc::default(),
             zones: Arc::default(),
             counters: Arc::default(),

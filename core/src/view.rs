@@ -101,7 +101,7 @@ impl PlayerView {
         PlayerView {
             viewer,
             players: state.players.to_vec(),
-            pieces: state.pieces.clone(),
+            pieces: (*state.pieces).clone(),
             cards,
             zones,
             counters: (*state.counters).clone(),

@@ -812,8 +812,8 @@ impl Host {
         base: GameState,
         bindings: &Bindings,
         answers: &[Answer],
-    ) -> RunState {
-        RunState {
+    ) -> Box<RunState> {
+        Box::new(RunState {
             base,
             working: None,
             events: Vec::new(),
@@ -837,7 +837,7 @@ impl Host {
             asked: None,
             placed: std::cell::RefCell::new(None),
             scene: std::cell::RefCell::new(None),
-        }
+        })
     }
 
     /// Runs `script` (or carries on its suspended compiled run): its result, and the

@@ -490,23 +490,25 @@ impl RunState {
 
 thread_local! {
     /// The run in progress on this thread, if any.
-    static RUN: RefCell<Option<RunState>> = const { RefCell::new(None) };
+    /// Boxed: a run moves in and out of this slot once per run, and a `RunState` (two
+    /// game states) is large to copy.
+    static RUN: RefCell<Option<Box<RunState>>> = const { RefCell::new(None) };
 }
 
 /// Lends `run` to the registered functions; gives it back if a run is already in progress
 /// on this thread (scripts never run inside scripts).
-pub(crate) fn install(run: RunState) -> Result<(), Box<RunState>> {
+pub(crate) fn install(run: Box<RunState>) -> Result<(), Box<RunState>> {
     RUN.with(|cell| match cell.try_borrow_mut() {
         Ok(mut slot) if slot.is_none() => {
             *slot = Some(run);
             Ok(())
         }
-        _ => Err(Box::new(run)),
+        _ => Err(run),
     })
 }
 
 /// Takes the run back.
-pub(crate) fn take() -> Option<RunState> {
+pub(crate) fn take() -> Option<Box<RunState>> {
     RUN.with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()))
 }
 
@@ -561,7 +563,7 @@ pub(crate) fn stopped_to_ask() -> bool {
 /// Runs `body` with the run in progress even if it has stopped (to end a nested condition
 /// whose stop must be read); `None` if no run is lent.
 pub(crate) fn with_run_raw<T>(body: impl FnOnce(&mut RunState) -> T) -> Option<T> {
-    RUN.with(|cell| cell.try_borrow_mut().ok()?.as_mut().map(body))
+    RUN.with(|cell| cell.try_borrow_mut().ok()?.as_deref_mut().map(body))
 }
 
 /// Puts the run in progress back as it was before its script began (no effect, no event,
@@ -607,7 +609,7 @@ impl<'a> RestoreGuard<'a> {
     }
 
     /// The run, taken back, and the caller's state to write the result into.
-    pub(crate) fn finish(mut self) -> (Option<RunState>, Option<&'a mut GameState>) {
+    pub(crate) fn finish(mut self) -> (Option<Box<RunState>>, Option<&'a mut GameState>) {
         (take(), self.caller.take())
     }
 }

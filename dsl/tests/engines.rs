@@ -273,3 +273,40 @@ proptest! {
         prop_assert_eq!(&rhai.2, &compiled.2, "{}", text);
     }
 }
+
+/// A native called in function-call style on a variable gets the variable itself, as in
+/// method-call style: `push(l, 2)` changes `l` (Rhai passes a variable first argument by
+/// reference, so a function taking `&mut` changes it; one taking a value gets a copy). A
+/// script's own function still gets a copy.
+#[test]
+fn a_function_called_on_a_variable_changes_it_as_a_method_call_would() {
+    let context = ScriptContext::effect("calls on variables");
+    let text = "fn grow(v) { v.push(0); v.len() }\n\
+         let l = [1]; push(l, 2);\n\
+         let n = [5, 6]; clear(n);\n\
+         let p = [7, 8]; let x = pop(p);\n\
+         let q = [3]; let y = grow(q);\n\
+         let r = [4]; let c = |z| r.push(z); c.call(9);\n\
+         let k = [1]; let kk = || k.len(); push(k, 5); let kn = kk.call();\n\
+         const z = [1]; push(z, 2);\n\
+         let w = [1]; push(w, { w = [6]; 7 });\n\
+         [l, n, p, x, q, y, r, contains(l, 2), k, kn, z, w]";
+    let mut results = Vec::new();
+    for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
+        let mut f = fixture();
+        f.host.set_script_engine(engine);
+        let script = f
+            .host
+            .compile(&ScriptSource::whole("calls.gloam", text), &context)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(script.fallback(), None);
+        results.push(f.run_with(&script, &[]));
+        assert!(
+            f.host.compiled_bails().is_empty(),
+            "{:?}",
+            f.host.compiled_bails()
+        );
+    }
+    assert_eq!(results[0], results[1]);
+    assert!(results[0].is_ok(), "{:?}", results[0]);
+}

@@ -406,6 +406,19 @@ impl Env<'_> {
                 }
             };
         };
+        self.call_native(call, index, receiver, args, resumed)
+    }
+
+    /// Calls the native `index` of `call`'s overloads, chosen for these arguments.
+    fn call_native(
+        &mut self,
+        call: &Call,
+        index: usize,
+        receiver: Option<&mut Dynamic>,
+        args: &mut [Dynamic],
+        resumed: bool,
+    ) -> Eval<Dynamic> {
+        let pos = call.pos;
         if !resumed {
             self.track(pos)?;
         }
@@ -744,6 +757,7 @@ impl Env<'_> {
             operator: false,
             script: None,
             plain_args: false,
+            first_by_ref: false,
             pos,
         };
         self.call_with(&call, Some(target), &mut [], false)
@@ -1231,7 +1245,21 @@ impl Machine<'_> {
                 if kept.is_none() && call.plain_args && call.script.is_none() {
                     return self.call_plain(call);
                 }
-                let args = self.args(&call.args, kept)?;
+                // `f(x, ...)` on a variable `x`: counted first, read after the other
+                // arguments (as Rhai does); a resumed run's kept arguments are the others.
+                let on_local = match (call.first_by_ref, call.args.first()) {
+                    (true, Some(Expr::Local(slot, pos))) => {
+                        if kept.is_none() {
+                            self.env.track(*pos)?;
+                        }
+                        Some(*slot as usize)
+                    }
+                    _ => None,
+                };
+                let args = self.args(&call.args[usize::from(on_local.is_some())..], kept)?;
+                if let Some(slot) = on_local {
+                    return self.call_on_local(call, slot, args);
+                }
                 if let Some(index) = call.script {
                     return self
                         .call_script(index, args, call.pos)
@@ -1306,8 +1334,52 @@ impl Machine<'_> {
                 }
             }
         }
+        if let (true, Some(Expr::Local(slot, _))) = (call.first_by_ref, call.args.first()) {
+            let rest: Args = refs[1..].iter().map(|arg| (*arg).clone()).collect();
+            drop(refs);
+            return self.call_on_local(call, *slot as usize, rest);
+        }
         let args: Args = refs.iter().map(|arg| (*arg).clone()).collect();
         env.call_ready(call, args)
+    }
+
+    /// `f(x, ...)` with a variable `x` first (not the script's own function, not an
+    /// operator), its other arguments `rest` evaluated: as Rhai does it, the variable itself
+    /// is the receiver of a function that takes its first parameter by reference (`push`,
+    /// `clear`, a method of the vocabulary) or of Rhai's own resolution, so the call changes
+    /// it; a function that takes it by value, or a variable a closure captured, or a
+    /// constant, gets a copy.
+    fn call_on_local(&mut self, call: &Call, slot: usize, mut rest: Args) -> Eval<Dynamic> {
+        let target = &self.slots[slot];
+        let natives = self.env.natives;
+        let chosen = call.natives.iter().copied().find(|&index| {
+            let native = &natives.list[index];
+            native.params.len() == rest.len() + 1
+                && native.accepts_at(0, target)
+                && rest
+                    .iter()
+                    .enumerate()
+                    .all(|(i, arg)| native.accepts_at(i + 1, arg))
+        });
+        // A variable a closure has captured is shared in Rhai (`shared` says which).
+        let shared = target.is_shared() || self.shared.get(slot).copied().unwrap_or(false);
+        let by_ref = !shared
+            && !target.is_read_only()
+            && chosen.is_none_or(|index| natives.list[index].func.is_method());
+        if by_ref {
+            let target = &mut self.slots[slot];
+            return match chosen {
+                Some(index) => self
+                    .env
+                    .call_native(call, index, Some(target), &mut rest, false),
+                None => self.env.call_with(call, Some(target), &mut rest, false),
+            };
+        }
+        rest.insert(0, target.clone());
+        match chosen {
+            Some(index) => self.env.call_native(call, index, None, &mut rest, false),
+            None => self.env.call_with(call, None, &mut rest, false),
+        }
     }
 
     /// A closure kept in a variable, called: as Rhai calls a script function through its

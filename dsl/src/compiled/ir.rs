@@ -232,6 +232,9 @@ pub(crate) struct Call {
     /// Every argument is a constant or a local: evaluating them changes nothing, so a
     /// native may be given them borrowed, in place, rather than copies.
     pub(crate) plain_args: bool,
+    /// `f(x, ...)` with a variable first (neither an operator nor the script's own
+    /// function): Rhai passes the variable itself to a function taking it by reference.
+    pub(crate) first_by_ref: bool,
     pub(crate) pos: Position,
 }
 

@@ -415,6 +415,9 @@ impl Lowerer<'_> {
             None
         };
         let mut lowered = self.resolve(call, args, 0, pos);
+        lowered.first_by_ref = script.is_none()
+            && !lowered.operator
+            && matches!(lowered.args.first(), Some(Expr::Local(..)));
         lowered.script = script;
         Ok(Expr::Call(Box::new(lowered)))
     }
@@ -470,6 +473,7 @@ impl Lowerer<'_> {
                 .unwrap_or_default(),
             args,
             operator: call.op_token.is_some(),
+            first_by_ref: false,
             pos,
         }
     }

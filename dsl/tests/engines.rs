@@ -106,6 +106,9 @@ fn stmt(depth: u32) -> BoxedStrategy<String> {
         expr(2).prop_map(|e| format!("a = {e};")),
         expr(2).prop_map(|e| format!("b += {e};")),
         expr(2).prop_map(|e| format!("l.push({e});")),
+        expr(2).prop_map(|e| format!("push(l, {e});")),
+        expr(2).prop_map(|e| format!("a = pop(l) ?? {e};")),
+        expr(2).prop_map(|e| format!("insert(l, 0, {e});")),
         expr(2).prop_map(|e| format!("m.k = {e};")),
         expr(2).prop_map(|e| format!("m.extra = {e};")),
         expr(2).prop_map(|e| format!("l[0] = {e};")),
@@ -143,7 +146,7 @@ fn stmt_try() -> BoxedStrategy<String> {
 /// A whole script: fixed variables, statements, a final value.
 fn script() -> impl Strategy<Value = String> {
     (prop::collection::vec(stmt(2), 0..6), expr(3))
-        .prop_map(|(statements, last)| script_text(&statements, &last))
+        .prop_map(|(statements, last)| script_text(&statements, &format!("[{last}, l]")))
 }
 
 /// The script's fixed variables and functions, then `statements` and `last`.

@@ -313,3 +313,122 @@ fn a_function_called_on_a_variable_changes_it_as_a_method_call_would() {
     assert_eq!(results[0], results[1]);
     assert!(results[0].is_ok(), "{:?}", results[0]);
 }
+
+/// An integer expression that cannot fail (small numbers, no division, no overflow at this
+/// depth), reading and changing the fixed variables, the list in function-call style too.
+fn int_expr(depth: u32) -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        (0i64..10).prop_map(|n| n.to_string()),
+        Just("a".to_owned()),
+        Just("b".to_owned()),
+        Just("l.len()".to_owned()),
+        Just("len(l)".to_owned()),
+        Just("m.k".to_owned()),
+        Just("(pop(l) ?? 4)".to_owned()),
+        Just("(l.pop() ?? 5)".to_owned()),
+        Just("fighters().len()".to_owned()),
+        Just("damage(target)".to_owned()),
+    ];
+    leaf.prop_recursive(depth, 24, 3, |inner| {
+        prop_oneof![
+            (
+                inner.clone(),
+                prop_oneof![Just("+"), Just("-")],
+                inner.clone()
+            )
+                .prop_map(|(x, op, y)| format!("({x} {op} {y})")),
+            (bool_expr(1), inner.clone(), inner.clone())
+                .prop_map(|(c, t, e)| format!("if {c} {{ {t} }} else {{ {e} }}")),
+            inner
+                .clone()
+                .prop_map(|e| format!("{{ let z = {e}; z + 1 }}")),
+            inner
+                .clone()
+                .prop_map(|e| format!("{{ let t = {e}; l.filter(|x| x > t).len() }}")),
+            inner
+                .clone()
+                .prop_map(|e| format!("{{ push(l, {e}); l.len() }}")),
+        ]
+    })
+    .boxed()
+}
+
+/// A condition that cannot fail.
+fn bool_expr(depth: u32) -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        Just("true".to_owned()),
+        Just("false".to_owned()),
+        Just("l.is_empty()".to_owned()),
+        Just("contains(l, 1)".to_owned()),
+    ];
+    leaf.prop_recursive(depth, 8, 2, |inner| {
+        prop_oneof![
+            (
+                int_expr(0),
+                prop_oneof![Just("<"), Just("=="), Just(">=")],
+                int_expr(0)
+            )
+                .prop_map(|(x, op, y)| format!("({x} {op} {y})")),
+            inner.clone().prop_map(|c| format!("!{c}")),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} && {y})")),
+            int_expr(0).prop_map(|e| format!("l.contains({e})")),
+        ]
+    })
+    .boxed()
+}
+
+/// A statement that cannot fail.
+fn safe_stmt(depth: u32) -> BoxedStrategy<String> {
+    let simple = prop_oneof![
+        int_expr(2).prop_map(|e| format!("a = {e};")),
+        int_expr(2).prop_map(|e| format!("b += {e};")),
+        int_expr(2).prop_map(|e| format!("push(l, {e});")),
+        int_expr(2).prop_map(|e| format!("l.push({e});")),
+        int_expr(2).prop_map(|e| format!("insert(l, 0, {e});")),
+        int_expr(2).prop_map(|e| format!("a = pop(l) ?? {e};")),
+        int_expr(2).prop_map(|e| format!("m.k = {e};")),
+        Just("reverse(l);".to_owned()),
+        Just("clear(l);".to_owned()),
+        Just("for x in l { b += x; }".to_owned()),
+        Just("let c = l; push(c, 7); a += c.len();".to_owned()),
+    ];
+    simple
+        .prop_recursive(depth, 12, 2, |inner| {
+            (bool_expr(1), inner.clone(), inner)
+                .prop_map(|(c, t, e)| format!("if {c} {{ {t} }} else {{ {e} }}"))
+        })
+        .boxed()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(192))]
+
+    /// Scripts that always finish, so that every case compares values, not errors: the
+    /// list and the map change through function-call style and method calls alike.
+    #[test]
+    fn both_engines_agree_on_scripts_that_finish(
+        statements in prop::collection::vec(safe_stmt(2), 1..8),
+        last in int_expr(3),
+    ) {
+        let text = format!(
+            "let a = 1; let b = 2; let l = [3, 1, 2]; let m = #{{k: 4}};\n{}\n[{last}, a, b, l, m]",
+            statements.join("\n")
+        );
+        let context = ScriptContext::effect("finishing script")
+            .with_variables(["this_fighter", "target", "player"]);
+        let mut results = Vec::new();
+        for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
+            let mut f = fixture();
+            f.host.set_script_engine(engine);
+            let script = f
+                .host
+                .compile(&ScriptSource::whole("finish.gloam", text.as_str()), &context)
+                .map_err(|e| TestCaseError::fail(format!("{e:?}\n{text}")))?;
+            prop_assert_eq!(script.fallback(), None, "{}", text);
+            results.push((f.run_with(&script, &[]), f.events.clone(), f.state.clone()));
+            prop_assert!(f.host.compiled_bails().is_empty(), "{:?}", f.host.compiled_bails());
+        }
+        prop_assert!(results[0].0.is_ok(), "{:?}\n{}", results[0].0, text);
+        prop_assert_eq!(&results[0], &results[1], "{}", text);
+    }
+}

@@ -115,6 +115,8 @@ fn stmt(depth: u32) -> BoxedStrategy<String> {
         expr(2).prop_map(|e| format!("a = {e};")),
         expr(2).prop_map(|e| format!("b += {e};")),
         expr(2).prop_map(|e| format!("m.k = {e};")),
+        expr(2).prop_map(|e| format!("push(l, {e});")),
+        expr(2).prop_map(|e| format!("insert(l, 1, {e});")),
         expr(2).prop_map(|e| format!("l[{e} % 3] = 7;")),
         expr(2).prop_map(|e| format!("deal_damage(target, {e});")),
         expr(1).prop_map(|e| format!("if {e} == 2 {{ throw \"no\"; }}")),
@@ -145,7 +147,7 @@ fn stmt(depth: u32) -> BoxedStrategy<String> {
 
 fn script() -> impl Strategy<Value = String> {
     (prop::collection::vec(stmt(2), 0..5), expr(2))
-        .prop_map(|(statements, last)| script_text(&statements, &last))
+        .prop_map(|(statements, last)| script_text(&statements, &format!("[{last}, l]")))
 }
 
 /// Every resumable construct in one script, answered: the compiled engine resumes and ends

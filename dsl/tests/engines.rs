@@ -162,6 +162,34 @@ fn script_text(statements: &[String], last: &str) -> String {
     )
 }
 
+/// `text` compiled and run once on each engine, Rhai first: the checker accepts it, the
+/// lowering covers it and the compiled run never gives up.
+fn on_both_engines(
+    file: &str,
+    text: &str,
+    context: &ScriptContext,
+) -> Vec<Result<gloam_dsl::Outcome, gloam_dsl::DslDiagnostic>> {
+    [ScriptEngine::Rhai, ScriptEngine::Compiled]
+        .into_iter()
+        .map(|engine| {
+            let mut f = fixture();
+            f.host.set_script_engine(engine);
+            let script = f
+                .host
+                .compile(&ScriptSource::whole(file, text), context)
+                .unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(script.fallback(), None);
+            let result = f.run_with(&script, &[]);
+            assert!(
+                f.host.compiled_bails().is_empty(),
+                "{:?}",
+                f.host.compiled_bails()
+            );
+            result
+        })
+        .collect()
+}
+
 /// The generator's new syntax is accepted by the checker and lowered (so the property
 /// below does not skip it), and both engines agree on one script using all of it.
 #[test]
@@ -178,22 +206,7 @@ fn closures_switch_try_and_null_safe_chains_are_lowered_and_agree() {
     let text = script_text(&[], body);
     let context =
         ScriptContext::effect("random script").with_variables(["this_fighter", "target", "player"]);
-    let mut results = Vec::new();
-    for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
-        let mut f = fixture();
-        f.host.set_script_engine(engine);
-        let script = f
-            .host
-            .compile(&ScriptSource::whole("fixed.gloam", text.as_str()), &context)
-            .unwrap_or_else(|e| panic!("{e:?}"));
-        assert_eq!(script.fallback(), None);
-        results.push(f.run_with(&script, &[]));
-        assert!(
-            f.host.compiled_bails().is_empty(),
-            "{:?}",
-            f.host.compiled_bails()
-        );
-    }
+    let results = on_both_engines("fixed.gloam", &text, &context);
     assert_eq!(results[0], results[1]);
     assert!(results[0].is_ok(), "{:?}", results[0]);
 }
@@ -205,17 +218,7 @@ fn closures_switch_try_and_null_safe_chains_are_lowered_and_agree() {
 fn a_limit_inside_a_function_is_reported_where_rhai_reports_it() {
     let context = ScriptContext::effect("deep");
     let text = "fn reflect(n) { reflect(n + 1) }\nlet v = [1].map(|x| reflect(x));\nreflect(0)";
-    let mut results = Vec::new();
-    for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
-        let mut f = fixture();
-        f.host.set_script_engine(engine);
-        let script = f
-            .host
-            .compile(&ScriptSource::whole("deep.gloam", text), &context)
-            .unwrap_or_else(|e| panic!("{e:?}"));
-        assert_eq!(script.fallback(), None);
-        results.push(f.run_with(&script, &[]));
-    }
+    let results = on_both_engines("deep.gloam", text, &context);
     assert!(results[0].is_err());
     assert_eq!(results[0], results[1]);
 }
@@ -294,22 +297,7 @@ fn a_function_called_on_a_variable_changes_it_as_a_method_call_would() {
          const z = [1]; push(z, 2);\n\
          let w = [1]; push(w, { w = [6]; 7 });\n\
          [l, n, p, x, q, y, r, contains(l, 2), k, kn, z, w]";
-    let mut results = Vec::new();
-    for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
-        let mut f = fixture();
-        f.host.set_script_engine(engine);
-        let script = f
-            .host
-            .compile(&ScriptSource::whole("calls.gloam", text), &context)
-            .unwrap_or_else(|e| panic!("{e:?}"));
-        assert_eq!(script.fallback(), None);
-        results.push(f.run_with(&script, &[]));
-        assert!(
-            f.host.compiled_bails().is_empty(),
-            "{:?}",
-            f.host.compiled_bails()
-        );
-    }
+    let results = on_both_engines("calls.gloam", text, &context);
     assert_eq!(results[0], results[1]);
     assert!(results[0].is_ok(), "{:?}", results[0]);
 }

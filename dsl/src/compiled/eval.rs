@@ -338,20 +338,9 @@ impl Env<'_> {
         resumed: bool,
     ) -> Eval<Dynamic> {
         let pos = call.pos;
-        let chosen = call.natives.iter().copied().find(|&index| {
-            let native = &self.natives.list[index];
-            match &receiver {
-                Some(first) => {
-                    native.params.len() == args.len() + 1
-                        && native.accepts_at(0, first)
-                        && args
-                            .iter()
-                            .enumerate()
-                            .all(|(i, arg)| native.accepts_at(i + 1, arg))
-                }
-                None => native.accepts(args),
-            }
-        });
+        let chosen = self
+            .natives
+            .choose(&call.natives, receiver.as_deref(), args);
         let Some(index) = chosen else {
             let only = match (&receiver, args.len()) {
                 (Some(first), 0) => Some(&**first),
@@ -1352,15 +1341,7 @@ impl Machine<'_> {
     fn call_on_local(&mut self, call: &Call, slot: usize, mut rest: Args) -> Eval<Dynamic> {
         let target = &self.slots[slot];
         let natives = self.env.natives;
-        let chosen = call.natives.iter().copied().find(|&index| {
-            let native = &natives.list[index];
-            native.params.len() == rest.len() + 1
-                && native.accepts_at(0, target)
-                && rest
-                    .iter()
-                    .enumerate()
-                    .all(|(i, arg)| native.accepts_at(i + 1, arg))
-        });
+        let chosen = natives.choose(&call.natives, Some(target), &rest);
         // A variable a closure has captured is shared in Rhai (`shared` says which).
         let shared = target.is_shared() || self.shared.get(slot).copied().unwrap_or(false);
         let by_ref = !shared

@@ -93,6 +93,30 @@ impl Natives {
             .map(Vec::as_slice)
     }
 
+    /// The first of `overloads` that takes these arguments (`receiver`: the value a method
+    /// is called on, its first argument).
+    pub(crate) fn choose(
+        &self,
+        overloads: &[usize],
+        receiver: Option<&Dynamic>,
+        args: &[Dynamic],
+    ) -> Option<usize> {
+        overloads.iter().copied().find(|&index| {
+            let native = &self.list[index];
+            match receiver {
+                Some(first) => {
+                    native.params.len() == args.len() + 1
+                        && native.accepts_at(0, first)
+                        && args
+                            .iter()
+                            .enumerate()
+                            .all(|(i, arg)| native.accepts_at(i + 1, arg))
+                }
+                None => native.accepts(args),
+            }
+        })
+    }
+
     /// Marks the functions that may ask a player (`asks` says which names).
     pub(crate) fn mark_askers(&mut self, asks: impl Fn(&str) -> bool) {
         for native in &mut self.list {
@@ -146,8 +170,41 @@ impl<'a> Registrar<'a> {
     where
         FUNC: RhaiNativeFunc<A, N, X, R, F> + Borrowing<A, N, X, R, F> + Clone + 'static,
     {
-        self.engine.register_fn(name, func.clone());
         let borrowed = func.clone().borrowing();
+        self.keep(name, func, borrowed)
+    }
+
+    /// Registers a method (its first parameter `&mut`, the value it is called on) on the
+    /// engine and in the table; it is called as Rhai calls it, never with borrowed arguments.
+    pub(crate) fn register_method<
+        A: 'static,
+        const N: usize,
+        const X: bool,
+        R: Variant + Clone,
+        const F: bool,
+        FUNC,
+    >(
+        &mut self,
+        name: &str,
+        func: FUNC,
+    ) -> &mut Self
+    where
+        FUNC: RhaiNativeFunc<A, N, X, R, F> + Clone + 'static,
+    {
+        self.keep(name, func, None)
+    }
+
+    /// Puts `func` on the engine and in the table, with its borrowing form if it has one.
+    fn keep<A: 'static, const N: usize, const X: bool, R: Variant + Clone, const F: bool, FUNC>(
+        &mut self,
+        name: &str,
+        func: FUNC,
+        borrowed: Option<Borrowed>,
+    ) -> &mut Self
+    where
+        FUNC: RhaiNativeFunc<A, N, X, R, F> + Clone + 'static,
+    {
+        self.engine.register_fn(name, func.clone());
         let func = func.into_rhai_function(true, false);
         let method = func.is_method();
         let params = FUNC::param_types()
@@ -168,35 +225,6 @@ impl<'a> Registrar<'a> {
             params,
             func,
             borrowed,
-            asks: false,
-        });
-        self
-    }
-
-    /// Registers a method (its first parameter `&mut`, the value it is called on) on the
-    /// engine and in the table; it is called as Rhai calls it, never with borrowed arguments.
-    pub(crate) fn register_method<
-        A: 'static,
-        const N: usize,
-        const X: bool,
-        R: Variant + Clone,
-        const F: bool,
-        FUNC,
-    >(
-        &mut self,
-        name: &str,
-        func: FUNC,
-    ) -> &mut Self
-    where
-        FUNC: RhaiNativeFunc<A, N, X, R, F> + Clone + 'static,
-    {
-        self.engine.register_fn(name, func.clone());
-        let func = func.into_rhai_function(true, false);
-        self.natives.add(Native {
-            name: name.into(),
-            params: FUNC::param_types().to_vec(),
-            func,
-            borrowed: None,
             asks: false,
         });
         self

@@ -29,7 +29,7 @@ mod scenario;
 use scenario::teach;
 use scenario::{
     Scenario, cards_dir, damage, fixture_file, frame, has_said, party_duel, pending, piece,
-    player_counter, said, scenario, stand, tokens,
+    player_counter, said, stand, tokens,
 };
 use scenario::{choose, offered};
 
@@ -142,16 +142,7 @@ fn run(
     dice: &[&str],
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
 ) -> Game<Scenario> {
-    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
-    scenario(
-        rules,
-        move |ctx: &mut Ctx<'_>| {
-            arrange(ctx);
-            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
-            ctx.fix_dice("d6", &faces);
-        },
-        frames,
-    )
+    scenario::umbra::loaded(rules, frames, dice, arrange)
 }
 
 /// The frame of `shooter`'s wound roll against `target` with `weapon`, `aim` added to its

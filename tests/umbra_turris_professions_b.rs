@@ -183,17 +183,7 @@ fn run(
     dice: &[&str],
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
 ) -> Game<Scenario> {
-    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
-    let vars: Vec<(&str, Value)> = vars;
-    scenario(
-        rules,
-        move |ctx: &mut Ctx<'_>| {
-            arrange(ctx);
-            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
-            ctx.fix_dice("d6", &faces);
-        },
-        vec![frame(step, &vars)],
-    )
+    scenario::umbra::loaded(rules, vec![frame(step, &vars)], dice, arrange)
 }
 
 /// `attacker` attacks `defender` (step `fight`, `data` `how`), in base contact, the d6

@@ -26,7 +26,7 @@ use gloam::engine::RulesetGame;
 mod scenario;
 use scenario::teach;
 use scenario::{
-    Scenario, damage, frame, give, has_said, pending, piece, player_counter, said, scenario, tokens,
+    Scenario, damage, frame, give, has_said, pending, piece, player_counter, said, tokens,
 };
 use scenario::{carried, choose, offered};
 use scenario::{party_duel, stand};
@@ -136,16 +136,7 @@ fn run(
     dice: &[&str],
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
 ) -> Game<Scenario> {
-    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
-    scenario(
-        rules,
-        move |ctx: &mut Ctx<'_>| {
-            arrange(ctx);
-            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
-            ctx.fix_dice("d6", &faces);
-        },
-        vec![frame(step, &vars)],
-    )
+    scenario::umbra::loaded(rules, vec![frame(step, &vars)], dice, arrange)
 }
 
 fn start(rules: &RulesetGame) -> Game<RulesetGame> {

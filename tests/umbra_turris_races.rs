@@ -36,8 +36,7 @@ use gloam::sim::{check_invariants, prepare_for};
 
 mod scenario;
 use scenario::{
-    Scenario, cards_dir, frame, give, has_said, pending, piece, piece_counter as counter, scenario,
-    tokens,
+    Scenario, cards_dir, frame, give, has_said, pending, piece, piece_counter as counter, tokens,
 };
 use scenario::{fixture_file, party_duel, stand};
 
@@ -171,18 +170,9 @@ fn run(
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
     make: impl Fn(&GameState) -> Frame,
 ) -> Game<Scenario> {
-    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
     let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
     let first = make(start.state());
-    scenario(
-        rules,
-        move |ctx: &mut Ctx<'_>| {
-            arrange(ctx);
-            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
-            ctx.fix_dice("d6", &faces);
-        },
-        vec![first],
-    )
+    scenario::umbra::loaded(rules, vec![first], dice, arrange)
 }
 
 /// `attacker` (to the south, facing north) and `target` (north, facing south), their bases

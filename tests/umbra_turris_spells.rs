@@ -264,7 +264,6 @@ fn cast_in(
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
     more: Vec<Frame>,
 ) -> Game<Scenario> {
-    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
     let start = Game::start(rules.clone(), rules.setup(7), vec![]).expect("start");
     let who = owner(start.state(), caster);
     let fighter = Value::Piece(piece(start.state(), caster));
@@ -273,15 +272,7 @@ fn cast_in(
         &[("player", Value::Player(who)), ("fighter", fighter)],
     )];
     frames.extend(more);
-    scenario(
-        rules,
-        move |ctx: &mut Ctx<'_>| {
-            arrange(ctx);
-            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
-            ctx.fix_dice("d6", &faces);
-        },
-        frames,
-    )
+    scenario::umbra::loaded(rules, frames, dice, arrange)
 }
 
 fn cycle_end() -> Frame {

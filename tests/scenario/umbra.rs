@@ -43,7 +43,17 @@ pub fn run(
     dice: &[&str],
     arrange: impl Fn(&mut Ctx<'_>) + 'static,
 ) -> Game<Scenario> {
-    let frames = vec![make(start(rules).state())];
+    loaded(rules, vec![make(start(rules).state())], dice, arrange)
+}
+
+/// A game of `rules` arranged by `arrange`, the d6 loaded with `dice`, starting with
+/// `frames`.
+pub fn loaded(
+    rules: &RulesetGame,
+    frames: Vec<Frame>,
+    dice: &[&str],
+    arrange: impl Fn(&mut Ctx<'_>) + 'static,
+) -> Game<Scenario> {
     let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
     scenario(
         rules,

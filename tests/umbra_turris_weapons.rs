@@ -36,8 +36,7 @@ use std::cell::OnceCell;
 mod scenario;
 use scenario::teach;
 use scenario::{
-    Scenario, frame, give, has_said, pending, piece, piece_counter as counter, said, scenario,
-    tokens,
+    Scenario, frame, give, has_said, pending, piece, piece_counter as counter, said, tokens,
 };
 use scenario::{carried, choose, offered};
 use scenario::{party_duel, stand};
@@ -121,16 +120,7 @@ fn run(
         ("fighter", id(state, fighter)),
     ];
     vars.extend(more);
-    let dice: Vec<String> = dice.iter().map(|d| (*d).to_owned()).collect();
-    scenario(
-        &rules,
-        move |ctx: &mut Ctx<'_>| {
-            arrange(ctx);
-            let faces: Vec<&str> = dice.iter().map(String::as_str).collect();
-            ctx.fix_dice("d6", &faces);
-        },
-        vec![frame(step, &vars)],
-    )
+    scenario::umbra::loaded(&rules, vec![frame(step, &vars)], dice, arrange)
 }
 
 /// The piece `kind` of a fresh game of the test rules.

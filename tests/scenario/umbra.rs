@@ -1,5 +1,5 @@
 //! Helpers of the Umbra Turris scenario tests that run one step of the flow for a hero of
-//! a test match (`tests/umbra_turris_rolls*.rs`): the step's frame built from a probe game
+//! a test match (`tests/umbra_turris_*.rs`): the step's frame built from a probe game
 //! of the same rules, the d6 loaded, counters set on a hero or its seat.
 
 use gloam::core::{Ctx, Frame, Game, GameState, PlayerId, Scope, Value};

@@ -1302,7 +1302,7 @@ impl Machine<'_> {
                 .natives
                 .iter()
                 .map(|&index| &natives.list[index])
-                .find(|native| native.accepts_refs(&refs));
+                .find(|native| native.accepts(&refs));
             if let Some(native) = chosen {
                 if let (Some(borrowed), false) = (
                     &native.borrowed,
@@ -1744,7 +1744,7 @@ fn apply(
             env.track(*pos)?;
             let mut value = env.property(target, name, *pos)?;
             if rest.is_empty() {
-                // The chain's value itself, not a copy of it.
+                // The chain's value itself: no further step, no copy.
                 return Ok(value);
             }
             apply(env, &mut value, &links[1..], rest, true)

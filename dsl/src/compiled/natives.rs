@@ -8,6 +8,7 @@
 //! serves both engines.
 
 use std::any::TypeId;
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 use rhai::{
@@ -55,24 +56,12 @@ impl Native {
             .is_some_and(|param| *param == TypeId::of::<Dynamic>() || *param == arg.type_id())
     }
 
-    /// Whether this function takes these borrowed arguments.
-    pub(crate) fn accepts_refs(&self, args: &[&Dynamic]) -> bool {
+    /// Whether this function takes these arguments (values or references to them).
+    pub(crate) fn accepts<D: Borrow<Dynamic>>(&self, args: &[D]) -> bool {
         self.params.len() == args.len()
-            && self
-                .params
-                .iter()
-                .zip(args)
-                .all(|(param, arg)| *param == TypeId::of::<Dynamic>() || *param == arg.type_id())
-    }
-
-    /// Whether this function takes these arguments.
-    pub(crate) fn accepts(&self, args: &[Dynamic]) -> bool {
-        self.params.len() == args.len()
-            && self
-                .params
-                .iter()
-                .zip(args)
-                .all(|(param, arg)| *param == TypeId::of::<Dynamic>() || *param == arg.type_id())
+            && self.params.iter().zip(args).all(|(param, arg)| {
+                *param == TypeId::of::<Dynamic>() || *param == arg.borrow().type_id()
+            })
     }
 }
 
@@ -95,11 +84,11 @@ impl Natives {
 
     /// The first of `overloads` that takes these arguments (`receiver`: the value a method
     /// is called on, its first argument).
-    pub(crate) fn choose(
+    pub(crate) fn choose<D: Borrow<Dynamic>>(
         &self,
         overloads: &[usize],
         receiver: Option<&Dynamic>,
-        args: &[Dynamic],
+        args: &[D],
     ) -> Option<usize> {
         overloads.iter().copied().find(|&index| {
             let native = &self.list[index];
@@ -110,7 +99,7 @@ impl Natives {
                         && args
                             .iter()
                             .enumerate()
-                            .all(|(i, arg)| native.accepts_at(i + 1, arg))
+                            .all(|(i, arg)| native.accepts_at(i + 1, arg.borrow()))
                 }
                 None => native.accepts(args),
             }

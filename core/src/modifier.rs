@@ -23,6 +23,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -399,6 +400,21 @@ impl Duration {
     }
 
     /// Counts one use; returns whether the duration counts uses.
+    /// Whether `occurrence` counts against one of its endings ([`Duration::notify`] would
+    /// change it).
+    fn waits_for(&self, occurrence: &Occurrence) -> bool {
+        self.endings.iter().any(
+            |ending| matches!(ending, Ending::Event { event, .. } if event.matches(occurrence)),
+        )
+    }
+
+    /// Whether it counts uses ([`Duration::consume`] would change it).
+    fn counts_uses(&self) -> bool {
+        self.endings
+            .iter()
+            .any(|ending| matches!(ending, Ending::Uses { .. }))
+    }
+
     fn consume(&mut self) -> bool {
         let mut counted = false;
         for ending in &mut self.endings {
@@ -676,7 +692,9 @@ struct ModifiersRepr {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "ModifiersRepr", into = "ModifiersRepr")]
 pub struct Modifiers {
-    by_id: BTreeMap<ModifierId, Modifier>,
+    /// Shared between copies of the state (a copy is made per decision and per script
+    /// run), and copied on write: most runs add, count or remove no modifier.
+    by_id: Arc<BTreeMap<ModifierId, Modifier>>,
     next_id: u32,
 }
 
@@ -699,7 +717,7 @@ impl TryFrom<ModifiersRepr> for Modifiers {
             }
         }
         Ok(Modifiers {
-            by_id,
+            by_id: Arc::new(by_id),
             next_id: repr.next_id,
         })
     }
@@ -709,7 +727,9 @@ impl From<Modifiers> for ModifiersRepr {
     fn from(modifiers: Modifiers) -> ModifiersRepr {
         ModifiersRepr {
             next_id: modifiers.next_id,
-            modifiers: modifiers.by_id.into_values().collect(),
+            modifiers: Arc::unwrap_or_clone(modifiers.by_id)
+                .into_values()
+                .collect(),
         }
     }
 }
@@ -745,7 +765,7 @@ impl Modifiers {
             .next_id
             .checked_add(1)
             .ok_or(ModifierError::IdsExhausted)?;
-        self.by_id.insert(id, Modifier { id, spec });
+        Arc::make_mut(&mut self.by_id).insert(id, Modifier { id, spec });
         self.next_id = next_id;
         Ok(id)
     }
@@ -763,7 +783,10 @@ impl Modifiers {
     /// # Ok::<(), ModifierError>(())
     /// ```
     pub fn remove(&mut self, id: ModifierId) -> Result<Modifier, ModifierError> {
-        self.by_id
+        if !self.by_id.contains_key(&id) {
+            return Err(ModifierError::UnknownModifier { id });
+        }
+        Arc::make_mut(&mut self.by_id)
             .remove(&id)
             .ok_or(ModifierError::UnknownModifier { id })
     }
@@ -817,7 +840,15 @@ impl Modifiers {
     /// ```
     pub fn notify(&mut self, occurrence: &Occurrence) -> Vec<Modifier> {
         let mut ended = Vec::new();
-        for modifier in self.by_id.values_mut() {
+        // Most events end or count no duration: the shared store is then left as it is.
+        if !self
+            .by_id
+            .values()
+            .any(|modifier| modifier.spec.duration.waits_for(occurrence))
+        {
+            return Vec::new();
+        }
+        for modifier in Arc::make_mut(&mut self.by_id).values_mut() {
             if modifier.spec.duration.notify(occurrence) && modifier.spec.duration.is_over() {
                 ended.push(modifier.id);
             }
@@ -845,10 +876,17 @@ impl Modifiers {
     pub fn consume(&mut self, id: ModifierId) -> Result<Option<Modifier>, ModifierError> {
         let modifier = self
             .by_id
+            .get(&id)
+            .ok_or(ModifierError::UnknownModifier { id })?;
+        if !modifier.spec.duration.counts_uses() {
+            return Ok(None);
+        }
+        let by_id = Arc::make_mut(&mut self.by_id);
+        let modifier = by_id
             .get_mut(&id)
             .ok_or(ModifierError::UnknownModifier { id })?;
         if modifier.spec.duration.consume() && modifier.spec.duration.is_over() {
-            return Ok(self.by_id.remove(&id));
+            return Ok(by_id.remove(&id));
         }
         Ok(None)
     }
@@ -861,11 +899,16 @@ impl Modifiers {
         let ids: Vec<ModifierId> = self
             .active_for(scope, characteristic)
             .iter()
+            .filter(|modifier| modifier.spec.duration.counts_uses())
             .map(|modifier| modifier.id)
             .collect();
+        if ids.is_empty() {
+            return Vec::new();
+        }
         let mut ended = Vec::new();
+        let by_id = Arc::make_mut(&mut self.by_id);
         for id in ids {
-            if let Some(modifier) = self.by_id.get_mut(&id) {
+            if let Some(modifier) = by_id.get_mut(&id) {
                 if modifier.spec.duration.consume() && modifier.spec.duration.is_over() {
                     ended.push(id);
                 }
@@ -938,7 +981,36 @@ impl Modifiers {
         floor: Option<i64>,
         cap: Option<i64>,
     ) -> i64 {
-        self.explain(scope, characteristic, base, floor, cap).value
+        // What `explain` computes, without its steps: read for every characteristic a
+        // script asks for, and most reach no modifier.
+        let mut value = base;
+        if self.by_id.values().any(|modifier| {
+            scope.covers(modifier.target()) && modifier.characteristic() == characteristic
+        }) {
+            let (active, _) = self.select(scope, characteristic);
+            let in_order: [fn(ModOp) -> bool; 3] = [
+                |op: ModOp| matches!(op, ModOp::Set(_)),
+                |op: ModOp| {
+                    matches!(
+                        op,
+                        ModOp::Multiply(_) | ModOp::Divide(_) | ModOp::DivideRoundUp(_)
+                    )
+                },
+                |op: ModOp| matches!(op, ModOp::Add(_)),
+            ];
+            for applies in in_order {
+                for modifier in active.iter().filter(|modifier| applies(modifier.op())) {
+                    value = modifier.op().apply(value);
+                }
+            }
+        }
+        if let Some(floor) = floor.filter(|&floor| value < floor) {
+            value = floor;
+        }
+        if let Some(cap) = cap.filter(|&cap| value > cap) {
+            value = cap;
+        }
+        value
     }
 
     /// How [`Modifiers::value`] reaches its result, step by step.
@@ -1059,7 +1131,11 @@ impl Modifiers {
 
     /// Removes the listed modifiers (ids in increasing order) and returns them.
     fn take_all(&mut self, ids: &[ModifierId]) -> Vec<Modifier> {
-        ids.iter().filter_map(|id| self.by_id.remove(id)).collect()
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        let by_id = Arc::make_mut(&mut self.by_id);
+        ids.iter().filter_map(|id| by_id.remove(id)).collect()
     }
 }
 
@@ -1335,7 +1411,7 @@ mod tests {
     #[test]
     fn exhausted_ids_are_an_error() {
         let mut modifiers = Modifiers {
-            by_id: BTreeMap::new(),
+            by_id: Arc::default(),
             next_id: u32::MAX,
         };
         assert_eq!(
@@ -1359,5 +1435,96 @@ mod tests {
         .map(ToString::to_string)
         .collect();
         assert_eq!(shown, ["=2", "x2", "/2", "/2 rounding up", "+1", "-1"]);
+    }
+
+    /// One modifier drawn for the properties below: its target, characteristic, operation,
+    /// stacking key and duration.
+    fn drawn_spec() -> impl proptest::strategy::Strategy<Value = ModifierSpec> {
+        use proptest::prelude::*;
+        let target = prop_oneof![
+            Just(ModTarget::Global),
+            Just(ModTarget::Piece(FIGHTER)),
+            Just(ModTarget::Piece(PieceId(2))),
+            Just(ModTarget::Player(PlayerId(0))),
+            Just(ModTarget::Player(PlayerId(1))),
+        ];
+        let op = prop_oneof![
+            (-3i64..6).prop_map(ModOp::Set),
+            (0i64..3).prop_map(ModOp::Multiply),
+            (1i64..3).prop_map(ModOp::Divide),
+            (1i64..3).prop_map(ModOp::DivideRoundUp),
+            (-4i64..4).prop_map(ModOp::Add),
+        ];
+        let key = prop_oneof![Just(None), Just(Some("aura")), Just(Some("banner"))];
+        let duration = prop_oneof![
+            Just(Duration::permanent()),
+            (1u32..3).prop_map(Duration::uses),
+            (1u32..3).prop_map(|n| Duration::until("activation", n)),
+            (1u32..3).prop_map(|n| Duration::until_for("activation", FIGHTER, n)),
+        ];
+        (
+            target,
+            prop_oneof![Just("move"), Just("wounds")],
+            op,
+            key,
+            duration,
+        )
+            .prop_map(|(target, characteristic, op, key, duration)| {
+                let spec = ModifierSpec::new(target, characteristic, op).lasting(duration);
+                match key {
+                    Some(key) => spec.stacking_key(key),
+                    None => spec,
+                }
+            })
+    }
+
+    proptest::proptest! {
+        /// `value` (computed without the steps) is the value `explain` reaches, for every
+        /// store, scope, base, floor and cap.
+        #[test]
+        fn value_is_the_explained_value(
+            specs in proptest::collection::vec(drawn_spec(), 0..8),
+            base in -3i64..8,
+            floor in proptest::option::of(-1i64..3),
+            cap in proptest::option::of(0i64..9),
+        ) {
+            let mut modifiers = Modifiers::new();
+            for spec in specs {
+                modifiers.add(spec).unwrap();
+            }
+            for scope in [
+                ModScope::piece(FIGHTER).owned_by(PlayerId(0)),
+                ModScope::piece(PieceId(2)).owned_by(PlayerId(1)),
+                ModScope::piece(PieceId(3)),
+            ] {
+                for characteristic in ["move", "wounds", "range"] {
+                    proptest::prop_assert_eq!(
+                        modifiers.value(scope, characteristic, base, floor, cap),
+                        modifiers.explain(scope, characteristic, base, floor, cap).value
+                    );
+                }
+            }
+        }
+
+        /// A copy of the store shares its modifiers until one of the two changes: counting
+        /// an event or a use, or removing, in the original leaves the copy as it was.
+        #[test]
+        fn a_copy_is_untouched_by_changes_to_the_original(
+            specs in proptest::collection::vec(drawn_spec(), 1..8),
+        ) {
+            let mut modifiers = Modifiers::new();
+            for spec in specs {
+                modifiers.add(spec).unwrap();
+            }
+            let copy = modifiers.clone();
+            let json = serde_json::to_string(&copy).unwrap();
+            modifiers.notify(&Occurrence::new("activation").about(FIGHTER));
+            modifiers.consume_for(ModScope::piece(FIGHTER).owned_by(PlayerId(0)), "move");
+            if let Some(first) = copy.iter().next().map(Modifier::id) {
+                let _ = modifiers.consume(first);
+                let _ = modifiers.remove(first);
+            }
+            proptest::prop_assert_eq!(serde_json::to_string(&copy).unwrap(), json);
+        }
     }
 }

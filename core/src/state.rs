@@ -345,8 +345,14 @@ pub enum InvariantError {
 }
 
 impl Default for GameState {
+    /// An empty game with no players, seeded with 0: `GameState::new(0, &[])`. Hosts swap
+    /// it in for a state they lend out, once per script run, so it is a copy of one kept
+    /// per thread (its shared maps are counted, not allocated again).
     fn default() -> GameState {
-        GameState::new(0, &[])
+        thread_local! {
+            static EMPTY: GameState = GameState::new(0, &[]);
+        }
+        EMPTY.with(GameState::clone)
     }
 }
 

@@ -879,3 +879,45 @@ fn new_effects_on_a_missing_fighter_are_refused() {
         assert!(error.contains("runtime_error"), "`{text}`: {error}");
     }
 }
+
+#[test]
+fn hex_types_given_in_play_are_read_hex_by_hex_and_name_by_name() {
+    // A type given in play (`set_hex_type`, GameState::hex_types) is read for its own hex
+    // and name only: not for a neighbour holding other types, not for a name that sorts
+    // before or after one the hex has.
+    let mut f = fixture();
+    f.value(
+        "set_hex_type(hex(1, 0), \"gloom\", true); set_hex_type(hex(1, 0), \"objective\", true); \
+         set_hex_type(hex(0, 1), \"feature\", true); set_hex_type(hex(0, 1), \"lethal\", true)",
+    );
+    let cases = [
+        ((1, 0), "gloom", true),
+        ((1, 0), "objective", true),
+        ((1, 0), "feature", false),
+        ((1, 0), "glo", false),
+        ((1, 0), "gloomy", false),
+        ((1, 0), "z", false),
+        ((0, 1), "feature", true),
+        ((0, 1), "lethal", true),
+        ((0, 1), "gloom", false),
+        ((0, 0), "gloom", false),
+        ((2, 0), "objective", false),
+    ];
+    for ((q, r), name, expected) in cases {
+        assert_eq!(
+            f.value(&format!("hex_has_type(hex({q}, {r}), \"{name}\")")),
+            Value::Bool(expected),
+            "hex ({q}, {r}), type {name}"
+        );
+    }
+    // Taken away again, the type is gone and the other stays.
+    f.value("set_hex_type(hex(1, 0), \"gloom\", false)");
+    assert_eq!(
+        f.value("hex_has_type(hex(1, 0), \"gloom\")"),
+        Value::Bool(false)
+    );
+    assert_eq!(
+        f.value("hex_has_type(hex(1, 0), \"objective\")"),
+        Value::Bool(true)
+    );
+}

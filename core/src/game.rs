@@ -998,7 +998,7 @@ impl<R: Rules> Game<R> {
             let mut ctx = Ctx::new(&mut game.state, &mut game.log);
             game.rules.start(&mut ctx, &setup)?;
         }
-        Arc::make_mut(&mut game.state.flow).extend(first.into_iter().rev());
+        Arc::make_mut(&mut game.state.flow).extend(first.into_iter().rev().map(Arc::new));
         game.run()?;
         Ok(game)
     }
@@ -1188,7 +1188,7 @@ impl<R: Rules> Game<R> {
         }
         let before_len = self.log.len();
         let snapshot = self.state.clone();
-        Arc::make_mut(&mut self.state.flow).push(frame);
+        Arc::make_mut(&mut self.state.flow).push(Arc::new(frame));
         match self.run() {
             Ok(()) => Ok(&self.log[before_len..]),
             Err(error) => {
@@ -1276,7 +1276,9 @@ impl<R: Rules> Game<R> {
             let frame = Arc::make_mut(&mut self.state.flow)
                 .last_mut()
                 .ok_or(DecisionError::NothingPending)?;
-            frame.answers.extend(answers.into_iter().map(|(_, a)| a));
+            Arc::make_mut(frame)
+                .answers
+                .extend(answers.into_iter().map(|(_, a)| a));
             self.run()?;
         }
         Ok(())
@@ -1305,7 +1307,7 @@ impl<R: Rules> Game<R> {
                 .then(|| (self.state.clone(), frame.clone(), self.log.len()));
             let control = {
                 let mut ctx = Ctx::new(&mut self.state, &mut self.log);
-                self.rules.step(&mut ctx, &mut frame)
+                self.rules.step(&mut ctx, Arc::make_mut(&mut frame))
             };
             let control = match (control, before) {
                 (Err(RuleError::ChanceNeeded(request)), Some((state, frame, log_len))) => {
@@ -1324,11 +1326,11 @@ impl<R: Rules> Game<R> {
                 Control::Done => {}
                 Control::Push(frames) => {
                     Arc::make_mut(&mut self.state.flow).push(frame);
-                    Arc::make_mut(&mut self.state.flow).extend(frames.into_iter().rev());
+                    Arc::make_mut(&mut self.state.flow)
+                        .extend(frames.into_iter().rev().map(Arc::new));
                 }
-                Control::Replace(frames) => {
-                    Arc::make_mut(&mut self.state.flow).extend(frames.into_iter().rev())
-                }
+                Control::Replace(frames) => Arc::make_mut(&mut self.state.flow)
+                    .extend(frames.into_iter().rev().map(Arc::new)),
                 Control::Ask(request) => {
                     Arc::make_mut(&mut self.state.flow).push(frame);
                     self.ask(vec![request])?;

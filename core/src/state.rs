@@ -259,8 +259,10 @@ pub struct GameState {
     /// Shared between copies of the state: set once, when the game starts.
     pub floors: Arc<BTreeMap<String, i64>>,
     /// The rules' flow: a stack of frames, top last. Empty when the game is over. Shared
-    /// between copies of the state (a script's run never changes it), and copied on write.
-    pub flow: Arc<Vec<Frame>>,
+    /// between copies of the state (a script's run never changes it), and copied on write,
+    /// the stack and each frame apart: a decision's snapshot shares every frame, and a
+    /// step copies only the frame it runs.
+    pub flow: Arc<Vec<Arc<Frame>>>,
     /// The decisions the game waits on, if any.
     pub pending: Option<crate::Pending>,
     /// The result, once the game has ended.

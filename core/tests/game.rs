@@ -291,6 +291,27 @@ fn state_saved_as_json_mid_game_resumes_identically() {
 }
 
 #[test]
+fn a_copy_of_the_state_keeps_its_frames_while_the_game_runs_on() {
+    // The flow's frames are shared between copies of the state (`GameState::flow`): the
+    // step that takes the answer changes the live game's frames only, and a step that
+    // fails leaves the live game's frames as they were.
+    let mut game = new_game(6);
+    let copy = game.state().clone();
+    let saved = serde_json::to_string(&copy).unwrap();
+    let answer = first_playable_card(&game, true);
+    game.submit(PlayerId(0), answer).unwrap();
+    assert_eq!(serde_json::to_string(&copy).unwrap(), saved);
+    assert_ne!(game.state(), &copy);
+    assert_eq!(copy.flow.len(), 1);
+    assert!(copy.flow[0].answers.is_empty());
+    let before = serde_json::to_string(game.state()).unwrap();
+    game.set_max_steps(1_000);
+    let stalled = game.submit(PlayerId(1), Answer::One(Choice::Option("stall".into())));
+    assert!(stalled.is_err());
+    assert_eq!(serde_json::to_string(game.state()).unwrap(), before);
+}
+
+#[test]
 fn clone_is_an_independent_game() {
     let game = new_game(5);
     let mut copy = game.clone();

@@ -354,7 +354,10 @@ impl Default for GameState {
         thread_local! {
             static EMPTY: GameState = GameState::new(0, &[]);
         }
-        EMPTY.with(GameState::clone)
+        // While the thread's locals are being destroyed there is no kept copy: make one.
+        EMPTY
+            .try_with(GameState::clone)
+            .unwrap_or_else(|_| GameState::new(0, &[]))
     }
 }
 

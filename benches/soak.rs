@@ -95,6 +95,7 @@ fn main() {
                 jobs,
                 choice: MatchChoice::default(),
                 engine,
+                profile: false,
             };
             let report = gloam::sim::run(std::slice::from_ref(&cards), &config, &|_| {})
                 .unwrap_or_else(|error| panic!("{ruleset}: {error}"));

@@ -82,6 +82,10 @@ pub struct SimReport {
     /// One digest of every game's event log, in game order ([`RunDigest`]), in lowercase
     /// hex: two runs with equal digests played the same games, whatever their job counts.
     pub log_digest: String,
+    /// With [`SimConfig::profile`]: every game's operations by script, summed over the
+    /// games (failed ones too), as the compiled engine counts them (`gloam_dsl::profile`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<gloam_dsl::profile::Profile>,
 }
 
 /// The SHA-256 of an event log written as JSON lines: each event's JSON (its serde shape,
@@ -931,6 +935,7 @@ pub fn simulate_for(
         jobs,
         choice: MatchChoice::default(),
         engine: ScriptEngine::from_env(),
+        profile: false,
     };
     run(paths, &config, progress)
 }
@@ -961,6 +966,9 @@ pub struct SimConfig {
     pub choice: MatchChoice,
     /// Which engine runs the scripts (the games are the same on both: `log_digest`).
     pub engine: ScriptEngine,
+    /// Count the operations of every script run, by script, into the report's `profile`
+    /// (the compiled engine only; the games are the same either way).
+    pub profile: bool,
 }
 
 /// One worker's running totals: games are counted as they finish, never stored, so a run's
@@ -980,6 +988,8 @@ struct Tally {
     errors: Vec<(usize, GameSummary)>,
     /// Every game's log, failed or not.
     digest: RunDigest,
+    /// Operations by script, when asked for.
+    profile: gloam_dsl::profile::Profile,
 }
 
 impl Tally {
@@ -1039,6 +1049,7 @@ impl Tally {
         self.events = self.events.saturating_add(other.events);
         self.errors.extend(other.errors);
         self.digest.merge(other.digest);
+        self.profile.merge(other.profile);
     }
 }
 
@@ -1053,6 +1064,12 @@ pub fn check_config(config: &SimConfig) -> Result<(), String> {
             "--jobs must be 1 to {MAX_JOBS}, not {} (the results are the same whatever the job count)",
             config.jobs
         ));
+    }
+    if config.profile && config.engine == ScriptEngine::Rhai {
+        return Err(
+            "--profile counts the compiled engine's operations: drop `--engine rhai` (the games are the same on both engines)"
+                .into(),
+        );
     }
     Ok(())
 }
@@ -1091,11 +1108,17 @@ pub fn run(
                         .map(|s| s.brings().to_owned())
                         .collect();
                     let mut tally = Tally::new(warbands.len());
+                    if config.profile {
+                        gloam_dsl::profile::start();
+                    }
                     for index in (worker..games).step_by(jobs) {
                         let game_seed = seed.wrapping_add(index as u64);
                         tally.add(index, play_one_with(&rules, game_seed, agents));
                         let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         progress(count);
+                    }
+                    if config.profile {
+                        tally.profile = gloam_dsl::profile::finish();
                     }
                     Ok((warbands, tally))
                 })
@@ -1150,6 +1173,7 @@ pub fn run(
         average_events: tally.events as f64 / played,
         errors: tally.errors.into_iter().map(|(_, s)| s).collect(),
         log_digest: hex(&tally.digest.finish()),
+        profile: config.profile.then_some(tally.profile),
     })
 }
 

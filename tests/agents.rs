@@ -21,6 +21,7 @@ fn config(agents: Vec<AgentKind>, games: usize, jobs: usize) -> SimConfig {
         jobs,
         choice: Default::default(),
         engine: gloam::sim::ScriptEngine::from_env(),
+        profile: false,
     }
 }
 

@@ -59,6 +59,7 @@ fn sim(ruleset: &str, games: usize, engine: ScriptEngine) -> SimReport {
         jobs: 2,
         choice: MatchChoice::default(),
         engine,
+        profile: false,
     };
     let paths = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")];
     gloam::sim::run(&paths, &config, &|_| {}).unwrap_or_else(|e| panic!("{ruleset}: {e}"))
@@ -86,4 +87,47 @@ fn every_shipped_ruleset_plays_the_same_games_on_both_engines() {
         };
         assert_eq!(rhai, same, "{ruleset}");
     }
+}
+
+/// `gloam sim --profile` (`SimConfig::profile`): the operations of every script, by script.
+/// Counting changes no game, and the counts are the games' whatever the job count.
+#[test]
+fn a_profile_of_the_games_changes_no_game_and_not_with_the_job_count() {
+    let paths = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")];
+    let run = |jobs: usize, profile: bool, engine: ScriptEngine| {
+        let config = SimConfig {
+            ruleset: "harrowdeep".to_owned(),
+            players: 2,
+            agents: vec![AgentKind::Random],
+            games: 4,
+            seed: 11,
+            jobs,
+            choice: MatchChoice::default(),
+            engine,
+            profile,
+        };
+        gloam::sim::run(&paths, &config, &|_| {})
+    };
+    let plain = run(1, false, ScriptEngine::Compiled).expect("the sim runs");
+    assert_eq!(plain.profile, None);
+    let one = run(1, true, ScriptEngine::Compiled).expect("the sim runs");
+    let two = run(2, true, ScriptEngine::Compiled).expect("the sim runs");
+    assert_eq!(one.log_digest, plain.log_digest);
+    assert_eq!(two.log_digest, plain.log_digest);
+    let profile = one.profile.expect("a profile");
+    assert_eq!(Some(&profile), two.profile.as_ref());
+    // The flow's steps are scripts of the data, each counted by its label; the reaction
+    // step (a window's reactions, every fighter's upgrades and abilities) runs in every game.
+    let reaction = profile.scripts["step \"reaction_step\" run"];
+    assert!(reaction.runs >= 4 && reaction.operations > reaction.runs);
+    assert!(profile.operations() > reaction.operations);
+    assert!(
+        profile
+            .by_cost()
+            .windows(2)
+            .all(|w| w[0].1.operations >= w[1].1.operations)
+    );
+    // The profile is the compiled engine's count: asked of Rhai's interpreter, refused.
+    let refused = run(1, true, ScriptEngine::Rhai).expect_err("refused");
+    assert!(refused.contains("--profile"), "{refused}");
 }

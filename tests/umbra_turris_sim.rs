@@ -26,6 +26,7 @@ fn sim(games: usize, jobs: usize, engine: ScriptEngine) -> SimReport {
         jobs,
         choice: MatchChoice::default(),
         engine,
+        profile: false,
     };
     gloam::sim::run(&[cards()], &config, &|_| {}).expect("the sim runs")
 }

@@ -239,7 +239,10 @@ pub(crate) fn eval_nested(
                 &compiled.limits,
                 variables,
             ) {
-                Finish::Done(result) => return result,
+                Finish::Done(result, operations) => {
+                    crate::profile::record(&script.label, operations);
+                    return result;
+                }
                 // A condition asks nothing; were it to, the run's stop says so.
                 Finish::Suspended(_) => return Err(terminated()),
                 // A condition changes nothing: Rhai evaluates it again below.
@@ -875,7 +878,10 @@ impl Host {
                 }
             };
             match finish {
-                Finish::Done(result) => return (result, None),
+                Finish::Done(result, operations) => {
+                    crate::profile::record(&script.label, operations);
+                    return (result, None);
+                }
                 Finish::Suspended(suspension) => return (Err(terminated()), Some(suspension)),
                 Finish::Bail(why) => {
                     // Nothing of the compiled run is kept: Rhai runs the script from the top.

@@ -77,6 +77,7 @@ mod host;
 mod known;
 mod limits;
 mod moves;
+pub mod profile;
 mod runtime;
 mod source;
 mod table;

@@ -693,3 +693,31 @@ fn damage_and_glory_counters_refuse_to_go_below_zero() {
     assert_eq!(f.value("add_counter(target, \"charges\", -1)"), int(-1));
     assert_eq!(f.value("add_counter(\"damage\", -1)"), int(-1));
 }
+
+#[test]
+fn a_profile_counts_each_run_with_the_operations_the_limit_reads() {
+    // `gloam_dsl::profile`: a run's operations are the count the `operations` limit reads,
+    // so the script passes with exactly that limit and fails with one fewer.
+    let text = "let n = 0; for i in 0..10 { n += i; } if n > 40 { n } else { 0 }";
+    let mut f = fixture();
+    gloam_dsl::profile::start();
+    assert_eq!(f.value(text), int(45));
+    assert_eq!(f.value(text), int(45));
+    let profile = gloam_dsl::profile::finish();
+    let cost = profile.scripts["test effect"];
+    assert_eq!(cost.runs, 2);
+    assert_eq!(cost.operations % 2, 0);
+    let once = cost.operations / 2;
+    assert!(once > 10, "{once}");
+    assert_eq!(profile.operations(), cost.operations);
+    for (limit, passes) in [(once, true), (once - 1, false)] {
+        f.host = Host::with_limits(Limits {
+            operations: limit,
+            ..Limits::default()
+        });
+        assert_eq!(f.run(text).is_ok(), passes, "limit {limit}");
+    }
+    // Nothing is counted once the profile is taken.
+    assert_eq!(f.value("1 + 1"), int(2));
+    assert!(gloam_dsl::profile::finish().scripts.is_empty());
+}

@@ -44,6 +44,11 @@ pub(crate) struct SimArgs {
     /// Print the results as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Count the operations of every script the games run (the compiled engine's count,
+    /// the one the `operations` limit reads) and report them by script, most first: where
+    /// a ruleset's time goes. In `--json`, the object `profile`.
+    #[arg(long)]
+    profile: bool,
 }
 
 /// `--warbands`, `--boards`, `--decklists` (`--armies` or `--parties`, `--table`, `--map` on
@@ -128,6 +133,7 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
             Some(engine) => engine,
             None => engine_from_env()?,
         },
+        profile: args.profile,
     };
     gloam::sim::check_config(&config).map_err(CliError::usage)?;
     let paths = args.data.paths()?;
@@ -222,6 +228,9 @@ fn summary(report: &SimReport) -> String {
         "  average length: {:.1} decisions, {:.1} events",
         report.average_decisions, report.average_events
     );
+    if let Some(profile) = &report.profile {
+        profile_lines(&mut out, profile, report.games);
+    }
     if report.failed == 0 {
         let _ = writeln!(out, "  errors: none");
     } else {
@@ -240,6 +249,37 @@ fn summary(report: &SimReport) -> String {
         }
     }
     out
+}
+
+/// The most scripts `--profile` lists in the text summary (the JSON lists them all).
+const PROFILE_LINES: usize = 15;
+
+/// `--profile` in the text summary: operations a game, the scripts that count most first.
+fn profile_lines(out: &mut String, profile: &gloam_dsl::profile::Profile, games: usize) {
+    let games = games.max(1) as f64;
+    let total = profile.operations();
+    let _ = writeln!(
+        out,
+        "  operations: {:.0} a game, by script (runs a game, operations a game, share):",
+        total as f64 / games
+    );
+    let listed = profile.by_cost();
+    for (label, cost) in listed.iter().take(PROFILE_LINES) {
+        let _ = writeln!(
+            out,
+            "    {:>10.1} {:>12.0} {:>5.1}%  {label}",
+            cost.runs as f64 / games,
+            cost.operations as f64 / games,
+            100.0 * cost.operations as f64 / total.max(1) as f64
+        );
+    }
+    if listed.len() > PROFILE_LINES {
+        let _ = writeln!(
+            out,
+            "    and {} more scripts (`--json` lists them all)",
+            listed.len() - PROFILE_LINES
+        );
+    }
 }
 
 /// The engine `GLOAM_SCRIPT_ENGINE` names (`compiled` when it is unset or empty); a name

@@ -136,8 +136,8 @@ type View<'a> = SmallVec<[&'a Dynamic; 6]>;
 
 /// How a compiled run ended.
 pub(crate) enum Finish {
-    /// The script's value, or its error.
-    Done(Result<Dynamic, Box<EvalAltResult>>),
+    /// The script's value, or its error, and the operations the run counted.
+    Done(Result<Dynamic, Box<EvalAltResult>>, u64),
     /// The evaluator met something it does not cover: run the script on Rhai.
     Bail(String),
     /// The script stopped at a choice, resumable: the run's stop says which.
@@ -195,11 +195,13 @@ pub(crate) fn resume(
         slots,
         resume: marks,
     };
-    match machine.block(&program.body) {
+    let finish = machine.block(&program.body);
+    let operations = machine.env.operations;
+    match finish {
         Ok(value) | Err(Flow::Return(value)) | Err(Flow::Break(_, value)) => {
-            Finish::Done(Ok(value))
+            Finish::Done(Ok(value), operations)
         }
-        Err(Flow::Error(error)) => Finish::Done(Err(error)),
+        Err(Flow::Error(error)) => Finish::Done(Err(error), operations),
         Err(Flow::Bail(why)) => Finish::Bail(why),
         Err(Flow::Suspend(marks)) => Finish::Suspended(Box::new(Suspension {
             marks,

@@ -524,6 +524,11 @@ impl Modifier {
         self.spec.op
     }
 
+    /// Whether it reaches a query of `characteristic` in `scope` (superseded or not).
+    fn reaches(&self, scope: ModScope, characteristic: &str) -> bool {
+        scope.covers(self.target()) && self.characteristic() == characteristic
+    }
+
     /// The card or ability it comes from.
     pub fn source(&self) -> &str {
         &self.spec.source
@@ -984,24 +989,14 @@ impl Modifiers {
         // What `explain` computes, without its steps: read for every characteristic a
         // script asks for, and most reach no modifier.
         let mut value = base;
-        if self.by_id.values().any(|modifier| {
-            scope.covers(modifier.target()) && modifier.characteristic() == characteristic
-        }) {
+        if self
+            .by_id
+            .values()
+            .any(|modifier| modifier.reaches(scope, characteristic))
+        {
             let (active, _) = self.select(scope, characteristic);
-            let in_order: [fn(ModOp) -> bool; 3] = [
-                |op: ModOp| matches!(op, ModOp::Set(_)),
-                |op: ModOp| {
-                    matches!(
-                        op,
-                        ModOp::Multiply(_) | ModOp::Divide(_) | ModOp::DivideRoundUp(_)
-                    )
-                },
-                |op: ModOp| matches!(op, ModOp::Add(_)),
-            ];
-            for applies in in_order {
-                for modifier in active.iter().filter(|modifier| applies(modifier.op())) {
-                    value = modifier.op().apply(value);
-                }
+            for modifier in in_application_order(&active) {
+                value = modifier.op().apply(value);
             }
         }
         if let Some(floor) = floor.filter(|&floor| value < floor) {
@@ -1048,19 +1043,7 @@ impl Modifiers {
             });
             *value = after;
         };
-        let sets = active
-            .iter()
-            .filter(|modifier| matches!(modifier.op(), ModOp::Set(_)));
-        let scales = active.iter().filter(|modifier| {
-            matches!(
-                modifier.op(),
-                ModOp::Multiply(_) | ModOp::Divide(_) | ModOp::DivideRoundUp(_)
-            )
-        });
-        let adds = active
-            .iter()
-            .filter(|modifier| matches!(modifier.op(), ModOp::Add(_)));
-        for modifier in sets.chain(scales).chain(adds) {
+        for modifier in in_application_order(&active) {
             let after = modifier.op().apply(value);
             let cause = ExplainCause::Modifier {
                 id: modifier.id,
@@ -1088,9 +1071,7 @@ impl Modifiers {
         let reaching: Vec<&Modifier> = self
             .by_id
             .values()
-            .filter(|modifier| {
-                scope.covers(modifier.target()) && modifier.characteristic() == characteristic
-            })
+            .filter(|modifier| modifier.reaches(scope, characteristic))
             .collect();
         let mut latest_by_key: BTreeMap<&str, ModifierId> = BTreeMap::new();
         for modifier in &reaching {
@@ -1137,6 +1118,22 @@ impl Modifiers {
         let by_id = Arc::make_mut(&mut self.by_id);
         ids.iter().filter_map(|id| by_id.remove(id)).collect()
     }
+}
+
+/// The modifiers that apply, in the order they change a value: sets, then multiplications
+/// and divisions, then additions, each in id order.
+fn in_application_order<'a>(active: &'a [&'a Modifier]) -> impl Iterator<Item = &'a Modifier> {
+    let stage = |op: ModOp| match op {
+        ModOp::Set(_) => 0,
+        ModOp::Multiply(_) | ModOp::Divide(_) | ModOp::DivideRoundUp(_) => 1,
+        ModOp::Add(_) => 2,
+    };
+    (0..3).flat_map(move |at| {
+        active
+            .iter()
+            .copied()
+            .filter(move |modifier| stage(modifier.op()) == at)
+    })
 }
 
 #[cfg(test)]

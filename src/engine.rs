@@ -324,7 +324,7 @@ impl RulesetGame {
                 (hex, set)
             })
             .collect();
-        for (hex, name) in &state.hex_types {
+        for (hex, name) in state.hex_types.iter() {
             types.entry(*hex).or_default().insert(name.clone());
         }
         types

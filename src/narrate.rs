@@ -814,7 +814,7 @@ impl Board {
                 entry.insert("edge".to_owned());
             }
         }
-        for (hex, name) in &state.hex_types {
+        for (hex, name) in state.hex_types.iter() {
             types.entry(*hex).or_default().insert(name.clone());
         }
         let mut order = vec!["blocked".to_owned(), "edge".to_owned()];

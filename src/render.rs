@@ -432,7 +432,7 @@ impl<'a> Scene<'a> {
         let battlefield = rules.battlefield_in(state);
         let types = rules.hex_types_in(state);
         let mut in_play: BTreeMap<Hex, BTreeSet<String>> = BTreeMap::new();
-        for (hex, name) in &state.hex_types {
+        for (hex, name) in state.hex_types.iter() {
             in_play.entry(*hex).or_default().insert(name.clone());
         }
         let type_order = rules.hex_type_order(&types);

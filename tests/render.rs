@@ -162,7 +162,7 @@ fn feature_tokens_are_drawn_with_their_sides_as_each_ruleset_records_them() {
         let svg = gloam::render::svg(&rules, &state, &Overlays::default()).unwrap();
         let document = parse(&svg);
         let features = of_class(&document, "feature");
-        for (hex, name) in &state.hex_types {
+        for (hex, name) in state.hex_types.iter() {
             let node = features
                 .iter()
                 .find(|n| n.attribute("data-hex") == Some(hex_attr(*hex).as_str()))

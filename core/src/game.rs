@@ -537,11 +537,16 @@ impl<'a> Ctx<'a> {
     /// ```
     pub fn set_hex_type(&mut self, hex: Hex, name: &str, present: bool) {
         let key = (hex, name.to_owned());
-        let changed = if present {
-            self.state.hex_types.insert(key)
-        } else {
-            self.state.hex_types.remove(&key)
-        };
+        // The set is shared with copies of the state: copied only when it changes.
+        let changed = self.state.hex_types.contains(&key) != present;
+        if changed {
+            let types = Arc::make_mut(&mut self.state.hex_types);
+            if present {
+                types.insert(key);
+            } else {
+                types.remove(&key);
+            }
+        }
         if changed {
             self.record(Event::HexTypeChanged {
                 hex,

@@ -198,6 +198,11 @@ pub struct Zone {
     pub cards: Vec<CardId>,
 }
 
+/// Whether a state has no hex types given in play (then its JSON leaves them out).
+fn no_hex_types(types: &Arc<BTreeSet<(Hex, String)>>) -> bool {
+    types.is_empty()
+}
+
 /// One physical card.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Card {
@@ -241,8 +246,9 @@ pub struct GameState {
     pub tokens: Arc<BTreeMap<String, i64>>,
     /// Hex types given in play, on top of the battlefield's own (a marker laid on a hex, a
     /// side turned up): each `(hex, type)` pair. The kernel gives the names no meaning.
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub hex_types: BTreeSet<(Hex, String)>,
+    /// Shared between copies of the state, and copied on write: most runs change none.
+    #[serde(default, skip_serializing_if = "no_hex_types")]
+    pub hex_types: Arc<BTreeSet<(Hex, String)>>,
     /// Loaded dice: `(die, face)` pairs, in order. The next die of that kind rolled or
     /// re-rolled shows that face instead of drawing from the RNG, and the pair is used up.
     /// Set by hosts through `Ctx::fix_dice` (scenario tests, tutorials, puzzles), recorded
@@ -391,7 +397,7 @@ impl GameState {
             zones: Arc::default(),
             counters: Arc::default(),
             tokens: Arc::default(),
-            hex_types: BTreeSet::new(),
+            hex_types: Arc::default(),
             fixed_faces: Vec::new(),
             chance: None,
             modifiers: crate::Modifiers::default(),

@@ -312,6 +312,34 @@ fn a_copy_of_the_state_keeps_its_frames_while_the_game_runs_on() {
 }
 
 #[test]
+fn a_copy_of_the_state_keeps_its_hex_types_while_the_original_changes() {
+    // The hex types given in play are shared between copies of the state and copied on
+    // write (`GameState::hex_types`): a change reaches the state it is made on only, and a
+    // change that changes nothing records no event and copies nothing.
+    let hex = gloam_core::Hex::new(1, 0);
+    let mut state = GameState::new(1, &["Ann", "Bo"]);
+    let mut log = Vec::new();
+    Ctx::new(&mut state, &mut log).set_hex_type(hex, "marked", true);
+    let copy = state.clone();
+    assert!(std::sync::Arc::ptr_eq(&copy.hex_types, &state.hex_types));
+    Ctx::new(&mut state, &mut log).set_hex_type(hex, "marked", true);
+    assert!(std::sync::Arc::ptr_eq(&copy.hex_types, &state.hex_types));
+    assert_eq!(log.len(), 1);
+    Ctx::new(&mut state, &mut log).set_hex_type(hex, "marked", false);
+    Ctx::new(&mut state, &mut log).set_hex_type(hex, "lit", true);
+    assert_eq!(log.len(), 3);
+    assert!(copy.hex_types.contains(&(hex, "marked".to_string())));
+    assert!(!copy.hex_types.contains(&(hex, "lit".to_string())));
+    assert!(!state.hex_types.contains(&(hex, "marked".to_string())));
+    assert!(state.hex_types.contains(&(hex, "lit".to_string())));
+    let json = serde_json::to_value(&GameState::new(1, &["Ann", "Bo"])).unwrap();
+    assert!(json.get("hex_types").is_none(), "an empty set is left out");
+    let json = serde_json::to_string(&state).unwrap();
+    let back: GameState = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, state);
+}
+
+#[test]
 fn clone_is_an_independent_game() {
     let game = new_game(5);
     let mut copy = game.clone();

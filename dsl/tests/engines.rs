@@ -420,3 +420,42 @@ proptest! {
         prop_assert_eq!(&results[0], &results[1], "{}", text);
     }
 }
+
+/// Parts of variables given to calls (`l[1][i] != m.list[0]`, `damage(fs[0])`) are read in
+/// place by the compiled engine (`docs/compiler.md`, "Calls resolved once"), or, where they
+/// cannot be (an index out of range or of the wrong type, a property a map has not, a
+/// variable a closure shares), read as any chain is. Either way both engines give the same
+/// value and the same errors.
+#[test]
+fn parts_of_variables_given_to_calls_agree() {
+    let text = PARTS;
+    let context =
+        ScriptContext::effect("parts").with_variables(["this_fighter", "target", "player"]);
+    let results = on_both_engines("parts.gloam", text, &context);
+    assert!(results[0].is_ok(), "{:?}", results[0]);
+    assert_eq!(results[0], results[1]);
+}
+
+/// A script reading parts of variables in every way a call's argument may.
+const PARTS: &str = "let l = [3, [1, 2], #{k: 5}];\n\
+         let m = #{k: 4, list: [7, 8], inner: #{j: 9}};\n\
+         let i = 1; let key = \"k\"; let fs = fighters();\n\
+         let r = [];\n\
+         r.push(l[0] == 3);\n\
+         r.push(l[-3] + m.k);\n\
+         r.push(l[1][i] != m.list[0]);\n\
+         r.push(m[key] * l[2].k);\n\
+         r.push(m.inner.j < l[1][-1]);\n\
+         r.push(damage(fs[0]) + damage(fs[i]));\n\
+         r.push(fs[0] == target);\n\
+         r.push(fs[1] != fs[0]);\n\
+         r.push(l[1].contains(2));\n\
+         try { r.push(l[5] == 1); } catch (e) { r.push(`${e}`); }\n\
+         try { r.push(l[i][9] == 1); } catch (e) { r.push(`${e}`); }\n\
+         try { r.push(m.missing == 1); } catch (e) { r.push(`${e}`); }\n\
+         try { r.push(l[\"x\"] == 1); } catch (e) { r.push(`${e}`); }\n\
+         try { r.push(m[0] == 1); } catch (e) { r.push(`${e}`); }\n\
+         let c = |x| x + m.k;\n\
+         r.push(m.k == 4);\n\
+         r.push(c.call(m.list[1]));\n\
+         r";

@@ -8,8 +8,8 @@
 //! with nothing of the compiled run kept.
 
 use rhai::{
-    Array, Dynamic, Engine, EvalAltResult, GlobalRuntimeState, Identifier, NativeCallContext,
-    Position,
+    Array, Dynamic, DynamicReadLock, Engine, EvalAltResult, GlobalRuntimeState, Identifier,
+    NativeCallContext, Position,
 };
 
 use super::ir::{
@@ -755,6 +755,45 @@ impl Env<'_> {
     }
 }
 
+/// A list or a map a plain argument of a call is read in, held while the call reads it
+/// (`Machine::call_plain`).
+enum Held<'a> {
+    List(DynamicReadLock<'a, Array>),
+    Map(DynamicReadLock<'a, rhai::Map>),
+}
+
+impl<'a> Held<'a> {
+    /// `value` held, if it is a list or a map of its own (not a variable a closure shares,
+    /// which the chain's evaluation would not read in place either).
+    fn of(value: &'a Dynamic) -> Option<Held<'a>> {
+        if value.is_shared() {
+            return None;
+        }
+        if let Some(list) = value.read_lock::<Array>() {
+            return Some(Held::List(list));
+        }
+        value.read_lock::<rhai::Map>().map(Held::Map)
+    }
+
+    /// The part `link` reads (an index's key is `key`), as the chain's evaluation reads it
+    /// (`with_part`); `None` where it would not simply read it: a property of a list (a
+    /// getter), an index out of range or of the wrong type, a property a map has not.
+    fn part(&self, link: &Link, key: Option<&Dynamic>) -> Option<&Dynamic> {
+        match (self, link) {
+            (Held::List(list), Link::Index(..)) => {
+                let number = key?.as_int().ok()?;
+                list.get(calc_index(list.len(), number)?)
+            }
+            (Held::Map(map), Link::Index(..)) => {
+                let name = key?.read_lock::<rhai::ImmutableString>()?;
+                map.get(name.as_str())
+            }
+            (Held::Map(map), Link::Prop(name, _)) => map.get(name.as_str()),
+            _ => None,
+        }
+    }
+}
+
 /// A link's value computed before the chain's root, as Rhai computes them.
 enum Ready {
     Prop,
@@ -1234,7 +1273,9 @@ impl Machine<'_> {
                     Some(_) => return Err(Machine::lost()),
                 };
                 if kept.is_none() && call.plain_args && call.script.is_none() {
-                    return self.call_plain(call);
+                    if let Some(value) = self.call_plain(call)? {
+                        return Ok(value);
+                    }
                 }
                 // `f(x, ...)` on a variable `x`: counted first, read after the other
                 // arguments (as Rhai does); a resumed run's kept arguments are the others.
@@ -1268,35 +1309,109 @@ impl Machine<'_> {
         }
     }
 
-    /// A call whose arguments are all constants and locals (not the script's own function):
-    /// each argument is counted as its evaluation would be, then the operator or the chosen
-    /// native reads them where they are, with no copy made, when it can: an operator the
-    /// evaluator does itself, or a native with a [`super::natives::Borrowed`] form that
-    /// does not ask (a function that may ask keeps copies of its arguments) given no
-    /// captured, shared variable. Otherwise the arguments are copied and the call goes on
-    /// as any other: the same overload, result, error and count either way.
-    fn call_plain(&mut self, call: &Call) -> Eval<Dynamic> {
-        for arg in &call.args {
-            self.env.track(arg.position())?;
-        }
+    /// A call whose arguments are all plain ([`Expr::is_plain`]; not the script's own
+    /// function): the operator or the chosen native reads them where they are, with no copy
+    /// made, when it can: an operator the evaluator does itself, or a native with a
+    /// [`super::natives::Borrowed`] form that does not ask (a function that may ask keeps
+    /// copies of its arguments) given no captured, shared variable. Otherwise the arguments
+    /// are copied and the call goes on as any other: the same overload, result, error and
+    /// count either way.
+    ///
+    /// `None`: an argument is a part that cannot be read in place (a property getter, an
+    /// index out of range, a shared variable); nothing was counted, and the call is to be
+    /// evaluated as any other, which reads the part, or reports why it cannot.
+    fn call_plain(&mut self, call: &Call) -> Eval<Option<Dynamic>> {
         let Machine { env, slots, .. } = self;
-        let mut refs: View<'_> = SmallVec::new();
+        let slots: &[Dynamic] = slots;
+        fn index_key<'k>(slots: &'k [Dynamic], link: &'k Link) -> Option<&'k Dynamic> {
+            match link {
+                Link::Index(Expr::Const(value, _), _) => Some(value),
+                Link::Index(Expr::Local(slot, _), _) => Some(&slots[*slot as usize]),
+                _ => None,
+            }
+        }
+        let key = |link| index_key(slots, link);
+        // The lists and maps the parts are read in: the variables, then the parts of them
+        // a second link reads in.
+        let mut outer: SmallVec<[Held<'_>; 4]> = SmallVec::new();
         for arg in &call.args {
-            match arg {
-                Expr::Const(value, _) => refs.push(value),
-                Expr::Local(slot, _) => refs.push(&slots[*slot as usize]),
+            if let Expr::Chain(chain) = arg {
+                let Root::Local(slot, _) = chain.root else {
+                    return Ok(None);
+                };
+                let Some(held) = Held::of(&slots[slot as usize]) else {
+                    return Ok(None);
+                };
+                outer.push(held);
+            }
+        }
+        let mut inner: SmallVec<[Held<'_>; 2]> = SmallVec::new();
+        let chains = call.args.iter().filter_map(|arg| match arg {
+            Expr::Chain(chain) => Some(chain),
+            _ => None,
+        });
+        for (held, chain) in outer.iter().zip(chains) {
+            if let [first, _] = chain.links.as_slice() {
+                let Some(part) = held.part(first, key(first)).and_then(Held::of) else {
+                    return Ok(None);
+                };
+                inner.push(part);
+            }
+        }
+        let mut refs: View<'_> = SmallVec::new();
+        let (mut outer_at, mut inner_at) = (0, 0);
+        for arg in &call.args {
+            let value = match arg {
+                Expr::Const(value, _) => value,
+                Expr::Local(slot, _) => &slots[*slot as usize],
+                Expr::Chain(chain) => {
+                    let part = match chain.links.as_slice() {
+                        [only] => outer[outer_at].part(only, key(only)),
+                        [_, second] => {
+                            inner_at += 1;
+                            inner[inner_at - 1].part(second, key(second))
+                        }
+                        _ => None,
+                    };
+                    outer_at += 1;
+                    match part {
+                        Some(part) => part,
+                        None => return Ok(None),
+                    }
+                }
                 _ => return Err(Flow::Bail("a plain argument that is not plain".into())),
+            };
+            refs.push(value);
+        }
+        // Counted as evaluating each argument counts: a chain counts itself, its index
+        // keys, its variable, then each index it takes.
+        for arg in &call.args {
+            env.track(arg.position())?;
+            if let Expr::Chain(chain) = arg {
+                for link in &chain.links {
+                    if let Link::Index(key, _) = link {
+                        env.track(key.position())?;
+                    }
+                }
+                if let Root::Local(_, pos) = chain.root {
+                    env.track(pos)?;
+                }
+                for link in &chain.links {
+                    if let Link::Index(..) = link {
+                        env.track(Position::NONE)?;
+                    }
+                }
             }
         }
         if call.operator {
             if !refs.iter().any(|arg| arg.is_variant()) {
                 if let Some(value) = Env::fast_operator(&call.name, &refs) {
-                    return Ok(value);
+                    return Ok(Some(value));
                 }
             } else if let Some(equal) = Env::id_equality(&call.name, &refs) {
                 // Counted as the registered operator's call is.
                 env.track(call.pos)?;
-                return Ok(Dynamic::from_bool(equal));
+                return Ok(Some(Dynamic::from_bool(equal)));
             }
         } else {
             let natives = env.natives;
@@ -1321,17 +1436,25 @@ impl Machine<'_> {
                     ));
                     let result = borrowed(context, &refs).map_err(|e| Flow::Error(fill(e, pos)))?;
                     env.check_size(&result, pos)?;
-                    return Ok(result);
+                    return Ok(Some(result));
                 }
             }
         }
-        if let (true, Some(Expr::Local(slot, _))) = (call.first_by_ref, call.args.first()) {
-            let rest: Args = refs[1..].iter().map(|arg| (*arg).clone()).collect();
-            drop(refs);
-            return self.call_on_local(call, *slot as usize, rest);
+        let by_ref = match (call.first_by_ref, call.args.first()) {
+            (true, Some(Expr::Local(slot, _))) => Some(*slot as usize),
+            _ => None,
+        };
+        let args: Args = refs[usize::from(by_ref.is_some())..]
+            .iter()
+            .map(|arg| (*arg).clone())
+            .collect();
+        drop(refs);
+        drop(inner);
+        drop(outer);
+        match by_ref {
+            Some(slot) => self.call_on_local(call, slot, args).map(Some),
+            None => self.env.call_ready(call, args).map(Some),
         }
-        let args: Args = refs.iter().map(|arg| (*arg).clone()).collect();
-        env.call_ready(call, args)
     }
 
     /// `f(x, ...)` with a variable `x` first (not the script's own function, not an

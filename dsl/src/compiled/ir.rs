@@ -197,7 +197,30 @@ pub(crate) enum Expr {
     Inline(Box<Inline>),
 }
 
+/// How many links a plain argument's chain may have ([`Expr::is_plain`]).
+pub(crate) const PLAIN_LINKS: usize = 2;
+
 impl Expr {
+    /// A constant, a local, or a part of a local reached by at most [`PLAIN_LINKS`]
+    /// properties and indexes whose keys are constants or locals (`e[1]`, `g[0][2]`,
+    /// `vars.target`): reading it changes nothing. A part the evaluator cannot read in place
+    /// (through a property getter, at an index out of range) is read as any chain is.
+    pub(crate) fn is_plain(&self) -> bool {
+        match self {
+            Expr::Const(..) | Expr::Local(..) => true,
+            Expr::Chain(chain) => {
+                matches!(chain.root, Root::Local(..))
+                    && (1..=PLAIN_LINKS).contains(&chain.links.len())
+                    && chain.links.iter().all(|link| match link {
+                        Link::Prop(..) => true,
+                        Link::Index(key, _) => matches!(key, Expr::Const(..) | Expr::Local(..)),
+                        _ => false,
+                    })
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn position(&self) -> Position {
         match self {
             Expr::Const(_, pos)
@@ -229,7 +252,7 @@ pub(crate) struct Call {
     pub(crate) operator: bool,
     /// The script's own function of this name and arity, which Rhai calls before any native.
     pub(crate) script: Option<usize>,
-    /// Every argument is a constant or a local: evaluating them changes nothing, so a
+    /// Every argument is plain ([`Expr::is_plain`]): evaluating them changes nothing, so a
     /// native may be given them borrowed, in place, rather than copies.
     pub(crate) plain_args: bool,
     /// `f(x, ...)` with a variable first (neither an operator nor the script's own

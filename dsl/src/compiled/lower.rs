@@ -462,9 +462,7 @@ impl Lowerer<'_> {
         let arity = args.len() + extra;
         Call {
             script: None,
-            plain_args: args
-                .iter()
-                .all(|arg| matches!(arg, Expr::Const(..) | Expr::Local(..))),
+            plain_args: args.iter().all(Expr::is_plain),
             name: call.name.as_str().into(),
             natives: self
                 .natives

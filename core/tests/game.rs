@@ -332,7 +332,7 @@ fn a_copy_of_the_state_keeps_its_hex_types_while_the_original_changes() {
     assert!(!copy.hex_types.contains(&(hex, "lit".to_string())));
     assert!(!state.hex_types.contains(&(hex, "marked".to_string())));
     assert!(state.hex_types.contains(&(hex, "lit".to_string())));
-    let json = serde_json::to_value(&GameState::new(1, &["Ann", "Bo"])).unwrap();
+    let json = serde_json::to_value(GameState::new(1, &["Ann", "Bo"])).unwrap();
     assert!(json.get("hex_types").is_none(), "an empty set is left out");
     let json = serde_json::to_string(&state).unwrap();
     let back: GameState = serde_json::from_str(&json).unwrap();

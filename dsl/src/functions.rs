@@ -76,6 +76,11 @@ fn call_on_item(
             }
         });
     result.map_err(|error| {
+        // A limit met inside the closure ends the run: wrapped as an error of this call,
+        // `try` could catch it.
+        if error.is_system_exception() {
+            return error;
+        }
         Box::new(EvalAltResult::ErrorInFunctionCall(
             caller.to_owned(),
             ctx.call_source().unwrap_or("").to_owned(),

@@ -258,7 +258,11 @@ pub(crate) fn eval_nested(
             .map_or(Dynamic::UNIT, |(_, value)| value.clone());
         scope.push_dynamic(name.as_str(), value);
     }
-    engine.eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+    let max = engine.max_operations().max(1);
+    crate::limits::budget::counting(0, max, || {
+        engine.eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+    })
+    .0
 }
 
 /// How a run ended, when it did not fail.
@@ -895,9 +899,10 @@ impl Host {
             let value = bindings.get(name).map_or(Dynamic::UNIT, to_dynamic);
             scope.push_dynamic(name.as_str(), value);
         }
-        let result = self
-            .engine
-            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast);
+        let (result, _) = crate::limits::budget::counting(0, self.limits.operations.max(1), || {
+            self.engine
+                .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+        });
         (result, None)
     }
 
@@ -993,6 +998,13 @@ impl Host {
         };
         let limits = &self.limits;
         match &error {
+            EvalAltResult::ErrorTerminated(token, _) if crate::limits::budget::is_spent(token) => {
+                limit(
+                    "operations",
+                    limits.operations,
+                    "a script that runs this long is probably looping forever",
+                )
+            }
             EvalAltResult::ErrorTooManyOperations(_) => limit(
                 "operations",
                 limits.operations,
@@ -1188,6 +1200,9 @@ fn sandbox(limits: &Limits) -> Engine {
     // Scripts are checked unoptimised (so dead code is checked too), then optimised.
     engine.set_optimization_level(OptimizationLevel::None);
     engine.set_max_operations(limits.operations.max(1));
+    // Every operation, a closure's turn inside a list function's included, counts against
+    // the run's limit (`limits::budget`).
+    engine.on_progress(|_| crate::limits::budget::tick());
     engine.set_max_call_levels(limits.call_depth.max(1));
     engine.set_max_expr_depths(
         limits.expression_depth.max(1),

@@ -56,3 +56,79 @@ impl Default for Limits {
         }
     }
 }
+
+/// The operations limit of a run, counted over everything the run does (`docs/dsl.md`,
+/// "Limits"). Rhai counts a closure's turns inside a list function (`filter`, `map`...)
+/// and what `contains` compares on a copy of the run's count, which it drops after each
+/// turn: on its own it would let each turn of a closure go up to the limit, a thousand
+/// turns a thousand times the limit. Its progress callback counts here every operation it
+/// does, on a copy or not, against the run's limit; the compiled engine counts the same
+/// operations itself, and here those of Rhai's functions it calls.
+pub(crate) mod budget {
+    use std::cell::Cell;
+
+    use rhai::Dynamic;
+
+    /// What a run has used of its operations.
+    #[derive(Clone, Copy)]
+    struct Budget {
+        used: u64,
+        max: u64,
+        active: bool,
+    }
+
+    thread_local! {
+        static BUDGET: Cell<Budget> = const {
+            Cell::new(Budget { used: 0, max: 0, active: false })
+        };
+    }
+
+    /// The token of the error that ends a run past its operations (`ErrorTerminated`,
+    /// which `try` cannot catch).
+    pub(crate) const SPENT: &str = "gloam: the run's operations are spent";
+
+    /// Counts one operation; the token ending the run when it is one past the limit. Rhai's
+    /// progress callback.
+    pub(crate) fn tick() -> Option<Dynamic> {
+        BUDGET.with(|cell| {
+            let mut budget = cell.get();
+            if !budget.active {
+                return None;
+            }
+            budget.used += 1;
+            cell.set(budget);
+            (budget.used > budget.max).then(|| Dynamic::from(SPENT))
+        })
+    }
+
+    /// Whether `token`, of an `ErrorTerminated`, says the operations are spent.
+    pub(crate) fn is_spent(token: &Dynamic) -> bool {
+        token
+            .read_lock::<rhai::ImmutableString>()
+            .is_some_and(|text| text.as_str() == SPENT)
+    }
+
+    /// Runs `body` counting against a budget of `max` operations of which `used` are used,
+    /// and gives the count after it; the budget before is put back after, so runs nest.
+    pub(crate) fn counting<R>(used: u64, max: u64, body: impl FnOnce() -> R) -> (R, u64) {
+        struct Restore(Budget);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let previous = self.0;
+                BUDGET.with(|cell| cell.set(previous));
+            }
+        }
+        let previous = BUDGET.with(|cell| {
+            cell.replace(Budget {
+                used,
+                max,
+                active: true,
+            })
+        });
+        let restore = Restore(previous);
+        let result = body();
+        let used = BUDGET.with(|cell| cell.get().used);
+        drop(restore);
+        (result, used)
+    }
+}

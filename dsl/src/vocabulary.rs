@@ -1811,7 +1811,7 @@ pub fn docs_markdown() -> String {
         out.push_str(&format!("| `{}` | {} |\n", kind.name(), takers.join(", ")));
     }
     let limits = Limits::default();
-    out.push_str("\n## Limits\n\nA run that goes past a limit stops with `gloam::dsl::limit_exceeded` and changes nothing. The defaults:\n\n| limit | default |\n| --- | --- |\n");
+    out.push_str("\n## Limits\n\nA run that goes past a limit stops with `gloam::dsl::limit_exceeded` and changes nothing; `try` does not catch it. The operations limit counts everything the run does: every statement, expression and call, each turn of a closure given to `filter`, `some`, `all` or `map`, and each item `contains` compares. The defaults:\n\n| limit | default |\n| --- | --- |\n");
     for (name, value) in [
         ("operations in one run", limits.operations),
         ("call depth", limits.call_depth as u64),

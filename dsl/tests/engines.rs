@@ -436,6 +436,96 @@ fn parts_of_variables_given_to_calls_agree() {
     assert_eq!(results[0], results[1]);
 }
 
+/// `text` run on `engine` with at most `operations` operations (`None`: the default
+/// limit): its outcome, events and game afterwards.
+fn limited(
+    engine: ScriptEngine,
+    text: &str,
+    operations: Option<u64>,
+) -> (
+    Result<gloam_dsl::Outcome, gloam_dsl::DslDiagnostic>,
+    Vec<gloam_core::Event>,
+    gloam_core::GameState,
+) {
+    let context =
+        ScriptContext::effect("limited").with_variables(["this_fighter", "target", "player"]);
+    let mut f = fixture();
+    if let Some(operations) = operations {
+        f.host = gloam_dsl::Host::with_limits(gloam_dsl::Limits {
+            operations,
+            ..gloam_dsl::Limits::default()
+        });
+    }
+    f.host.set_script_engine(engine);
+    let script = f
+        .host
+        .compile(&ScriptSource::whole("limited.gloam", text), &context)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(script.fallback(), None, "{text}");
+    let result = f.run_with(&script, &[]);
+    assert!(
+        f.host.compiled_bails().is_empty(),
+        "{:?}",
+        f.host.compiled_bails()
+    );
+    (result, f.events, f.state)
+}
+
+/// Both engines count operations as Rhai counts them, where Rhai counts them
+/// (`docs/compiler.md`, "Limits and errors"): at every limit from one operation to the
+/// whole run, each of these scripts stops at the same place with the same error on both,
+/// or finishes on both. They cover what Rhai counts in its own way: a call as a statement,
+/// a chain's pass over its indexes and arguments before its variable (none for a lone
+/// literal index), reading and setting a map's entry, list functions whose closure turns
+/// are counted each from the count at the call and then dropped, closures that capture,
+/// `contains` comparing through its call context.
+#[test]
+fn both_engines_meet_the_operation_limit_at_the_same_place() {
+    let mut scripts = vec![PARTS];
+    scripts.extend(LIMITED);
+    for text in scripts {
+        let whole = limited(ScriptEngine::Rhai, text, None);
+        assert!(whole.0.is_ok(), "{text}: {:?}", whole.0);
+        assert_eq!(limited(ScriptEngine::Compiled, text, None), whole, "{text}");
+        let mut limit = 1;
+        loop {
+            let rhai = limited(ScriptEngine::Rhai, text, Some(limit));
+            assert_eq!(
+                limited(ScriptEngine::Compiled, text, Some(limit)),
+                rhai,
+                "{text}: limit {limit}"
+            );
+            if rhai.0.is_ok() {
+                break;
+            }
+            limit += 1;
+        }
+    }
+}
+
+/// Scripts for [`both_engines_meet_the_operation_limit_at_the_same_place`].
+const LIMITED: &[&str] = &[
+    "let a = 1; a + 2",
+    "damage(target)",
+    "fn f(x) { x + 1 } f(2)",
+    "let l = [1, 2]; let i = 0; l[i] + l[0]",
+    "let l = [1, 2]; l.push(3); l.len()",
+    "let m = #{k: #{j: 2}}; m.k.j",
+    "let l = [[1, 2]]; l[0][1] == 2",
+    "let l = [1, 2]; l[0] = 5; l",
+    "let m = #{k: [1, 2]}; let i = 1; m.k[i] += 2; m.k = 3; m",
+    "let m = #{k: 1}; m?.k",
+    "fighters()[0].to_string()",
+    "let l = [1, 2]; [l.contains(2), contains(l, 2), 2 in l, [].contains(1)]",
+    "let l = [1, 2, 3]; [l.filter(|x| x > 1), filter(l, |x| x > 1), l.map(|x| x), l.some(|x| x > 1), l.all(|x, i| i < 5)]",
+    "let l = [1, 2, 3]; l.filter(|x| { let y = x; y > 1 }).map(|x| x * 2).len()",
+    "fighters().filter(|f| f != target)",
+    "let b = 1; let l = [1, 2, 3]; let g = |x| x + b; [l.filter(|x| x > b), g.call(2), call(g, 3)]",
+    "let l = [3, 1, 2]; l.sort(); [l, l.index_of(2), #{k: 1}.keys()]",
+    "let n = 0; for i in 0..3 { n += i; } while n > 0 { n -= 1; } n",
+    "let l = [1, 2, 3]; try { l.filter(|x| x / 0) } catch (e) { l.len() }",
+];
+
 /// A script reading parts of variables in every way a call's argument may.
 const PARTS: &str = "let l = [3, [1, 2], #{k: 5}];\n\
          let m = #{k: 4, list: [7, 8], inner: #{j: 9}};\n\
@@ -459,3 +549,67 @@ const PARTS: &str = "let l = [3, [1, 2], #{k: 5}];\n\
          r.push(m.k == 4);\n\
          r.push(c.call(m.list[1]));\n\
          r";
+
+/// The operations limit counts a run's whole work, the turns of a closure given to a list
+/// function included (`limits::budget`). Rhai counts those turns on a copy of the run's
+/// count that it drops after each: alone, it let each of a list's turns go up to the limit,
+/// so this script's 300 turns of about 35,000 operations each ran to the end under a limit
+/// of 100,000. Both engines now stop it, and a `try` around the list function cannot catch
+/// the limit met inside the closure.
+#[test]
+fn a_closure_s_turns_count_against_the_run_s_limit_on_both_engines() {
+    let heavy = "let l = []; for i in 0..300 { l.push(i); }\n\
+         l.filter(|x| { let n = 0; while n < 5000 { n += 1; } true }).len()";
+    let caught = "let caught = false;\n\
+         try { [1, 2].filter(|x| { loop { } }); } catch (e) { caught = true; }\n\
+         caught";
+    for text in [heavy, caught] {
+        for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
+            let (result, events, _) = limited(engine, text, None);
+            match result {
+                Err(gloam_dsl::DslDiagnostic::LimitExceeded { limit, max, .. }) => {
+                    assert_eq!((limit.as_str(), max), ("operations", 100_000), "{engine:?}");
+                }
+                other => panic!("{engine:?}: `{text}` gave {other:?}"),
+            }
+            assert!(events.is_empty());
+        }
+        assert_eq!(
+            limited(ScriptEngine::Rhai, text, None),
+            limited(ScriptEngine::Compiled, text, None)
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Random scripts at a random operations limit: both engines stop at the same place
+    /// with the same error, or both finish, with the same events and game.
+    #[test]
+    fn both_engines_meet_a_random_limit_at_the_same_place(text in script(), operations in 1u64..400) {
+        let context = ScriptContext::effect("random script")
+            .with_variables(["this_fighter", "target", "player"]);
+        let mut results = Vec::new();
+        for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
+            let mut f = fixture();
+            f.host = gloam_dsl::Host::with_limits(gloam_dsl::Limits {
+                operations,
+                ..gloam_dsl::Limits::default()
+            });
+            f.host.set_script_engine(engine);
+            let script = match f.host.compile(&ScriptSource::whole("random.gloam", text.as_str()), &context) {
+                Ok(script) => script,
+                Err(_) => return Ok(()),
+            };
+            prop_assert_eq!(script.fallback(), None, "{}", text);
+            let outcome = f.run_with(&script, &[]);
+            prop_assert!(f.host.compiled_bails().is_empty(), "{:?}", f.host.compiled_bails());
+            results.push((outcome, f.events.clone(), f.state.clone()));
+        }
+        let (rhai, compiled) = (&results[0], &results[1]);
+        prop_assert_eq!(&shared_named(&rhai.0, &compiled.0), &compiled.0, "{} at {}", text, operations);
+        prop_assert_eq!(&rhai.1, &compiled.1, "{}", text);
+        prop_assert_eq!(&rhai.2, &compiled.2, "{}", text);
+    }
+}

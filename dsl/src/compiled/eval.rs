@@ -323,10 +323,55 @@ impl Env<'_> {
         pos: Position,
     ) -> Eval<Dynamic> {
         self.track(pos)?;
-        let context = NativeCallContext::from((self.engine, name, None, &self.global, pos));
-        context
-            .call_native_fn_raw(name, is_ref_mut, args)
-            .map_err(|e| Flow::Error(fill(e, pos)))
+        self.call_rhai_counted(name, is_ref_mut, args, pos)
+    }
+
+    /// An operator on Rhai's own types that the evaluator does not do itself (a string's
+    /// `+`, a string's `<`, an integer's overflow): Rhai's interpreter does it with a
+    /// built-in, which it does not count as a call. Rhai's error for an integer's overflow
+    /// or division by zero; else Rhai's built-in, its call not counted.
+    fn builtin_operator(&mut self, call: &Call, args: &mut [&mut Dynamic]) -> Eval<Dynamic> {
+        let view: View<'_> = args.iter().map(|arg| &**arg).collect();
+        if let Some(message) = Env::int_failure(&call.name, &view) {
+            return Err(error(EvalAltResult::ErrorArithmetic(message, call.pos)));
+        }
+        drop(view);
+        if builtin_types(args) {
+            self.call_rhai_counted(&call.name, false, args, call.pos)
+        } else {
+            self.call_rhai(&call.name, false, args, call.pos)
+        }
+    }
+
+    /// Calls one of Rhai's functions, its call counted by Rhai's own count of it.
+    fn call_rhai_counted(
+        &mut self,
+        name: &str,
+        is_ref_mut: bool,
+        args: &mut [&mut Dynamic],
+        pos: Position,
+    ) -> Eval<Dynamic> {
+        let engine = self.engine;
+        self.through_rhai(|global| {
+            let context = NativeCallContext::from((engine, name, None, global, pos));
+            context.call_native_fn_raw(name, is_ref_mut, args)
+        })
+        .map_err(|e| Flow::Error(fill(e, pos)))
+    }
+
+    /// Calls one of Rhai's functions through a call context, its call counted already.
+    /// Rhai counts the call again, on a copy of the run's count that starts one operation
+    /// back, and counts what the function does (`==` for `index_of`, a closure for `sort`)
+    /// on copies too: the run's budget counts all of it (`limits::budget`), as it does
+    /// when the interpreter calls the function, and the run goes on from that count.
+    fn through_rhai<R>(&mut self, call: impl FnOnce(&GlobalRuntimeState) -> R) -> R {
+        let before = self.operations.saturating_sub(1);
+        self.global.num_operations = before;
+        let global = &self.global;
+        let (result, used) =
+            crate::limits::budget::counting(before, self.max_operations, || call(global));
+        self.operations = used.max(self.operations);
+        result
     }
 
     /// Calls `call` with `args` (the receiver first for a method, `by_ref`): the first
@@ -358,15 +403,16 @@ impl Env<'_> {
                 (None, [first, value]) => Some((first, value)),
                 _ => None,
             };
-            if let Some(found) =
+            if let Some((found, compared)) =
                 pair.and_then(|(list, value)| Env::contains(&call.name, list, value))
             {
+                // Rhai's `contains` calls `==` on the items up to the first equal one, each
+                // call counted where `contains` was called (`limits::budget`).
                 self.track(pos)?;
+                for _ in 0..compared {
+                    self.track(pos)?;
+                }
                 return Ok(found.into());
-            }
-            if let Some(equal) = pair.and_then(|(a, b)| Env::unit_equality(&call.name, a, b)) {
-                self.track(pos)?;
-                return Ok(equal.into());
             }
             // `list.push(item)` on a list in a variable, as Rhai's call of the standard
             // library's `push` does it: the item moved in, then the list's size checked.
@@ -467,6 +513,11 @@ impl Env<'_> {
     /// Rhai's resolution.
     fn call_ready(&mut self, call: &Call, mut args: Args) -> Eval<Dynamic> {
         if call.operator {
+            let view: View<'_> = args.iter().collect();
+            if let Some(holds) = Env::cross_type_comparison(&call.name, &view) {
+                return Ok(holds.into());
+            }
+            drop(view);
             if !args.iter().any(Dynamic::is_variant) {
                 let view: View<'_> = args.iter().collect();
                 if let Some(value) = Env::fast_operator(&call.name, &view) {
@@ -474,7 +525,7 @@ impl Env<'_> {
                 }
                 drop(view);
                 let mut refs: Refs<'_> = args.iter_mut().collect();
-                return self.call_rhai(&call.name, false, &mut refs, call.pos);
+                return self.builtin_operator(call, &mut refs);
             }
             let view: View<'_> = args.iter().collect();
             if let Some(equal) = Env::id_equality(&call.name, &view) {
@@ -508,14 +559,21 @@ impl Env<'_> {
     /// `==` is plain equality (numbers, booleans, strings, fighters, hexes, players,
     /// cards): what Rhai's `contains` finds by calling `==` on each item; `None` for
     /// anything else, which Rhai's own `contains` answers.
-    fn contains(name: &str, list: &Dynamic, value: &Dynamic) -> Option<bool> {
-        fn all_equal<T: Clone + PartialEq + 'static>(list: &[Dynamic], value: &T) -> Option<bool> {
-            let mut found = false;
-            for item in list {
+    fn contains(name: &str, list: &Dynamic, value: &Dynamic) -> Option<(bool, usize)> {
+        /// Whether an item equals `value`, and how many items Rhai compares to find out
+        /// (up to the first equal one).
+        fn all_equal<T: Clone + PartialEq + 'static>(
+            list: &[Dynamic],
+            value: &T,
+        ) -> Option<(bool, usize)> {
+            let mut first = None;
+            for (index, item) in list.iter().enumerate() {
                 let item = item.read_lock::<T>()?;
-                found |= *item == *value;
+                if first.is_none() && *item == *value {
+                    first = Some(index);
+                }
             }
-            Some(found)
+            Some(first.map_or((false, list.len()), |index| (true, index + 1)))
         }
         if name != "contains" {
             return None;
@@ -545,27 +603,19 @@ impl Env<'_> {
         None
     }
 
-    /// `==` and `!=` with `()` on one side and `()`, a string or a game value on the other,
-    /// which no registered function takes: Rhai's built-ins answer them (`() == ()`, and
-    /// values of different types are never equal); `None` for anything else.
-    fn unit_equality(name: &str, left: &Dynamic, right: &Dynamic) -> Option<bool> {
-        let plain = |value: &Dynamic| {
-            value.is_unit()
-                || value.is_string()
-                || value.is::<gloam_core::PieceId>()
-                || value.is::<gloam_core::Hex>()
-                || value.is::<gloam_core::PlayerId>()
-                || value.is::<gloam_core::CardId>()
-                || value.is::<gloam_core::Point>()
-                || value.is::<gloam_core::GroupId>()
+    /// A comparison of values of two types, not both integers: Rhai's built-in answers it
+    /// before any registered function is looked at, and does not count a call (`!=` is
+    /// true, `==`, `<`, `<=`, `>`, `>=` false); `None` for anything else.
+    fn cross_type_comparison(name: &str, args: &[&Dynamic]) -> Option<bool> {
+        let [left, right] = args else {
+            return None;
         };
-        if !(left.is_unit() || right.is_unit()) || !plain(left) || !plain(right) {
+        if left.type_id() == right.type_id() {
             return None;
         }
-        let equal = left.is_unit() && right.is_unit();
         match name {
-            "==" => Some(equal),
-            "!=" => Some(!equal),
+            "!=" => Some(true),
+            "==" | "<" | "<=" | ">" | ">=" => Some(false),
             _ => None,
         }
     }
@@ -605,6 +655,41 @@ impl Env<'_> {
     }
 
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
+    /// Rhai's error for an integer operator that fails (overflow, division by zero), with
+    /// Rhai's words; `None` if the operator does not fail.
+    fn int_failure(name: &str, args: &[&Dynamic]) -> Option<String> {
+        match args {
+            [value] => {
+                let x = value.as_int().ok()?;
+                (name == "-" && x.checked_neg().is_none())
+                    .then(|| format!("Negation overflow: -{x}"))
+            }
+            [left, right] => {
+                let (x, y) = (left.as_int().ok()?, right.as_int().ok()?);
+                match name {
+                    "+" if x.checked_add(y).is_none() => {
+                        Some(format!("Addition overflow: {x} + {y}"))
+                    }
+                    "-" if x.checked_sub(y).is_none() => {
+                        Some(format!("Subtraction overflow: {x} - {y}"))
+                    }
+                    "*" if x.checked_mul(y).is_none() => {
+                        Some(format!("Multiplication overflow: {x} * {y}"))
+                    }
+                    "/" if y == 0 => Some(format!("Division by zero: {x} / {y}")),
+                    "/" if x.checked_div(y).is_none() => {
+                        Some(format!("Division overflow: {x} / {y}"))
+                    }
+                    "%" if x.checked_rem(y).is_none() => {
+                        Some(format!("Modulo division by zero or overflow: {x} % {y}"))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn fast_operator(name: &str, args: &[&Dynamic]) -> Option<Dynamic> {
         match args {
             [value] => match name {
@@ -848,7 +933,13 @@ impl Machine<'_> {
         }
         match stmt {
             Stmt::Noop(_) => Ok(Dynamic::UNIT),
-            Stmt::Expr(expr) => self.expr(expr),
+            Stmt::Expr { value, call, .. } => {
+                if *call {
+                    self.expr_uncounted(value)
+                } else {
+                    self.expr(value)
+                }
+            }
             Stmt::Block(statements, _) => self.block(statements),
             Stmt::Let {
                 slot,
@@ -1004,7 +1095,9 @@ impl Machine<'_> {
                         other => return other.map_err(|flow| marked(flow, || Mark::Try(false))),
                     }
                 }
+                // A caught error's `try` is worth `()`, whatever its catch block ends with.
                 self.block(catch)
+                    .map(|_| Dynamic::UNIT)
                     .map_err(|flow| marked(flow, || Mark::Try(true)))
             }
             Stmt::Throw { value, pos } => {
@@ -1168,6 +1261,12 @@ impl Machine<'_> {
         if !self.resuming() {
             self.env.track(expr.position())?;
         }
+        self.expr_uncounted(expr)
+    }
+
+    /// An expression's value, the operation of evaluating it not counted (Rhai does not
+    /// count a function-call statement's call as an expression).
+    fn expr_uncounted(&mut self, expr: &Expr) -> Eval<Dynamic> {
         match expr {
             Expr::Const(value, _) => Ok(value.clone()),
             Expr::Local(slot, _) => Ok(self.slots[*slot as usize].clone()),
@@ -1178,17 +1277,17 @@ impl Machine<'_> {
                     if let Some(s) = value.read_lock::<rhai::ImmutableString>() {
                         text.push_str(s.as_str());
                     } else {
-                        let shown = {
+                        // Rhai counts the call of `to_string`, and a limit it meets there
+                        // only shows the value as Rust shows it: the next count stops the run.
+                        self.env.operations += 1;
+                        let engine = self.env.engine;
+                        let pos = part.position();
+                        let shown = self.env.through_rhai(|global| {
                             let mut refs = [&mut value];
-                            let context = NativeCallContext::from((
-                                self.env.engine,
-                                "to_string",
-                                None,
-                                &self.env.global,
-                                part.position(),
-                            ));
+                            let context =
+                                NativeCallContext::from((engine, "to_string", None, global, pos));
                             context.call_native_fn_raw("to_string", true, &mut refs)
-                        };
+                        });
                         match shown.ok().and_then(|s| s.into_immutable_string().ok()) {
                             Some(shown) => text.push_str(shown.as_str()),
                             None => text.push_str(&value.to_string()),
@@ -1301,8 +1400,18 @@ impl Machine<'_> {
             }
             Expr::Chain(chain) => self.chain(chain).map_err(abandon),
             Expr::Block(statements, _) => self.block(statements),
-            Expr::ListLoop(list_loop) => self.list_loop(list_loop).map_err(abandon),
+            Expr::ListLoop(list_loop) => self.list_loop(list_loop, false).map_err(abandon),
+            Expr::Closure(counts) => {
+                for pos in counts.iter().skip(1) {
+                    self.env.track(*pos)?;
+                }
+                Ok(Dynamic::UNIT)
+            }
             Expr::Inline(inline) => {
+                // `call(f, ...)`: Rhai evaluates `f` first.
+                if let Some(pos) = inline.variable {
+                    self.env.track(pos)?;
+                }
                 let args = self.exprs(&inline.args).map_err(abandon)?;
                 self.inline(inline, args).map_err(abandon)
             }
@@ -1383,27 +1492,31 @@ impl Machine<'_> {
             };
             refs.push(value);
         }
-        // Counted as evaluating each argument counts: a chain counts itself, its index
-        // keys, its variable, then each index it takes.
+        // Counted as evaluating each argument counts: a chain counts itself, its links'
+        // nodes and index keys (`Machine::ready`), its variable, then each part it reads.
         for arg in &call.args {
             env.track(arg.position())?;
             if let Expr::Chain(chain) = arg {
-                for link in &chain.links {
-                    if let Link::Index(key, _) = link {
-                        env.track(key.position())?;
+                for (link, node) in chain.links.iter().zip(&chain.nodes) {
+                    if let Some(pos) = node {
+                        env.track(*pos)?;
+                        if let Link::Index(key, _) = link {
+                            env.track(key.position())?;
+                        }
                     }
                 }
                 if let Root::Local(_, pos) = chain.root {
                     env.track(pos)?;
                 }
-                for link in &chain.links {
-                    if let Link::Index(..) = link {
-                        env.track(Position::NONE)?;
-                    }
+                for _ in &chain.links {
+                    env.track(Position::NONE)?;
                 }
             }
         }
         if call.operator {
+            if let Some(holds) = Env::cross_type_comparison(&call.name, &refs) {
+                return Ok(Some(holds.into()));
+            }
             if !refs.iter().any(|arg| arg.is_variant()) {
                 if let Some(value) = Env::fast_operator(&call.name, &refs) {
                     return Ok(Some(value));
@@ -1569,11 +1682,19 @@ impl Machine<'_> {
     }
 
     /// The values of a chain's links, left to right, before its root (Rhai's order).
-    fn ready(&mut self, links: &[Link]) -> Eval<SmallVec<[Ready; 2]>> {
+    /// Rhai's pass over a chain's links before its root: each link's node counted where
+    /// `nodes` says, then its index or arguments evaluated (a lone literal index is not).
+    fn ready(&mut self, links: &[Link], nodes: &[Option<Position>]) -> Eval<SmallVec<[Ready; 2]>> {
         let mut ready = SmallVec::with_capacity(links.len());
-        for link in links {
+        for (link, node) in links.iter().zip(nodes) {
+            if let Some(pos) = node {
+                self.env.track(*pos)?;
+            }
             ready.push(match link {
                 Link::Prop(..) => Ready::Prop,
+                Link::Index(index, _) if node.is_none() => {
+                    Ready::Index(self.expr_uncounted(index)?)
+                }
                 Link::Index(index, _) => Ready::Index(self.expr(index)?),
                 Link::Method(call) => Ready::Method(self.exprs(&call.args)?),
                 Link::NullCheck => Ready::Prop,
@@ -1584,7 +1705,11 @@ impl Machine<'_> {
     }
 
     fn chain(&mut self, chain: &Chain) -> Eval<Dynamic> {
-        let mut ready = self.ready(&chain.links)?;
+        if let Root::Value(Expr::ListLoop(list_loop)) = &chain.root {
+            // The list functions the chain starts from are its first links for Rhai.
+            self.list_arguments(list_loop)?;
+        }
+        let mut ready = self.ready(&chain.links, &chain.nodes)?;
         if let (Some(Link::Inline(inline)), Some(Ready::Method(args))) =
             (chain.links.first(), ready.first_mut())
         {
@@ -1608,7 +1733,7 @@ impl Machine<'_> {
                 apply(&mut self.env, target, &chain.links, &mut ready, false)
             }
             Root::Value(expr) => {
-                let mut value = self.expr(expr)?;
+                let mut value = self.value_of_root(expr)?;
                 apply(&mut self.env, &mut value, &chain.links, &mut ready, true)
             }
         }
@@ -1621,7 +1746,7 @@ impl Machine<'_> {
         value: Dynamic,
         pos: Position,
     ) -> Eval<()> {
-        let mut ready = self.ready(&place.links)?;
+        let mut ready = self.ready(&place.links, &place.nodes)?;
         self.env.track(place.slot_pos)?;
         let root = &mut self.slots[place.slot as usize];
         assign_at(
@@ -1637,10 +1762,19 @@ impl Machine<'_> {
         self.env.check_size(root, pos)
     }
 
-    fn list_loop(&mut self, list_loop: &ListLoop) -> Eval<Dynamic> {
+    /// A list function with its closure, as a loop. `arguments_counted`: called as a
+    /// method, its part of the chain's pass over the arguments was counted already
+    /// ([`Machine::list_arguments`]).
+    fn list_loop(&mut self, list_loop: &ListLoop, arguments_counted: bool) -> Eval<Dynamic> {
+        if !arguments_counted {
+            self.list_arguments(list_loop)?;
+        }
         match &list_loop.list {
             Root::Local(slot, pos) => {
                 self.env.track(*pos)?;
+                if list_loop.method.is_none() {
+                    self.list_closure(list_loop)?;
+                }
                 // The closure never reads or changes the list's variable (the lowering
                 // refuses one that does through another closure, and one that captures it
                 // is Rhai's data race, below): the list is lent out of its variable for the
@@ -1657,7 +1791,10 @@ impl Machine<'_> {
                 result
             }
             Root::Value(expr) => {
-                let list = self.expr(expr)?;
+                let list = self.value_of_root(expr)?;
+                if list_loop.method.is_none() {
+                    self.list_closure(list_loop)?;
+                }
                 let is_list = list.is_array();
                 self.list_prelude(list_loop, is_list)?;
                 let items = list.into_array().unwrap_or_default();
@@ -1666,14 +1803,51 @@ impl Machine<'_> {
         }
     }
 
-    /// What Rhai does between evaluating a list function's list and calling its closure on
-    /// the first item: the closure's argument, the call, its checks.
-    fn list_prelude(&mut self, list_loop: &ListLoop, is_list: bool) -> Eval<()> {
-        // The closure, as Rhai evaluates the argument.
-        self.env.track(list_loop.closure_pos)?;
+    /// A list function called as a method is a link of a chain, whose arguments Rhai
+    /// evaluates before the chain's root, in the chain's order: the list functions it
+    /// starts from first (`l.filter(f).map(g)`), then the call's node and its closure.
+    /// Called as a function, its closure is counted in argument order, after the list.
+    fn list_arguments(&mut self, list_loop: &ListLoop) -> Eval<()> {
+        let Some(node) = list_loop.method else {
+            return Ok(());
+        };
+        if let Root::Value(Expr::ListLoop(inner)) = &list_loop.list {
+            self.list_arguments(inner)?;
+        }
+        if let Some(pos) = node {
+            self.env.track(pos)?;
+        }
+        self.list_closure(list_loop)
+    }
+
+    /// The value a chain or a list function starts from. A list function called as a
+    /// method is a link of the chain Rhai evaluates as one expression (`l.filter(f).len()`),
+    /// not an expression of its own: it is not counted as one, and its arguments were
+    /// counted with the chain's ([`Machine::list_arguments`]).
+    fn value_of_root(&mut self, expr: &Expr) -> Eval<Dynamic> {
+        match expr {
+            Expr::ListLoop(list_loop) if list_loop.method.is_some() => {
+                self.list_loop(list_loop, true)
+            }
+            _ => self.expr(expr),
+        }
+    }
+
+    /// The closure, as Rhai evaluates the argument: counted, and the variables it captures
+    /// shared from here on.
+    fn list_closure(&mut self, list_loop: &ListLoop) -> Eval<()> {
+        for pos in &list_loop.closure_counts {
+            self.env.track(*pos)?;
+        }
         for captured in &list_loop.shared {
             self.shared[*captured as usize] = true;
         }
+        Ok(())
+    }
+
+    /// What Rhai does between evaluating a list function's arguments and calling its
+    /// closure on the first item: the call, its checks.
+    fn list_prelude(&mut self, list_loop: &ListLoop, is_list: bool) -> Eval<()> {
         if !is_list {
             return Err(Flow::Bail(format!(
                 "`{}` on a value that is not a list",
@@ -1701,9 +1875,17 @@ impl Machine<'_> {
         list_loop: &ListLoop,
         items: impl Iterator<Item = Cow<'i, Dynamic>>,
     ) -> Eval<Dynamic> {
+        // Every turn counts against the run's limit (`limits::budget`).
         let mut kept = Array::new();
         for (index, item) in items.enumerate() {
-            self.env.track(list_loop.closure_pos)?;
+            // The closure's call, counted where the list function was called. A closure
+            // taking the item and its index is found at the third try (`functions.rs`,
+            // `call_on_item`): each try that fails is a call counted too.
+            if list_loop.index.is_some() {
+                self.env.track(list_loop.call_pos)?;
+                self.env.track(list_loop.call_pos)?;
+            }
+            self.env.track(list_loop.call_pos)?;
             if let Some(slot) = list_loop.index {
                 self.slots[slot as usize] = Dynamic::from_int(index as i64);
             }
@@ -1820,12 +2002,15 @@ fn assign_at(
     let engine = env.engine;
     match (link, first) {
         (Link::Prop(name, prop_pos), Ready::Prop) if target.is_map() => {
+            // Counted as Rhai counts reaching a map's entry.
+            env.track(Position::NONE)?;
             let key = Dynamic::from(rhai::ImmutableString::from(name.as_str()));
             with_part(engine, target, &key, *prop_pos, true, |part| {
                 assign_at(env, part, &links[1..], rest, op, value, pos)
             })
         }
         (Link::Index(_, index_pos), Ready::Index(key)) => {
+            env.track(Position::NONE)?;
             with_part(engine, target, key, *index_pos, true, |part| {
                 assign_at(env, part, &links[1..], rest, op, value, pos)
             })
@@ -1861,6 +2046,8 @@ fn apply(
         }
         (Link::Prop(name, pos), Ready::Prop) => {
             if target.is_map() {
+                // Counted as Rhai counts reading a map's entry.
+                env.track(Position::NONE)?;
                 let key = Dynamic::from(rhai::ImmutableString::from(name.as_str()));
                 return with_part(engine, target, &key, *pos, false, |part| {
                     apply(env, part, &links[1..], rest, owned)
@@ -1888,6 +2075,30 @@ fn apply(
             apply(env, &mut value, &links[1..], rest, true)
         }
         _ => Err(Flow::Bail("a chain whose links do not match".into())),
+    }
+}
+
+/// Whether Rhai has a built-in operator for arguments of these types (its own integers,
+/// flags, strings and characters, of one type, or string with character; the sandbox has
+/// no floats), which its interpreter calls without counting a call.
+fn builtin_types(args: &[&mut Dynamic]) -> bool {
+    let kind = |value: &Dynamic| {
+        if value.is_int() {
+            Some(0)
+        } else if value.is_string() || value.is_char() {
+            Some(1)
+        } else if value.is_bool() {
+            Some(2)
+        } else if value.is_unit() {
+            Some(3)
+        } else {
+            None
+        }
+    };
+    match args {
+        [one] => kind(one).is_some(),
+        [left, right] => kind(left).is_some() && kind(left) == kind(right),
+        _ => false,
     }
 }
 

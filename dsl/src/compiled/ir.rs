@@ -34,7 +34,14 @@ pub(crate) type Slot = u32;
 #[derive(Debug)]
 pub(crate) enum Stmt {
     Noop(Position),
-    Expr(Expr),
+    /// An expression as a statement, counted at `pos`, Rhai's position of the statement
+    /// (the expression's start: `l` in `l.push(1)`). `call`: Rhai's function-call
+    /// statement (`f(x);`), whose call is not counted a second time as an expression.
+    Expr {
+        value: Expr,
+        pos: Position,
+        call: bool,
+    },
     /// `let` / `const`: `live` is how many variables are in scope before it (Rhai's
     /// variable limit counts them).
     Let {
@@ -127,6 +134,7 @@ impl Stmt {
     pub(crate) fn position(&self) -> Position {
         match self {
             Stmt::Noop(pos)
+            | Stmt::Expr { pos, .. }
             | Stmt::Let { pos, .. }
             | Stmt::Assign { pos, .. }
             | Stmt::If { pos, .. }
@@ -138,7 +146,6 @@ impl Stmt {
             | Stmt::Block(_, pos)
             | Stmt::TryCatch { pos, .. } => *pos,
             Stmt::Switch(switch) => switch.pos,
-            Stmt::Expr(expr) => expr.position(),
             Stmt::For(for_loop) => for_loop.pos,
         }
     }
@@ -172,6 +179,8 @@ pub(crate) struct Place {
     pub(crate) slot_pos: Position,
     /// Properties and indexes, none a method call.
     pub(crate) links: Vec<Link>,
+    /// How Rhai counts each link before the variable: [`Chain::nodes`].
+    pub(crate) nodes: Vec<Option<Position>>,
 }
 
 /// An expression.
@@ -195,6 +204,10 @@ pub(crate) enum Expr {
     ListLoop(Box<ListLoop>),
     /// `f.call(args)` / `call(f, args)` of a closure kept in a variable, its body inline.
     Inline(Box<Inline>),
+    /// A closure kept in a variable, which makes no value here (its calls are lowered
+    /// inline): `()`, counted at each place Rhai counts evaluating the closure (see
+    /// `lower::Closure`), the first as any expression is.
+    Closure(Vec<Position>),
 }
 
 /// How many links a plain argument's chain may have ([`Expr::is_plain`]).
@@ -236,6 +249,7 @@ impl Expr {
             Expr::Chain(chain) => chain.pos,
             Expr::ListLoop(list_loop) => list_loop.pos,
             Expr::Inline(inline) => inline.pos,
+            Expr::Closure(counts) => counts.first().copied().unwrap_or(Position::NONE),
         }
     }
 }
@@ -266,6 +280,11 @@ pub(crate) struct Call {
 pub(crate) struct Chain {
     pub(crate) root: Root,
     pub(crate) links: Vec<Link>,
+    /// For each link, where Rhai's pass over the chain's arguments (before the root)
+    /// counts it: the node it heads; then its index or its arguments are evaluated.
+    /// `None`: not counted, for `?.` and for a lone property, a lone literal index (whose
+    /// key is then not counted either) or a lone method call without arguments.
+    pub(crate) nodes: Vec<Option<Position>>,
     pub(crate) pos: Position,
 }
 
@@ -330,8 +349,14 @@ pub(crate) struct ListLoop {
     pub(crate) index: Option<Slot>,
     /// The closure's body.
     pub(crate) body: Vec<Stmt>,
-    /// The closure's position (its operations are counted there).
-    pub(crate) closure_pos: Position,
+    /// Where Rhai counts the evaluation of the closure argument (one place for a closure
+    /// that captures nothing, more for one that captures: see `lower::Closure`).
+    pub(crate) closure_counts: Vec<Position>,
+    /// Called as a method (`list.filter(...)`): where Rhai's pass over the chain's
+    /// arguments counts the call's node, if it does ([`Chain::nodes`]); the closure is then
+    /// evaluated before the list, as Rhai evaluates a chain's arguments before its root.
+    /// Called as a function (`filter(list, ...)`): `None`, and the list comes first.
+    pub(crate) method: Option<Option<Position>>,
     /// How many variables are in scope in the closure's body before its parameters.
     pub(crate) live: usize,
     /// The list is a local the closure captures: Rhai refuses the call (a data race).
@@ -358,5 +383,8 @@ pub(crate) struct Inline {
     pub(crate) body: Vec<Stmt>,
     /// How many variables the call's scope starts with (captured and parameters).
     pub(crate) variables: usize,
+    /// Called as `call(f, args)`: the position of `f`, which Rhai evaluates (and counts)
+    /// before the arguments; `None` for `f.call(args)`.
+    pub(crate) variable: Option<Position>,
     pub(crate) pos: Position,
 }

@@ -113,8 +113,16 @@ impl Lowerer<'_> {
     fn stmt(&mut self, stmt: &RStmt) -> Lowering<Stmt> {
         Ok(match stmt {
             RStmt::Noop(pos) => Stmt::Noop(*pos),
-            RStmt::Expr(expr) => Stmt::Expr(self.expr(expr)?),
-            RStmt::FnCall(call, pos) => Stmt::Expr(self.call(call, *pos)?),
+            RStmt::Expr(expr) => Stmt::Expr {
+                value: self.expr(expr)?,
+                pos: stmt.position(),
+                call: false,
+            },
+            RStmt::FnCall(call, pos) => Stmt::Expr {
+                value: self.call(call, *pos)?,
+                pos: stmt.position(),
+                call: true,
+            },
             RStmt::Block(block) => Stmt::Block(self.block(block.statements())?, block.position()),
             RStmt::Var(var, flags, pos) => {
                 let (ident, value, _) = &**var;
@@ -128,11 +136,12 @@ impl Lowerer<'_> {
                     let slot = self.new_slot();
                     let name = ident.name.as_str();
                     let share = shared_slots(&closure.captured);
+                    let counts = closure.counts.clone();
                     self.scope
                         .push((name.into(), Binding::Closure(Rc::new(closure))));
                     return Ok(Stmt::Let {
                         slot,
-                        value: Expr::Const(rhai::Dynamic::UNIT, value.position()),
+                        value: Expr::Closure(counts),
                         live,
                         share,
                         pos: *pos,
@@ -305,6 +314,7 @@ impl Lowerer<'_> {
                 slot: self.lookup(var.1.as_str(), *pos)?,
                 slot_pos: *pos,
                 links: Vec::new(),
+                nodes: Vec::new(),
             }),
             RExpr::Dot(..) | RExpr::Index(..) => {
                 let chain = self.chain(expr)?;
@@ -318,6 +328,7 @@ impl Lowerer<'_> {
                             slot,
                             slot_pos,
                             links: chain.links,
+                            nodes: chain.nodes,
                         })
                     }
                     _ => Err("an assignment to a method's result or to a value".into()),
@@ -388,7 +399,7 @@ impl Lowerer<'_> {
         let name = call.name.as_str();
         if let ([first, rest @ ..], "call") = (call.args.as_slice(), name) {
             if let Some(closure) = self.closure_variable(first) {
-                return self.inline_call(&closure, rest, pos);
+                return self.inline_call(&closure, rest, Some(first.position()), pos);
             }
         }
         if matches!(
@@ -405,7 +416,7 @@ impl Lowerer<'_> {
                     }
                     other => Root::Value(self.expr(other)?),
                 };
-                return self.list_loop(kind, list, closure, pos, pos);
+                return self.list_loop(kind, list, closure, None, pos, pos);
             }
         }
         let args = self.exprs(&call.args)?;
@@ -477,24 +488,36 @@ impl Lowerer<'_> {
     }
 
     /// A closure given to a list function, if `expr` is one: its definition, its captured
-    /// variables (as outer slots) and its position.
+    /// variables (as outer slots) and where evaluating it is counted.
     fn closure(&self, expr: &RExpr) -> Lowering<Option<Closure>> {
-        let (pointer, captured, pos) = match expr {
-            RExpr::DynamicConstant(value, pos) if value.is_fnptr() => (&**value, Vec::new(), *pos),
+        let mut counts = vec![expr.position()];
+        let (pointer, captured) = match expr {
+            RExpr::DynamicConstant(value, _) if value.is_fnptr() => (&**value, Vec::new()),
             RExpr::Stmt(block) => {
                 let curry = match block.statements() {
-                    [RStmt::Share(_), RStmt::FnCall(call, _)] => &**call,
-                    [RStmt::Share(_), RStmt::Expr(expr)] => match &**expr {
-                        RExpr::FnCall(call, _) => &**call,
+                    [share @ RStmt::Share(_), call_stmt @ RStmt::FnCall(call, _)] => {
+                        counts.extend([share.position(), call_stmt.position()]);
+                        &**call
+                    }
+                    [share @ RStmt::Share(_), expr_stmt @ RStmt::Expr(expr)] => match &**expr {
+                        RExpr::FnCall(call, _) => {
+                            counts.extend([
+                                share.position(),
+                                expr_stmt.position(),
+                                expr.position(),
+                            ]);
+                            &**call
+                        }
                         _ => return Ok(None),
                     },
                     _ => return Ok(None),
                 };
+                counts.extend(curry.args.iter().map(RExpr::start_position));
                 if curry.name.as_str() != "curry" {
                     return Ok(None);
                 }
                 match curry.args.split_first() {
-                    Some((RExpr::DynamicConstant(value, pos), rest)) if value.is_fnptr() => {
+                    Some((RExpr::DynamicConstant(value, _), rest)) if value.is_fnptr() => {
                         let mut captured = Vec::new();
                         for arg in rest {
                             match arg {
@@ -503,7 +526,7 @@ impl Lowerer<'_> {
                                 _ => return Ok(None),
                             }
                         }
-                        (&**value, captured, *pos)
+                        (&**value, captured)
                     }
                     _ => return Ok(None),
                 }
@@ -536,13 +559,19 @@ impl Lowerer<'_> {
                 .map(|(name, slot)| (name.as_str().into(), slot))
                 .collect(),
             name,
-            pos,
+            counts,
         }))
     }
 
     /// `f.call(args)` or `call(f, args)` of a closure kept in a variable: its body lowered
     /// here, its parameters new slots, its captured variables the slots they were.
-    fn inline_call(&mut self, closure: &Closure, args: &[RExpr], pos: Position) -> Lowering<Expr> {
+    fn inline_call(
+        &mut self,
+        closure: &Closure,
+        args: &[RExpr],
+        variable: Option<Position>,
+        pos: Position,
+    ) -> Lowering<Expr> {
         if args.len() != closure.params.len() {
             return Err(format!(
                 "a closure of {} parameters called with {} arguments",
@@ -567,6 +596,7 @@ impl Lowerer<'_> {
             args,
             body: body?,
             variables: arity,
+            variable,
             pos,
         })))
     }
@@ -576,6 +606,7 @@ impl Lowerer<'_> {
         kind: ListKind,
         list: Root,
         closure: Closure,
+        method: Option<Option<Position>>,
         call_pos: Position,
         pos: Position,
     ) -> Lowering<Expr> {
@@ -623,7 +654,8 @@ impl Lowerer<'_> {
             item,
             index,
             body: body?,
-            closure_pos: closure.pos,
+            closure_counts: closure.counts.clone(),
+            method,
             live,
             race,
             call_pos,
@@ -677,7 +709,9 @@ impl Lowerer<'_> {
         // The links as Rhai nests them: each nested node's left side is a link of its
         // parent's kind (`?.`/`?[` if the parent is marked NEGATED); a node marked BREAK
         // ends the chain.
-        let mut raw: Vec<(bool, bool, &RExpr)> = Vec::new();
+        // With each link, the position of the node Rhai's argument pass counts for it: the
+        // node the link heads (its `.` or `[` onwards), the link itself for the last one.
+        let mut raw: Vec<(bool, bool, &RExpr, Position)> = Vec::new();
         let mut parent = expr;
         let mut rest = &binary.rhs;
         loop {
@@ -691,32 +725,42 @@ impl Lowerer<'_> {
             };
             match rest {
                 RExpr::Dot(next, _, _) | RExpr::Index(next, _, _) if !breaks => {
-                    raw.push((dotting, null_safe, &next.lhs));
+                    raw.push((dotting, null_safe, &next.lhs, rest.position()));
                     parent = rest;
                     rest = &next.rhs;
                 }
                 _ => {
-                    raw.push((dotting, null_safe, rest));
+                    raw.push((dotting, null_safe, rest, rest.position()));
                     break;
                 }
             }
         }
+        // Rhai's argument pass counts nothing for a lone property, a lone index that is a
+        // literal, or a lone method call without arguments (and does not evaluate the
+        // literal index).
+        let counts = !matches!(raw.as_slice(), [(true, _, RExpr::Property(..), _)])
+            && !matches!(raw.as_slice(), [(true, _, RExpr::MethodCall(call, _), _)] if call.args.is_empty())
+            && !matches!(raw.as_slice(), [(false, _, link, _)] if link.get_literal_value(None).is_some());
         let mut raw = raw.as_slice();
         let mut first = None;
         let root = match (&binary.lhs, raw) {
             (
                 lhs @ RExpr::Variable(_, _, var_pos),
-                [(true, false, RExpr::MethodCall(call, call_pos)), rest @ ..],
+                [
+                    (true, false, RExpr::MethodCall(call, call_pos), node),
+                    rest @ ..,
+                ],
             ) if call.name.as_str() == "call" && self.closure_variable(lhs).is_some() => {
                 // `f.call(args)`: the closure's variable holds no value here; the call is
                 // the chain's first link, its arguments evaluated in their turn.
                 let closure = self.closure_variable(lhs).expect("a closure variable");
                 raw = rest;
-                let Expr::Inline(inline) = self.inline_call(&closure, &call.args, *call_pos)?
+                let Expr::Inline(inline) =
+                    self.inline_call(&closure, &call.args, None, *call_pos)?
                 else {
                     unreachable!("an inline call lowers to `Expr::Inline`")
                 };
-                first = Some(Link::Inline(inline));
+                first = Some((Link::Inline(inline), counts.then_some(*node)));
                 Root::Value(Expr::Const(rhai::Dynamic::UNIT, *var_pos))
             }
             (RExpr::Variable(var, _, var_pos), _) => {
@@ -724,21 +768,26 @@ impl Lowerer<'_> {
             }
             (other, _) => Root::Value(self.expr(other)?),
         };
+        let (links, nodes) = first.into_iter().unzip();
         let mut chain = Chain {
             root,
-            links: first.into_iter().collect(),
+            links,
+            nodes,
             pos,
         };
-        for &(dotting, null_safe, link) in raw {
+        for &(dotting, null_safe, link, node) in raw {
             if null_safe {
                 chain.links.push(Link::NullCheck);
+                chain.nodes.push(None);
             }
+            let node = counts.then_some(node);
             if dotting {
                 match link {
                     RExpr::Property(property, prop_pos) => {
                         chain
                             .links
                             .push(Link::Prop(property.2.as_str().into(), *prop_pos));
+                        chain.nodes.push(node);
                     }
                     RExpr::MethodCall(..) if null_safe => {
                         // (Rhai 1.27 does not find some methods after `?.`, `len` of a
@@ -758,10 +807,16 @@ impl Lowerer<'_> {
                                     Root::Value(Expr::Chain(Box::new(chain)))
                                 };
                                 chain = Chain {
-                                    root: Root::Value(
-                                        self.list_loop(kind, list, closure, *call_pos, pos)?,
-                                    ),
+                                    root: Root::Value(self.list_loop(
+                                        kind,
+                                        list,
+                                        closure,
+                                        Some(node),
+                                        *call_pos,
+                                        pos,
+                                    )?),
                                     links: Vec::new(),
+                                    nodes: Vec::new(),
                                     pos,
                                 };
                                 continue;
@@ -787,6 +842,7 @@ impl Lowerer<'_> {
                         chain
                             .links
                             .push(Link::Method(self.resolve(call, args, 1, *call_pos)));
+                        chain.nodes.push(node);
                     }
                     other => return Err(format!("`.` followed by {other:?}")),
                 }
@@ -794,6 +850,7 @@ impl Lowerer<'_> {
                 let index = self.expr(link)?;
                 let index_pos = link.start_position();
                 chain.links.push(Link::Index(index, index_pos));
+                chain.nodes.push(node);
             }
         }
         Ok(chain)
@@ -809,7 +866,11 @@ struct Closure {
     captured: Vec<(Identifier, Binding)>,
     /// Its function's name (`anon$...`).
     name: String,
-    pos: Position,
+    /// Where Rhai counts an operation when it evaluates the closure, in order: the
+    /// closure's own position for one that captures nothing; for one that captures, the
+    /// block Rhai makes of it, the statement sharing the variables, the call of `curry`,
+    /// its function and each captured variable.
+    counts: Vec<Position>,
 }
 
 /// The slots among a closure's captured variables (Rhai makes each one shared).

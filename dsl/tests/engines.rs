@@ -524,6 +524,10 @@ const LIMITED: &[&str] = &[
     "let l = [3, 1, 2]; l.sort(); [l, l.index_of(2), #{k: 1}.keys()]",
     "let n = 0; for i in 0..3 { n += i; } while n > 0 { n -= 1; } n",
     "let l = [1, 2, 3]; try { l.filter(|x| x / 0) } catch (e) { l.len() }",
+    "let f = fighters(); [f[0] == (), f[0] != 1, () + \"s\", \"s\" + (), 1 == \"x\", [1] != 2]",
+    "let a = -9223372036854775807 - 1; let r = []; try { r.push(-a); } catch (e) { r.push(`${e}`); } r",
+    "let r = []; try { r.push(true + true); } catch (e) { r.push(1); } try { r.push(!()); } catch (e) { r.push(2); } r",
+    "let r = [\"a\" + \"b\", \"ab\" - \"b\", \"a\" < \"b\", 2 ** 3, 7 % 2, 1 << 2]; try { r.push(2 ** -1); } catch (e) { r.push(3); } r",
 ];
 
 /// A script reading parts of variables in every way a call's argument may.

@@ -336,7 +336,7 @@ impl Env<'_> {
             return Err(error(EvalAltResult::ErrorArithmetic(message, call.pos)));
         }
         drop(view);
-        if builtin_types(args) {
+        if builtin_exists(&call.name, args) {
             self.call_rhai_counted(&call.name, false, args, call.pos)
         } else {
             self.call_rhai(&call.name, false, args, call.pos)
@@ -513,17 +513,22 @@ impl Env<'_> {
     /// Rhai's resolution.
     fn call_ready(&mut self, call: &Call, mut args: Args) -> Eval<Dynamic> {
         if call.operator {
-            let view: View<'_> = args.iter().collect();
-            if let Some(holds) = Env::cross_type_comparison(&call.name, &view) {
-                return Ok(holds.into());
-            }
-            drop(view);
-            if !args.iter().any(Dynamic::is_variant) {
+            let plain = !args.iter().any(Dynamic::is_variant);
+            if plain {
                 let view: View<'_> = args.iter().collect();
                 if let Some(value) = Env::fast_operator(&call.name, &view) {
                     return Ok(value);
                 }
-                drop(view);
+            }
+            if let Some(holds) = Env::cross_type_comparison(&call.name, &args) {
+                if !plain {
+                    // With a game value, Rhai looks for a registered function first: the
+                    // call is counted, then answered by the built-in.
+                    self.track(call.pos)?;
+                }
+                return Ok(holds.into());
+            }
+            if plain {
                 let mut refs: Refs<'_> = args.iter_mut().collect();
                 return self.builtin_operator(call, &mut refs);
             }
@@ -603,14 +608,18 @@ impl Env<'_> {
         None
     }
 
-    /// A comparison of values of two types, not both integers: Rhai's built-in answers it
-    /// before any registered function is looked at, and does not count a call (`!=` is
-    /// true, `==`, `<`, `<=`, `>`, `>=` false); `None` for anything else.
-    fn cross_type_comparison(name: &str, args: &[&Dynamic]) -> Option<bool> {
+    /// A comparison of values of two types: Rhai's built-in answers it (`!=` is true, `==`,
+    /// `<`, `<=`, `>`, `>=` false), without counting a call, unless a game value is one of
+    /// them (then Rhai counts the call as it looks for a registered function first); `None`
+    /// for anything else.
+    fn cross_type_comparison<D: std::borrow::Borrow<Dynamic>>(
+        name: &str,
+        args: &[D],
+    ) -> Option<bool> {
         let [left, right] = args else {
             return None;
         };
-        if left.type_id() == right.type_id() {
+        if left.borrow().type_id() == right.borrow().type_id() {
             return None;
         }
         match name {
@@ -661,8 +670,8 @@ impl Env<'_> {
         match args {
             [value] => {
                 let x = value.as_int().ok()?;
-                (name == "-" && x.checked_neg().is_none())
-                    .then(|| format!("Negation overflow: -{x}"))
+                // Rhai's interpreter negates an integer itself, with its own message.
+                (name == "-" && x.checked_neg().is_none()).then(|| "integer overflow".to_owned())
             }
             [left, right] => {
                 let (x, y) = (left.as_int().ok()?, right.as_int().ok()?);
@@ -1514,9 +1523,6 @@ impl Machine<'_> {
             }
         }
         if call.operator {
-            if let Some(holds) = Env::cross_type_comparison(&call.name, &refs) {
-                return Ok(Some(holds.into()));
-            }
             if !refs.iter().any(|arg| arg.is_variant()) {
                 if let Some(value) = Env::fast_operator(&call.name, &refs) {
                     return Ok(Some(value));
@@ -1525,6 +1531,14 @@ impl Machine<'_> {
                 // Counted as the registered operator's call is.
                 env.track(call.pos)?;
                 return Ok(Some(Dynamic::from_bool(equal)));
+            }
+            if let Some(holds) = Env::cross_type_comparison(&call.name, &refs) {
+                if refs.iter().any(|arg| arg.is_variant()) {
+                    // With a game value, Rhai looks for a registered function first: the
+                    // call is counted, then answered by the built-in.
+                    env.track(call.pos)?;
+                }
+                return Ok(Some(holds.into()));
             }
         } else {
             let natives = env.natives;
@@ -2078,28 +2092,46 @@ fn apply(
     }
 }
 
-/// Whether Rhai has a built-in operator for arguments of these types (its own integers,
-/// flags, strings and characters, of one type, or string with character; the sandbox has
-/// no floats), which its interpreter calls without counting a call.
-fn builtin_types(args: &[&mut Dynamic]) -> bool {
-    let kind = |value: &Dynamic| {
-        if value.is_int() {
-            Some(0)
-        } else if value.is_string() || value.is_char() {
-            Some(1)
-        } else if value.is_bool() {
-            Some(2)
-        } else if value.is_unit() {
-            Some(3)
-        } else {
-            None
-        }
+/// Whether Rhai's interpreter answers operator `name` on these arguments (of Rhai's own
+/// types, none a game value) with a built-in, which it does not count as a call: its
+/// table of built-ins (`rhai::func::builtin`) for the sandbox's types (no floats). A unary
+/// operator's built-ins (`!` of a flag, `-` of an integer) are the evaluator's own.
+fn builtin_exists(name: &str, args: &[&mut Dynamic]) -> bool {
+    const COMPARE: &[&str] = &["==", "!=", ">", ">=", "<", "<="];
+    let [left, right] = args else {
+        return false;
     };
-    match args {
-        [one] => kind(one).is_some(),
-        [left, right] => kind(left).is_some() && kind(left) == kind(right),
-        _ => false,
+    let compare = COMPARE.contains(&name);
+    let string = |v: &Dynamic| v.is_string();
+    let ch = |v: &Dynamic| v.is_char();
+    let unit = |v: &Dynamic| v.is_unit();
+    if left.is_int() && right.is_int() {
+        return compare
+            || matches!(
+                name,
+                "+" | "-" | "*" | "/" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | ".." | "..="
+            );
     }
+    if left.is_bool() && right.is_bool() {
+        return compare || matches!(name, "&" | "|" | "^");
+    }
+    if string(left) && string(right) {
+        return compare || matches!(name, "+" | "-");
+    }
+    if ch(left) && ch(right) {
+        return compare || name == "+";
+    }
+    if (string(left) && ch(right)) || (ch(left) && string(right)) {
+        return compare || name == "+" || (string(left) && name == "-");
+    }
+    if unit(left) && unit(right) {
+        return compare;
+    }
+    if (unit(left) && string(right)) || (string(left) && unit(right)) {
+        return compare || name == "+";
+    }
+    // Values of two types, not both numbers: a comparison is a built-in.
+    left.type_id() != right.type_id() && compare
 }
 
 /// Rhai's hash of a `switch` value (its parser keys value cases by it): the value's own

@@ -842,6 +842,7 @@ impl Env<'_> {
             operator: false,
             script: None,
             plain_args: false,
+            plain_parts: false,
             first_by_ref: false,
             pos,
         };
@@ -1452,28 +1453,32 @@ impl Machine<'_> {
         // The lists and maps the parts are read in: the variables, then the parts of them
         // a second link reads in.
         let mut outer: SmallVec<[Held<'_>; 4]> = SmallVec::new();
-        for arg in &call.args {
-            if let Expr::Chain(chain) = arg {
-                let Root::Local(slot, _) = chain.root else {
-                    return Ok(None);
-                };
-                let Some(held) = Held::of(&slots[slot as usize]) else {
-                    return Ok(None);
-                };
-                outer.push(held);
+        if call.plain_parts {
+            for arg in &call.args {
+                if let Expr::Chain(chain) = arg {
+                    let Root::Local(slot, _) = chain.root else {
+                        return Ok(None);
+                    };
+                    let Some(held) = Held::of(&slots[slot as usize]) else {
+                        return Ok(None);
+                    };
+                    outer.push(held);
+                }
             }
         }
         let mut inner: SmallVec<[Held<'_>; 2]> = SmallVec::new();
-        let chains = call.args.iter().filter_map(|arg| match arg {
-            Expr::Chain(chain) => Some(chain),
-            _ => None,
-        });
-        for (held, chain) in outer.iter().zip(chains) {
-            if let [first, _] = chain.links.as_slice() {
-                let Some(part) = held.part(first, key(first)).and_then(Held::of) else {
-                    return Ok(None);
-                };
-                inner.push(part);
+        if call.plain_parts {
+            let chains = call.args.iter().filter_map(|arg| match arg {
+                Expr::Chain(chain) => Some(chain),
+                _ => None,
+            });
+            for (held, chain) in outer.iter().zip(chains) {
+                if let [first, _] = chain.links.as_slice() {
+                    let Some(part) = held.part(first, key(first)).and_then(Held::of) else {
+                        return Ok(None);
+                    };
+                    inner.push(part);
+                }
             }
         }
         let mut refs: View<'_> = SmallVec::new();

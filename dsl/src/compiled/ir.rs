@@ -269,6 +269,8 @@ pub(crate) struct Call {
     /// Every argument is plain ([`Expr::is_plain`]): evaluating them changes nothing, so a
     /// native may be given them borrowed, in place, rather than copies.
     pub(crate) plain_args: bool,
+    /// Some plain argument is a part of a local (a chain), read where it is.
+    pub(crate) plain_parts: bool,
     /// `f(x, ...)` with a variable first (neither an operator nor the script's own
     /// function): Rhai passes the variable itself to a function taking it by reference.
     pub(crate) first_by_ref: bool,

@@ -474,6 +474,7 @@ impl Lowerer<'_> {
         Call {
             script: None,
             plain_args: args.iter().all(Expr::is_plain),
+            plain_parts: args.iter().any(|arg| matches!(arg, Expr::Chain(_))),
             name: call.name.as_str().into(),
             natives: self
                 .natives

@@ -295,10 +295,84 @@ fn too_large(what: &str, pos: Position) -> Flow {
 }
 
 impl Env<'_> {
+    #[inline]
     fn track(&mut self, pos: Position) -> Eval<()> {
         self.operations += 1;
         if self.operations > self.max_operations {
             return Err(error(EvalAltResult::ErrorTooManyOperations(pos)));
+        }
+        Ok(())
+    }
+
+    /// A plain call answered with its arguments where they are (`Machine::call_plain`): an
+    /// operator the evaluator does itself, or a native's borrowing form; `None` when
+    /// neither takes them, and the call is to be made with copies.
+    fn answer_plain(&mut self, call: &Call, refs: &[&Dynamic]) -> Eval<Option<Dynamic>> {
+        if call.operator {
+            if !refs.iter().any(|arg| arg.is_variant()) {
+                if let Some(value) = Env::fast_operator(&call.name, refs) {
+                    return Ok(Some(value));
+                }
+            } else if let Some(equal) = Env::id_equality(&call.name, refs) {
+                // Counted as the registered operator's call is.
+                self.track(call.pos)?;
+                return Ok(Some(Dynamic::from_bool(equal)));
+            }
+            if let Some(holds) = Env::cross_type_comparison(&call.name, refs) {
+                if refs.iter().any(|arg| arg.is_variant()) {
+                    // With a game value, Rhai looks for a registered function first: the
+                    // call is counted, then answered by the built-in.
+                    self.track(call.pos)?;
+                }
+                return Ok(Some(holds.into()));
+            }
+        } else {
+            let natives = self.natives;
+            let chosen = call
+                .natives
+                .iter()
+                .map(|&index| &natives.list[index])
+                .find(|native| native.accepts(refs));
+            if let Some(native) = chosen {
+                if let (Some(borrowed), false) = (
+                    &native.borrowed,
+                    native.asks || refs.iter().any(|arg| arg.is_shared()),
+                ) {
+                    let pos = call.pos;
+                    self.track(pos)?;
+                    let context = NativeCallContext::from((
+                        self.engine,
+                        call.name.as_str(),
+                        None,
+                        &self.global,
+                        pos,
+                    ));
+                    let result = borrowed(context, refs).map_err(|e| Flow::Error(fill(e, pos)))?;
+                    self.check_size(&result, pos)?;
+                    return Ok(Some(result));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// What reading a plain part of a local counts after the chain itself
+    /// (`Machine::call_plain`): its links' nodes and index keys (`Machine::ready`), its
+    /// variable, then each part it reads.
+    fn track_part(&mut self, chain: &Chain) -> Eval<()> {
+        for (link, node) in chain.links.iter().zip(&chain.nodes) {
+            if let Some(pos) = node {
+                self.track(*pos)?;
+                if let Link::Index(key, _) = link {
+                    self.track(key.position())?;
+                }
+            }
+        }
+        if let Root::Local(_, pos) = chain.root {
+            self.track(pos)?;
+        }
+        for _ in &chain.links {
+            self.track(Position::NONE)?;
         }
         Ok(())
     }
@@ -1440,6 +1514,32 @@ impl Machine<'_> {
     /// index out of range, a shared variable); nothing was counted, and the call is to be
     /// evaluated as any other, which reads the part, or reports why it cannot.
     fn call_plain(&mut self, call: &Call) -> Eval<Option<Dynamic>> {
+        if call.plain_parts {
+            return self.call_plain_parts(call);
+        }
+        let Machine { env, slots, .. } = self;
+        for arg in &call.args {
+            env.track(arg.position())?;
+        }
+        let mut refs: View<'_> = SmallVec::new();
+        for arg in &call.args {
+            match arg {
+                Expr::Const(value, _) => refs.push(value),
+                Expr::Local(slot, _) => refs.push(&slots[*slot as usize]),
+                _ => return Err(Flow::Bail("a plain argument that is not plain".into())),
+            }
+        }
+        if let Some(value) = env.answer_plain(call, &refs)? {
+            return Ok(Some(value));
+        }
+        let args = Machine::copies(call, &refs);
+        drop(refs);
+        self.call_copies(call, args).map(Some)
+    }
+
+    /// [`Machine::call_plain`] with an argument that is a part of a local, found first
+    /// where it is, in the list or map that holds it.
+    fn call_plain_parts(&mut self, call: &Call) -> Eval<Option<Dynamic>> {
         let Machine { env, slots, .. } = self;
         let slots: &[Dynamic] = slots;
         fn index_key<'k>(slots: &'k [Dynamic], link: &'k Link) -> Option<&'k Dynamic> {
@@ -1511,81 +1611,35 @@ impl Machine<'_> {
         for arg in &call.args {
             env.track(arg.position())?;
             if let Expr::Chain(chain) = arg {
-                for (link, node) in chain.links.iter().zip(&chain.nodes) {
-                    if let Some(pos) = node {
-                        env.track(*pos)?;
-                        if let Link::Index(key, _) = link {
-                            env.track(key.position())?;
-                        }
-                    }
-                }
-                if let Root::Local(_, pos) = chain.root {
-                    env.track(pos)?;
-                }
-                for _ in &chain.links {
-                    env.track(Position::NONE)?;
-                }
+                env.track_part(chain)?;
             }
         }
-        if call.operator {
-            if !refs.iter().any(|arg| arg.is_variant()) {
-                if let Some(value) = Env::fast_operator(&call.name, &refs) {
-                    return Ok(Some(value));
-                }
-            } else if let Some(equal) = Env::id_equality(&call.name, &refs) {
-                // Counted as the registered operator's call is.
-                env.track(call.pos)?;
-                return Ok(Some(Dynamic::from_bool(equal)));
-            }
-            if let Some(holds) = Env::cross_type_comparison(&call.name, &refs) {
-                if refs.iter().any(|arg| arg.is_variant()) {
-                    // With a game value, Rhai looks for a registered function first: the
-                    // call is counted, then answered by the built-in.
-                    env.track(call.pos)?;
-                }
-                return Ok(Some(holds.into()));
-            }
-        } else {
-            let natives = env.natives;
-            let chosen = call
-                .natives
-                .iter()
-                .map(|&index| &natives.list[index])
-                .find(|native| native.accepts(&refs));
-            if let Some(native) = chosen {
-                if let (Some(borrowed), false) = (
-                    &native.borrowed,
-                    native.asks || refs.iter().any(|arg| arg.is_shared()),
-                ) {
-                    let pos = call.pos;
-                    env.track(pos)?;
-                    let context = NativeCallContext::from((
-                        env.engine,
-                        call.name.as_str(),
-                        None,
-                        &env.global,
-                        pos,
-                    ));
-                    let result = borrowed(context, &refs).map_err(|e| Flow::Error(fill(e, pos)))?;
-                    env.check_size(&result, pos)?;
-                    return Ok(Some(result));
-                }
-            }
+        if let Some(value) = env.answer_plain(call, &refs)? {
+            return Ok(Some(value));
         }
-        let by_ref = match (call.first_by_ref, call.args.first()) {
-            (true, Some(Expr::Local(slot, _))) => Some(*slot as usize),
-            _ => None,
-        };
-        let args: Args = refs[usize::from(by_ref.is_some())..]
-            .iter()
-            .map(|arg| (*arg).clone())
-            .collect();
+        let args = Machine::copies(call, &refs);
         drop(refs);
         drop(inner);
         drop(outer);
-        match by_ref {
-            Some(slot) => self.call_on_local(call, slot, args).map(Some),
-            None => self.env.call_ready(call, args).map(Some),
+        self.call_copies(call, args).map(Some)
+    }
+
+    /// The arguments of a plain call copied, the variable a call on a variable is made on
+    /// left out ([`Machine::call_copies`]).
+    fn copies(call: &Call, refs: &[&Dynamic]) -> Args {
+        let skip = usize::from(matches!(
+            (call.first_by_ref, call.args.first()),
+            (true, Some(Expr::Local(..)))
+        ));
+        refs[skip..].iter().map(|arg| (*arg).clone()).collect()
+    }
+
+    /// A plain call no operator or borrowing native answered, with copies of its arguments:
+    /// made as any other call.
+    fn call_copies(&mut self, call: &Call, args: Args) -> Eval<Dynamic> {
+        match (call.first_by_ref, call.args.first()) {
+            (true, Some(Expr::Local(slot, _))) => self.call_on_local(call, *slot as usize, args),
+            _ => self.env.call_ready(call, args),
         }
     }
 

@@ -97,13 +97,25 @@ pub(crate) const LIST_FUNCTIONS: &[&str] = &["filter", "some", "all", "map"];
 /// A list function with a closure, memoized (see [`crate::runtime::Memo`]): `compute`
 /// runs only if no equal call was kept.
 fn memoized(
+    ctx: &Ncc,
     function: &'static str,
     list: &mut Array,
     closure: &FnPtr,
     compute: impl FnOnce(&mut Array) -> Res<Dynamic>,
 ) -> Res<Dynamic> {
     match memo_lookup(function, closure, list) {
-        Lookup::Hit(value) => Ok(value),
+        // The kept result counts the operations computing it counted, as a run that
+        // computed it again would (`limits::budget`).
+        Lookup::Hit(value, operations) => {
+            if crate::limits::budget::spend(operations) {
+                Ok(value)
+            } else {
+                Err(Box::new(EvalAltResult::ErrorTerminated(
+                    Dynamic::from(crate::limits::budget::SPENT),
+                    ctx.call_position(),
+                )))
+            }
+        }
         Lookup::Skip => compute(list),
         Lookup::Miss(pending) => {
             let result = compute(list);
@@ -123,7 +135,7 @@ fn register_lists(engine: &mut Registrar) {
         .register_into_engine(
             engine.engine(),
             |ctx: Ncc, list: &mut Array, function: FnPtr| -> Res<Array> {
-                let kept = memoized("filter", list, &function, |list| {
+                let kept = memoized(&ctx, "filter", list, &function, |list| {
                     let mut kept = Array::new();
                     for (index, item) in list.iter_mut().enumerate() {
                         let keep = call_on_item(&ctx, "filter", &function, item, index)?;
@@ -141,7 +153,7 @@ fn register_lists(engine: &mut Registrar) {
         .register_into_engine(
             engine.engine(),
             |ctx: Ncc, list: &mut Array, function: FnPtr| -> Res<bool> {
-                let hit = memoized("some", list, &function, |list| {
+                let hit = memoized(&ctx, "some", list, &function, |list| {
                     for (index, item) in list.iter_mut().enumerate() {
                         let hit = call_on_item(&ctx, "some", &function, item, index)?;
                         if hit.as_bool().unwrap_or(false) {
@@ -158,7 +170,7 @@ fn register_lists(engine: &mut Registrar) {
         .register_into_engine(
             engine.engine(),
             |ctx: Ncc, list: &mut Array, function: FnPtr| -> Res<bool> {
-                let all = memoized("all", list, &function, |list| {
+                let all = memoized(&ctx, "all", list, &function, |list| {
                     for (index, item) in list.iter_mut().enumerate() {
                         let hit = call_on_item(&ctx, "all", &function, item, index)?;
                         if !hit.as_bool().unwrap_or(false) {
@@ -175,7 +187,7 @@ fn register_lists(engine: &mut Registrar) {
         .register_into_engine(
             engine.engine(),
             |ctx: Ncc, list: &mut Array, function: FnPtr| -> Res<Array> {
-                let mapped = memoized("map", list, &function, |list| {
+                let mapped = memoized(&ctx, "map", list, &function, |list| {
                     let mut mapped = Array::with_capacity(list.len());
                     for (index, item) in list.iter_mut().enumerate() {
                         mapped.push(call_on_item(&ctx, "map", &function, item, index)?);

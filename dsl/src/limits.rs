@@ -101,6 +101,29 @@ pub(crate) mod budget {
         })
     }
 
+    /// The operations the run has used; 0 outside a counted run.
+    pub(crate) fn used() -> u64 {
+        BUDGET.with(|cell| {
+            let budget = cell.get();
+            if budget.active { budget.used } else { 0 }
+        })
+    }
+
+    /// Counts `operations` at once: the closure turns of a list function's result kept
+    /// from an earlier run of the same script (`runtime::Memo`), which a run that computed
+    /// it would have counted. `false` when they take the run past its limit.
+    pub(crate) fn spend(operations: u64) -> bool {
+        BUDGET.with(|cell| {
+            let mut budget = cell.get();
+            if !budget.active {
+                return true;
+            }
+            budget.used = budget.used.saturating_add(operations);
+            cell.set(budget);
+            budget.used <= budget.max
+        })
+    }
+
     /// Whether `token`, of an `ErrorTerminated`, says the operations are spent.
     pub(crate) fn is_spent(token: &Dynamic) -> bool {
         token

@@ -151,7 +151,8 @@ pub(crate) fn compiled() -> Option<Rc<Compiled>> {
 /// before it did up to the same point.
 #[derive(Default)]
 pub(crate) struct Memo {
-    entries: BTreeMap<String, Dynamic>,
+    /// Each kept result, with the operations computing it counted (its closure's turns).
+    entries: BTreeMap<String, (Dynamic, u64)>,
     /// The labels named (by address) in the keys, kept alive so that no other script's
     /// label can take an address a key names.
     labels: Vec<Arc<str>>,
@@ -169,8 +170,8 @@ pub(crate) enum Lookup {
     /// Not memoized: no run is lent, a list function is already running, the run has
     /// changed the game or stopped, or a value cannot be part of a key.
     Skip,
-    /// The kept result.
-    Hit(Dynamic),
+    /// The kept result, and the operations computing it counted.
+    Hit(Dynamic, u64),
     /// Not kept yet: compute it, then [`memo_store`] it.
     Miss(Pending),
 }
@@ -181,6 +182,8 @@ pub(crate) struct Pending {
     events: usize,
     next_answer: usize,
     flow: usize,
+    /// The run's operations before (`limits::budget`).
+    operations: u64,
 }
 
 /// Writes `value` into a memo key; `false` if it is of a type a key cannot hold.
@@ -286,8 +289,8 @@ pub(crate) fn memo_lookup(function: &str, closure: &FnPtr, list: &Array) -> Look
         let Some(key) = call_key(&run.key_prefix(), function, closure, list) else {
             return Lookup::Skip;
         };
-        if let Some(value) = run.memo.entries.get(&key) {
-            return Lookup::Hit(value.clone());
+        if let Some((value, operations)) = run.memo.entries.get(&key) {
+            return Lookup::Hit(value.clone(), *operations);
         }
         run.list_depth += 1;
         Lookup::Miss(Pending {
@@ -295,6 +298,7 @@ pub(crate) fn memo_lookup(function: &str, closure: &FnPtr, list: &Array) -> Look
             events: run.events.len(),
             next_answer: run.next_answer,
             flow: run.flow.len(),
+            operations: crate::limits::budget::used(),
         })
     })
     .unwrap_or(Lookup::Skip)
@@ -334,7 +338,10 @@ pub(crate) fn memo_store(
             let label = run.label.clone();
             run.memo.labels.push(label);
         }
-        run.memo.entries.insert(pending.key, result.clone());
+        let operations = crate::limits::budget::used().saturating_sub(pending.operations);
+        run.memo
+            .entries
+            .insert(pending.key, (result.clone(), operations));
     });
 }
 

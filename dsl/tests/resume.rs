@@ -22,9 +22,25 @@ type Transcript = (
 /// into the options), until it finishes, fails or the picks run out. Also gives how many
 /// runs resumed.
 fn play(engine: ScriptEngine, text: &str, picks: &[usize]) -> Option<(Transcript, u64)> {
+    play_within(engine, text, picks, None)
+}
+
+/// [`play`] with at most `operations` operations a run (`None`: the default limit).
+fn play_within(
+    engine: ScriptEngine,
+    text: &str,
+    picks: &[usize],
+    operations: Option<u64>,
+) -> Option<(Transcript, u64)> {
     let context =
         ScriptContext::effect("choices").with_variables(["this_fighter", "target", "player"]);
     let mut f = fixture();
+    if let Some(operations) = operations {
+        f.host = gloam_dsl::Host::with_limits(gloam_dsl::Limits {
+            operations,
+            ..gloam_dsl::Limits::default()
+        });
+    }
     f.host.set_script_engine(engine);
     let script = f
         .host
@@ -71,6 +87,37 @@ fn script_text(statements: &[String], last: &str) -> String {
          {}\n{last}",
         statements.join("\n")
     )
+}
+
+/// On Rhai, a script that asks a question runs again from its top after the answer, and
+/// `filter`, `some`, `all` and `map` give the result kept from the run before
+/// (`runtime::Memo`) without running their closure again; the compiled run resumes after
+/// the question. Both count a run's operations as one run from the top would, the kept
+/// result's closure turns included (`limits::budget`): at every limit, both engines stop at
+/// the same place after the answer, or both finish.
+#[test]
+fn a_kept_list_result_counts_its_closure_turns_at_every_limit() {
+    let text = "let l = [1, 2, 3, 4];\n\
+         let kept = l.filter(|x| { let n = 0; while n < 5 { n += 1; } x > 1 });\n\
+         let o = choose_option([\"p\", \"q\"], \"which?\");\n\
+         let more = l.map(|x| x * 2);\n\
+         let o2 = choose_option([\"p\", \"q\"], \"again?\");\n\
+         [kept, more, o, o2]";
+    let (whole, _) = play(ScriptEngine::Rhai, text, &[0, 1]).expect("it compiles");
+    assert!(whole.0.last().is_some_and(Result::is_ok), "{:?}", whole.0);
+    let mut limit = 1;
+    loop {
+        let (rhai, _) =
+            play_within(ScriptEngine::Rhai, text, &[0, 1], Some(limit)).expect("it compiles");
+        let (compiled, _) =
+            play_within(ScriptEngine::Compiled, text, &[0, 1], Some(limit)).expect("it compiles");
+        assert_eq!(compiled, rhai, "limit {limit}");
+        if rhai.0.last().is_some_and(Result::is_ok) {
+            break;
+        }
+        limit += 1;
+    }
+    assert!(limit > 100, "the script counts {limit} operations");
 }
 
 /// An expression in which a choice may sit anywhere.

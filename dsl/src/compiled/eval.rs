@@ -1456,7 +1456,10 @@ impl Machine<'_> {
                     Some(_) => return Err(Machine::lost()),
                 };
                 if kept.is_none() && call.plain_args && call.script.is_none() {
-                    if let Some(value) = self.call_plain(call)? {
+                    if !call.plain_parts {
+                        return self.call_plain(call);
+                    }
+                    if let Some(value) = self.call_plain_parts(call)? {
                         return Ok(value);
                     }
                 }
@@ -1502,21 +1505,14 @@ impl Machine<'_> {
         }
     }
 
-    /// A call whose arguments are all plain ([`Expr::is_plain`]; not the script's own
+    /// A call whose arguments are all constants and locals (not the script's own
     /// function): the operator or the chosen native reads them where they are, with no copy
     /// made, when it can: an operator the evaluator does itself, or a native with a
     /// [`super::natives::Borrowed`] form that does not ask (a function that may ask keeps
     /// copies of its arguments) given no captured, shared variable. Otherwise the arguments
     /// are copied and the call goes on as any other: the same overload, result, error and
     /// count either way.
-    ///
-    /// `None`: an argument is a part that cannot be read in place (a property getter, an
-    /// index out of range, a shared variable); nothing was counted, and the call is to be
-    /// evaluated as any other, which reads the part, or reports why it cannot.
-    fn call_plain(&mut self, call: &Call) -> Eval<Option<Dynamic>> {
-        if call.plain_parts {
-            return self.call_plain_parts(call);
-        }
+    fn call_plain(&mut self, call: &Call) -> Eval<Dynamic> {
         let Machine { env, slots, .. } = self;
         for arg in &call.args {
             env.track(arg.position())?;
@@ -1530,15 +1526,19 @@ impl Machine<'_> {
             }
         }
         if let Some(value) = env.answer_plain(call, &refs)? {
-            return Ok(Some(value));
+            return Ok(value);
         }
         let args = Machine::copies(call, &refs);
         drop(refs);
-        self.call_copies(call, args).map(Some)
+        self.call_copies(call, args)
     }
 
-    /// [`Machine::call_plain`] with an argument that is a part of a local, found first
-    /// where it is, in the list or map that holds it.
+    /// [`Machine::call_plain`] with an argument that is a part of a local (all plain,
+    /// [`Expr::is_plain`]), found first where it is, in the list or map that holds it.
+    ///
+    /// `None`: a part cannot be read in place (a property getter, an index out of range, a
+    /// shared variable); nothing was counted, and the call is to be evaluated as any other,
+    /// which reads the part, or reports why it cannot.
     fn call_plain_parts(&mut self, call: &Call) -> Eval<Option<Dynamic>> {
         let Machine { env, slots, .. } = self;
         let slots: &[Dynamic] = slots;

@@ -257,27 +257,49 @@ proptest! {
 
     #[test]
     fn both_engines_give_the_same_result_error_events_and_game(text in script()) {
-        let context = ScriptContext::effect("random script")
-            .with_variables(["this_fighter", "target", "player"]);
-        let mut results = Vec::new();
-        for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
-            let mut f = fixture();
-            f.host.set_script_engine(engine);
-            let script = match f.host.compile(&ScriptSource::whole("random.gloam", text.as_str()), &context) {
-                Ok(script) => script,
-                // A script the checker refuses is the same for both engines.
-                Err(_) => return Ok(()),
-            };
-            prop_assert_eq!(script.fallback(), None, "{}", text);
-            let outcome = f.run_with(&script, &[]);
-            prop_assert!(f.host.compiled_bails().is_empty(), "{:?}", f.host.compiled_bails());
-            results.push((outcome, f.events.clone(), f.state.clone()));
-        }
-        let (rhai, compiled) = (&results[0], &results[1]);
-        prop_assert_eq!(&shared_named(&rhai.0, &compiled.0), &compiled.0, "{}", text);
-        prop_assert_eq!(&rhai.1, &compiled.1, "{}", text);
-        prop_assert_eq!(&rhai.2, &compiled.2, "{}", text);
+        engines_agree(&text, None)?;
     }
+}
+
+/// `text` run once on each engine, Rhai first, with at most `operations` operations
+/// (`None`: the default limit): the same result or error, events and game. A script the
+/// checker refuses is the same for both engines, and passes.
+fn engines_agree(text: &str, operations: Option<u64>) -> Result<(), TestCaseError> {
+    let context =
+        ScriptContext::effect("random script").with_variables(["this_fighter", "target", "player"]);
+    let mut results = Vec::new();
+    for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
+        let mut f = fixture();
+        if let Some(operations) = operations {
+            f.limit_operations(operations);
+        }
+        f.host.set_script_engine(engine);
+        let Ok(script) = f
+            .host
+            .compile(&ScriptSource::whole("random.gloam", text), &context)
+        else {
+            return Ok(());
+        };
+        prop_assert_eq!(script.fallback(), None, "{}", text);
+        let outcome = f.run_with(&script, &[]);
+        prop_assert!(
+            f.host.compiled_bails().is_empty(),
+            "{:?}",
+            f.host.compiled_bails()
+        );
+        results.push((outcome, f.events.clone(), f.state.clone()));
+    }
+    let (rhai, compiled) = (&results[0], &results[1]);
+    prop_assert_eq!(
+        &shared_named(&rhai.0, &compiled.0),
+        &compiled.0,
+        "{} at {:?}",
+        text,
+        operations
+    );
+    prop_assert_eq!(&rhai.1, &compiled.1, "{}", text);
+    prop_assert_eq!(&rhai.2, &compiled.2, "{}", text);
+    Ok(())
 }
 
 /// A native called in function-call style on a variable gets the variable itself, as in
@@ -451,10 +473,7 @@ fn limited(
         ScriptContext::effect("limited").with_variables(["this_fighter", "target", "player"]);
     let mut f = fixture();
     if let Some(operations) = operations {
-        f.host = gloam_dsl::Host::with_limits(gloam_dsl::Limits {
-            operations,
-            ..gloam_dsl::Limits::default()
-        });
+        f.limit_operations(operations);
     }
     f.host.set_script_engine(engine);
     let script = f
@@ -592,28 +611,6 @@ proptest! {
     /// with the same error, or both finish, with the same events and game.
     #[test]
     fn both_engines_meet_a_random_limit_at_the_same_place(text in script(), operations in 1u64..400) {
-        let context = ScriptContext::effect("random script")
-            .with_variables(["this_fighter", "target", "player"]);
-        let mut results = Vec::new();
-        for engine in [ScriptEngine::Rhai, ScriptEngine::Compiled] {
-            let mut f = fixture();
-            f.host = gloam_dsl::Host::with_limits(gloam_dsl::Limits {
-                operations,
-                ..gloam_dsl::Limits::default()
-            });
-            f.host.set_script_engine(engine);
-            let script = match f.host.compile(&ScriptSource::whole("random.gloam", text.as_str()), &context) {
-                Ok(script) => script,
-                Err(_) => return Ok(()),
-            };
-            prop_assert_eq!(script.fallback(), None, "{}", text);
-            let outcome = f.run_with(&script, &[]);
-            prop_assert!(f.host.compiled_bails().is_empty(), "{:?}", f.host.compiled_bails());
-            results.push((outcome, f.events.clone(), f.state.clone()));
-        }
-        let (rhai, compiled) = (&results[0], &results[1]);
-        prop_assert_eq!(&shared_named(&rhai.0, &compiled.0), &compiled.0, "{} at {}", text, operations);
-        prop_assert_eq!(&rhai.1, &compiled.1, "{}", text);
-        prop_assert_eq!(&rhai.2, &compiled.2, "{}", text);
+        engines_agree(&text, Some(operations))?;
     }
 }

@@ -36,10 +36,7 @@ fn play_within(
         ScriptContext::effect("choices").with_variables(["this_fighter", "target", "player"]);
     let mut f = fixture();
     if let Some(operations) = operations {
-        f.host = gloam_dsl::Host::with_limits(gloam_dsl::Limits {
-            operations,
-            ..gloam_dsl::Limits::default()
-        });
+        f.limit_operations(operations);
     }
     f.host.set_script_engine(engine);
     let script = f

@@ -309,23 +309,7 @@ impl Env<'_> {
     /// neither takes them, and the call is to be made with copies.
     fn answer_plain(&mut self, call: &Call, refs: &[&Dynamic]) -> Eval<Option<Dynamic>> {
         if call.operator {
-            if !refs.iter().any(|arg| arg.is_variant()) {
-                if let Some(value) = Env::fast_operator(&call.name, refs) {
-                    return Ok(Some(value));
-                }
-            } else if let Some(equal) = Env::id_equality(&call.name, refs) {
-                // Counted as the registered operator's call is.
-                self.track(call.pos)?;
-                return Ok(Some(Dynamic::from_bool(equal)));
-            }
-            if let Some(holds) = Env::cross_type_comparison(&call.name, refs) {
-                if refs.iter().any(|arg| arg.is_variant()) {
-                    // With a game value, Rhai looks for a registered function first: the
-                    // call is counted, then answered by the built-in.
-                    self.track(call.pos)?;
-                }
-                return Ok(Some(holds.into()));
-            }
+            return self.answer_operator(call, refs);
         } else {
             let natives = self.natives;
             let chosen = call
@@ -352,6 +336,31 @@ impl Env<'_> {
                     return Ok(Some(result));
                 }
             }
+        }
+        Ok(None)
+    }
+
+    /// An operator the evaluator answers itself, counted as Rhai counts it: one on Rhai's
+    /// own values (`fast_operator`), `==`/`!=` of two game ids of one type (counted as the
+    /// registered operator's call), a comparison of two types (`cross_type_comparison`);
+    /// `None` for any other.
+    fn answer_operator(&mut self, call: &Call, args: &[&Dynamic]) -> Eval<Option<Dynamic>> {
+        let game_value = args.iter().any(|arg| arg.is_variant());
+        if !game_value {
+            if let Some(value) = Env::fast_operator(&call.name, args) {
+                return Ok(Some(value));
+            }
+        } else if let Some(equal) = Env::id_equality(&call.name, args) {
+            self.track(call.pos)?;
+            return Ok(Some(Dynamic::from_bool(equal)));
+        }
+        if let Some(holds) = Env::cross_type_comparison(&call.name, args) {
+            if game_value {
+                // With a game value, Rhai looks for a registered function first: the call
+                // is counted, then answered by the built-in.
+                self.track(call.pos)?;
+            }
+            return Ok(Some(holds.into()));
         }
         Ok(None)
     }
@@ -587,30 +596,14 @@ impl Env<'_> {
     /// Rhai's resolution.
     fn call_ready(&mut self, call: &Call, mut args: Args) -> Eval<Dynamic> {
         if call.operator {
-            let plain = !args.iter().any(Dynamic::is_variant);
-            if plain {
-                let view: View<'_> = args.iter().collect();
-                if let Some(value) = Env::fast_operator(&call.name, &view) {
-                    return Ok(value);
-                }
+            let view: View<'_> = args.iter().collect();
+            if let Some(value) = self.answer_operator(call, &view)? {
+                return Ok(value);
             }
-            if let Some(holds) = Env::cross_type_comparison(&call.name, &args) {
-                if !plain {
-                    // With a game value, Rhai looks for a registered function first: the
-                    // call is counted, then answered by the built-in.
-                    self.track(call.pos)?;
-                }
-                return Ok(holds.into());
-            }
-            if plain {
+            drop(view);
+            if !args.iter().any(Dynamic::is_variant) {
                 let mut refs: Refs<'_> = args.iter_mut().collect();
                 return self.builtin_operator(call, &mut refs);
-            }
-            let view: View<'_> = args.iter().collect();
-            if let Some(equal) = Env::id_equality(&call.name, &view) {
-                // Counted as the registered operator's call is.
-                self.track(call.pos)?;
-                return Ok(Dynamic::from_bool(equal));
             }
         }
         self.call_with(call, None, &mut args, false)
@@ -641,7 +634,7 @@ impl Env<'_> {
     fn contains(name: &str, list: &Dynamic, value: &Dynamic) -> Option<(bool, usize)> {
         /// Whether an item equals `value`, and how many items Rhai compares to find out
         /// (up to the first equal one).
-        fn all_equal<T: Clone + PartialEq + 'static>(
+        fn compared_until_equal<T: Clone + PartialEq + 'static>(
             list: &[Dynamic],
             value: &T,
         ) -> Option<(bool, usize)> {
@@ -659,25 +652,25 @@ impl Env<'_> {
         }
         let list = list.as_array_ref().ok()?;
         if let Ok(n) = value.as_int() {
-            return all_equal(&list, &n);
+            return compared_until_equal(&list, &n);
         }
         if let Ok(b) = value.as_bool() {
-            return all_equal(&list, &b);
+            return compared_until_equal(&list, &b);
         }
         if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
-            return all_equal(&list, &*text);
+            return compared_until_equal(&list, &*text);
         }
         if let Some(piece) = value.read_lock::<gloam_core::PieceId>() {
-            return all_equal(&list, &*piece);
+            return compared_until_equal(&list, &*piece);
         }
         if let Some(hex) = value.read_lock::<gloam_core::Hex>() {
-            return all_equal(&list, &*hex);
+            return compared_until_equal(&list, &*hex);
         }
         if let Some(player) = value.read_lock::<gloam_core::PlayerId>() {
-            return all_equal(&list, &*player);
+            return compared_until_equal(&list, &*player);
         }
         if let Some(card) = value.read_lock::<gloam_core::CardId>() {
-            return all_equal(&list, &*card);
+            return compared_until_equal(&list, &*card);
         }
         None
     }
@@ -686,14 +679,11 @@ impl Env<'_> {
     /// `<`, `<=`, `>`, `>=` false), without counting a call, unless a game value is one of
     /// them (then Rhai counts the call as it looks for a registered function first); `None`
     /// for anything else.
-    fn cross_type_comparison<D: std::borrow::Borrow<Dynamic>>(
-        name: &str,
-        args: &[D],
-    ) -> Option<bool> {
+    fn cross_type_comparison(name: &str, args: &[&Dynamic]) -> Option<bool> {
         let [left, right] = args else {
             return None;
         };
-        if left.borrow().type_id() == right.borrow().type_id() {
+        if left.type_id() == right.type_id() {
             return None;
         }
         match name {
@@ -737,7 +727,6 @@ impl Env<'_> {
             .or_else(|| same::<gloam_core::GroupId>(left, right))
     }
 
-    /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
     /// Rhai's error for an integer operator that fails (overflow, division by zero), with
     /// Rhai's words; `None` if the operator does not fail.
     fn int_failure(name: &str, args: &[&Dynamic]) -> Option<String> {
@@ -773,6 +762,7 @@ impl Env<'_> {
         }
     }
 
+    /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
     fn fast_operator(name: &str, args: &[&Dynamic]) -> Option<Dynamic> {
         match args {
             [value] => match name {
@@ -1552,33 +1542,29 @@ impl Machine<'_> {
         let key = |link| index_key(slots, link);
         // The lists and maps the parts are read in: the variables, then the parts of them
         // a second link reads in.
-        let mut outer: SmallVec<[Held<'_>; 4]> = SmallVec::new();
-        if call.plain_parts {
-            for arg in &call.args {
-                if let Expr::Chain(chain) = arg {
-                    let Root::Local(slot, _) = chain.root else {
-                        return Ok(None);
-                    };
-                    let Some(held) = Held::of(&slots[slot as usize]) else {
-                        return Ok(None);
-                    };
-                    outer.push(held);
-                }
-            }
-        }
-        let mut inner: SmallVec<[Held<'_>; 2]> = SmallVec::new();
-        if call.plain_parts {
-            let chains = call.args.iter().filter_map(|arg| match arg {
+        let chains = || {
+            call.args.iter().filter_map(|arg| match arg {
                 Expr::Chain(chain) => Some(chain),
                 _ => None,
-            });
-            for (held, chain) in outer.iter().zip(chains) {
-                if let [first, _] = chain.links.as_slice() {
-                    let Some(part) = held.part(first, key(first)).and_then(Held::of) else {
-                        return Ok(None);
-                    };
-                    inner.push(part);
-                }
+            })
+        };
+        let mut outer: SmallVec<[Held<'_>; 4]> = SmallVec::new();
+        for chain in chains() {
+            let Root::Local(slot, _) = chain.root else {
+                return Ok(None);
+            };
+            let Some(held) = Held::of(&slots[slot as usize]) else {
+                return Ok(None);
+            };
+            outer.push(held);
+        }
+        let mut inner: SmallVec<[Held<'_>; 2]> = SmallVec::new();
+        for (held, chain) in outer.iter().zip(chains()) {
+            if let [first, _] = chain.links.as_slice() {
+                let Some(part) = held.part(first, key(first)).and_then(Held::of) else {
+                    return Ok(None);
+                };
+                inner.push(part);
             }
         }
         let mut refs: View<'_> = SmallVec::new();

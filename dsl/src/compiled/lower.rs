@@ -739,9 +739,12 @@ impl Lowerer<'_> {
         // Rhai's argument pass counts nothing for a lone property, a lone index that is a
         // literal, or a lone method call without arguments (and does not evaluate the
         // literal index).
-        let counts = !matches!(raw.as_slice(), [(true, _, RExpr::Property(..), _)])
-            && !matches!(raw.as_slice(), [(true, _, RExpr::MethodCall(call, _), _)] if call.args.is_empty())
-            && !matches!(raw.as_slice(), [(false, _, link, _)] if link.get_literal_value(None).is_some());
+        let counts = match raw.as_slice() {
+            [(true, _, RExpr::Property(..), _)] => false,
+            [(true, _, RExpr::MethodCall(call, _), _)] => !call.args.is_empty(),
+            [(false, _, link, _)] => link.get_literal_value(None).is_none(),
+            _ => true,
+        };
         let mut raw = raw.as_slice();
         let mut first = None;
         let root = match (&binary.lhs, raw) {

@@ -109,6 +109,14 @@ pub fn fixture() -> Fixture {
 }
 
 impl Fixture {
+    /// A new host for this game, whose runs may do at most `operations` operations.
+    pub fn limit_operations(&mut self, operations: u64) {
+        self.host = Host::with_limits(gloam_dsl::Limits {
+            operations,
+            ..gloam_dsl::Limits::default()
+        });
+    }
+
     /// Ann acts; `this_fighter` is the hero, `target` the brute.
     pub fn bindings(&self) -> Bindings {
         Bindings::new()

@@ -1948,7 +1948,18 @@ impl Machine<'_> {
             if let Some(slot) = list_loop.index {
                 self.slots[slot as usize] = Dynamic::from_int(index as i64);
             }
-            self.slots[list_loop.item as usize] = item.as_ref().clone();
+            // A filter keeps the item itself, so its closure gets a copy; the other list
+            // functions are done with an item of their own once it is in the closure's slot.
+            let item = match (list_loop.kind, item) {
+                (ListKind::Filter, item) | (_, item @ Cow::Borrowed(_)) => {
+                    self.slots[list_loop.item as usize] = item.as_ref().clone();
+                    Some(item)
+                }
+                (_, Cow::Owned(item)) => {
+                    self.slots[list_loop.item as usize] = item;
+                    None
+                }
+            };
             let result = match self.block(&list_loop.body) {
                 Ok(value) | Err(Flow::Return(value)) => value,
                 Err(Flow::Break(..)) => {
@@ -1962,7 +1973,7 @@ impl Machine<'_> {
             match list_loop.kind {
                 ListKind::Filter => {
                     if result.as_bool().unwrap_or(false) {
-                        kept.push(item.into_owned());
+                        kept.extend(item.map(Cow::into_owned));
                     }
                 }
                 ListKind::Some => {

@@ -966,8 +966,8 @@ pub struct SimConfig {
     pub choice: MatchChoice,
     /// Which engine runs the scripts (the games are the same on both: `log_digest`).
     pub engine: ScriptEngine,
-    /// Count the operations of every script run, by script, into the report's `profile`
-    /// (the compiled engine only; the games are the same either way).
+    /// Count the operations of every script run, by script and by line of the data, into
+    /// the report's `profile` (the compiled engine only; the games are the same either way).
     pub profile: bool,
 }
 

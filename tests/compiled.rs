@@ -127,6 +127,24 @@ fn a_profile_of_the_games_changes_no_game_and_not_with_the_job_count() {
             .windows(2)
             .all(|w| w[0].1.operations >= w[1].1.operations)
     );
+    // By line of the data files: every operation counts on one line, and the reaction
+    // step's lines are the reaction step's text in the Harrowdeep rules file.
+    let by_line = profile.by_line();
+    let counted: u64 = by_line.iter().map(|(_, _, cost)| cost.operations).sum();
+    assert_eq!(counted, profile.operations());
+    let (_, rules) = profile
+        .lines
+        .iter()
+        .find(|(file, _)| file.ends_with("cards/harrowdeep/harrowdeep.gloam"))
+        .expect("the Harrowdeep rules file");
+    assert!(rules.values().any(
+        |line| line.text.contains("reactions_in(f, g[0], g[1], g[2])") && line.operations > 0
+    ));
+    assert!(
+        by_line
+            .windows(2)
+            .all(|w| w[0].2.operations >= w[1].2.operations)
+    );
     // The profile is the compiled engine's count: asked of Rhai's interpreter, refused.
     let refused = run(1, true, ScriptEngine::Rhai).expect_err("refused");
     assert!(refused.contains("--profile"), "{refused}");

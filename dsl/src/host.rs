@@ -189,6 +189,16 @@ impl Script {
         &self.site.source
     }
 
+    /// A run's operations by line, with where the lines are, for the profile.
+    fn line_counts<'a>(
+        &'a self,
+        lines: &'a Option<Box<crate::compiled::Lines>>,
+    ) -> Option<(&'a ScriptSource, &'a crate::source::LineMap, &'a [u64])> {
+        lines
+            .as_ref()
+            .map(|lines| (&self.site.source, &self.site.lines, lines.counts.as_slice()))
+    }
+
     /// The variables the script receives.
     pub fn variables(&self) -> &[String] {
         &self.variables
@@ -239,8 +249,8 @@ pub(crate) fn eval_nested(
                 &compiled.limits,
                 variables,
             ) {
-                Finish::Done(result, operations) => {
-                    crate::profile::record(&script.label, operations);
+                Finish::Done(result, operations, lines) => {
+                    crate::profile::record(&script.label, operations, script.line_counts(&lines));
                     return result;
                 }
                 // A condition asks nothing; were it to, the run's stop says so.
@@ -882,8 +892,8 @@ impl Host {
                 }
             };
             match finish {
-                Finish::Done(result, operations) => {
-                    crate::profile::record(&script.label, operations);
+                Finish::Done(result, operations, lines) => {
+                    crate::profile::record(&script.label, operations, script.line_counts(&lines));
                     return (result, None);
                 }
                 Finish::Suspended(suspension) => return (Err(terminated()), Some(suspension)),

@@ -102,6 +102,15 @@ impl LineMap {
         }
     }
 
+    /// The file byte offset where script line `line` (from 1) starts; the end of the
+    /// script past its last line.
+    pub(crate) fn line_start(&self, line: usize) -> usize {
+        line.checked_sub(1)
+            .and_then(|index| self.line_starts.get(index))
+            .copied()
+            .unwrap_or(self.end)
+    }
+
     /// The file byte offset of a script position; the end of the script when the position
     /// is unknown or past the end.
     pub(crate) fn offset(

@@ -721,3 +721,64 @@ fn a_profile_counts_each_run_with_the_operations_the_limit_reads() {
     assert_eq!(f.value("1 + 1"), int(2));
     assert!(gloam_dsl::profile::finish().scripts.is_empty());
 }
+
+/// `gloam_dsl::profile` by line: each operation counts on the line of the data file it runs
+/// on (a script's first line is the file's line it starts on), the lines add up to the
+/// runs' operations, and a run stopped at a choice and carried on counts each line as one
+/// run from the top does.
+#[test]
+fn a_profile_counts_each_operation_on_its_line_of_the_data_file() {
+    let file = "card \"Counting\" {\n    effect = {\n        let n = 0;\n        for i in 0..10 {\n            n += i;\n        }\n        let pick = choose_option([\"a\", \"b\"], \"Which?\");\n        n\n    }\n}\n";
+    let start = file.find("let n").expect("the script");
+    let end = file.rfind("n\n    }").expect("its end") + 1;
+    let mut f = fixture();
+    let context = ScriptContext::effect("counting").with_variables(common::EFFECT_VARIABLES);
+    let script = f
+        .host
+        .compile(
+            &ScriptSource::new("counting.gloam", file, start, end),
+            &context,
+        )
+        .unwrap_or_else(|errors| panic!("{}", errors.iter().map(render).collect::<String>()));
+    let answer = [Answer::One(Choice::Option("b".into()))];
+    let profile_of = |f: &mut common::Fixture, stops: bool| {
+        gloam_dsl::profile::start();
+        if stops {
+            assert!(matches!(
+                f.run_with(&script, &[]),
+                Ok(Outcome::NeedsChoice(_))
+            ));
+        }
+        assert!(matches!(
+            f.run_with(&script, &answer),
+            Ok(Outcome::Done { .. })
+        ));
+        gloam_dsl::profile::finish()
+    };
+    let resumed = profile_of(&mut f, true);
+    let lines = &resumed.lines["counting.gloam"];
+    let total: u64 = lines.values().map(|line| line.operations).sum();
+    assert_eq!(total, resumed.scripts["counting"].operations);
+    assert_eq!(resumed.operations(), total);
+    // The file's lines 3 to 8 hold the script; the loop's body (line 5) runs ten times.
+    assert!(lines.keys().all(|line| (3..=8).contains(line)), "{lines:?}");
+    assert_eq!(lines[&5].text, "n += i;");
+    assert!(lines[&5].operations >= 10 && lines[&5].operations % 10 == 0);
+    assert!(lines[&5].operations > lines[&3].operations);
+    assert_eq!(
+        lines[&7].text,
+        "let pick = choose_option([\"a\", \"b\"], \"Which?\");"
+    );
+    // Answered from the start, the same run counts the same on every line.
+    let mut fresh = fixture();
+    let direct = profile_of(&mut fresh, false);
+    assert_eq!(direct.lines, resumed.lines);
+    // Two profiles merge line by line.
+    let mut both = resumed.clone();
+    both.merge(direct);
+    assert_eq!(
+        both.lines["counting.gloam"][&5].operations,
+        2 * lines[&5].operations
+    );
+    assert_eq!(both.by_line()[0].0, "counting.gloam");
+}

@@ -45,8 +45,9 @@ pub(crate) struct SimArgs {
     #[arg(long)]
     json: bool,
     /// Count the operations of every script the games run (the compiled engine's count,
-    /// the one the `operations` limit reads) and report them by script, most first: where
-    /// a ruleset's time goes. In `--json`, the object `profile`.
+    /// the one the `operations` limit reads) and report them by script and by line of the
+    /// data files, most first: where a ruleset's time goes. In `--json`, the object
+    /// `profile`.
     #[arg(long)]
     profile: bool,
 }
@@ -279,6 +280,42 @@ fn profile_lines(out: &mut String, profile: &gloam_dsl::profile::Profile, games:
             "    and {} more scripts (`--json` lists them all)",
             listed.len() - PROFILE_LINES
         );
+    }
+    let lines = profile.by_line();
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  operations by line of the data (operations a game, share, file:line, text):"
+    );
+    for (file, line, cost) in lines.iter().take(PROFILE_LINES) {
+        let _ = writeln!(
+            out,
+            "    {:>12.0} {:>5.1}%  {file}:{line}  {}",
+            cost.operations as f64 / games,
+            100.0 * cost.operations as f64 / total.max(1) as f64,
+            shortened(&cost.text)
+        );
+    }
+    if lines.len() > PROFILE_LINES {
+        let _ = writeln!(
+            out,
+            "    and {} more lines (`--json` lists them all)",
+            lines.len() - PROFILE_LINES
+        );
+    }
+}
+
+/// A line of data as the profile shows it: at most 70 characters.
+fn shortened(text: &str) -> String {
+    const MAX: usize = 70;
+    if text.chars().count() <= MAX {
+        text.to_owned()
+    } else {
+        let mut short: String = text.chars().take(MAX - 3).collect();
+        short.push_str("...");
+        short
     }
 }
 

@@ -91,7 +91,30 @@ pub(crate) struct Suspension {
     slots: Vec<Dynamic>,
     shared: Vec<bool>,
     operations: u64,
+    lines: Option<Box<Lines>>,
     global: GlobalRuntimeState,
+}
+
+/// The operations a run counted on each line of its script, while a profile is taken
+/// (`crate::profile`): an operation counts on the line of its position, one without a
+/// position (a map's entry, a part of a chain) on the line counted last.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Lines {
+    /// By script line, from 1 (index 0: operations before any line).
+    pub(crate) counts: Vec<u64>,
+    line: usize,
+}
+
+impl Lines {
+    fn add(&mut self, pos: Position, operations: u64) {
+        if let Some(line) = pos.line() {
+            self.line = line;
+        }
+        if self.counts.len() <= self.line {
+            self.counts.resize(self.line + 1, 0);
+        }
+        self.counts[self.line] = self.counts[self.line].saturating_add(operations);
+    }
 }
 
 /// Turns a suspension met by a construct that cannot be resumed into the error the stop
@@ -136,8 +159,9 @@ type View<'a> = SmallVec<[&'a Dynamic; 6]>;
 
 /// How a compiled run ended.
 pub(crate) enum Finish {
-    /// The script's value, or its error, and the operations the run counted.
-    Done(Result<Dynamic, Box<EvalAltResult>>, u64),
+    /// The script's value, or its error, the operations the run counted, and by line
+    /// while a profile is taken.
+    Done(Result<Dynamic, Box<EvalAltResult>>, u64, Option<Box<Lines>>),
     /// The evaluator met something it does not cover: run the script on Rhai.
     Bail(String),
     /// The script stopped at a choice, resumable: the run's stop says which.
@@ -159,6 +183,7 @@ pub(crate) fn run(
         shared: vec![false; slots.len()],
         slots,
         operations: 0,
+        lines: crate::profile::active().then(Box::default),
         global: engine.new_global_runtime_state(),
     };
     resume(program, engine, natives, limits, suspension)
@@ -177,44 +202,79 @@ pub(crate) fn resume(
         slots,
         shared,
         operations,
+        lines,
         global,
     } = suspension;
-    let mut machine = Machine {
-        functions: &program.functions,
-        env: Env {
-            engine,
-            global,
-            natives,
-            max_operations: limits.operations.max(1),
-            max_variables: limits.variables.max(1),
-            max_depth: limits.call_depth.max(1),
-            depth: 0,
-            operations,
-        },
-        shared,
-        slots,
-        resume: marks,
-    };
-    let finish = machine.block(&program.body);
-    let operations = machine.env.operations;
-    match finish {
-        Ok(value) | Err(Flow::Return(value)) | Err(Flow::Break(_, value)) => {
-            Finish::Done(Ok(value), operations)
+    // A run that counts by line (a profile) is run by the evaluator built to count them;
+    // every other run, by the one built without, which pays nothing for it.
+    if lines.is_some() {
+        let machine = Machine::<true> {
+            functions: &program.functions,
+            env: Env {
+                engine,
+                global,
+                natives,
+                max_operations: limits.operations.max(1),
+                max_variables: limits.variables.max(1),
+                max_depth: limits.call_depth.max(1),
+                depth: 0,
+                operations,
+                lines,
+            },
+            shared,
+            slots,
+            resume: marks,
+        };
+        machine.finish(program)
+    } else {
+        let machine = Machine::<false> {
+            functions: &program.functions,
+            env: Env {
+                engine,
+                global,
+                natives,
+                max_operations: limits.operations.max(1),
+                max_variables: limits.variables.max(1),
+                max_depth: limits.call_depth.max(1),
+                depth: 0,
+                operations,
+                lines,
+            },
+            shared,
+            slots,
+            resume: marks,
+        };
+        machine.finish(program)
+    }
+}
+
+impl<const LINES: bool> Machine<'_, LINES> {
+    /// Runs the program's body to its end or to a stop.
+    fn finish(mut self, program: &Program) -> Finish {
+        let machine = &mut self;
+        let finish = machine.block(&program.body);
+        let operations = machine.env.operations;
+        match finish {
+            Ok(value) | Err(Flow::Return(value)) | Err(Flow::Break(_, value)) => {
+                Finish::Done(Ok(value), operations, self.env.lines)
+            }
+            Err(Flow::Error(error)) => Finish::Done(Err(error), operations, self.env.lines),
+            Err(Flow::Bail(why)) => Finish::Bail(why),
+            Err(Flow::Suspend(marks)) => Finish::Suspended(Box::new(Suspension {
+                marks,
+                slots: self.slots,
+                shared: self.shared,
+                operations: self.env.operations,
+                lines: self.env.lines,
+                global: self.env.global,
+            })),
         }
-        Err(Flow::Error(error)) => Finish::Done(Err(error), operations),
-        Err(Flow::Bail(why)) => Finish::Bail(why),
-        Err(Flow::Suspend(marks)) => Finish::Suspended(Box::new(Suspension {
-            marks,
-            slots: machine.slots,
-            shared: machine.shared,
-            operations: machine.env.operations,
-            global: machine.env.global,
-        })),
     }
 }
 
 /// Everything but the frame, so a chain can hold a slot mutably while calling functions.
-struct Env<'a> {
+/// `LINES`: the run counts its operations by line too (`lines` is set).
+struct Env<'a, const LINES: bool> {
     engine: &'a Engine,
     global: GlobalRuntimeState,
     natives: &'a Natives,
@@ -224,11 +284,13 @@ struct Env<'a> {
     max_depth: usize,
     depth: usize,
     operations: u64,
+    /// By line, while a profile is taken.
+    lines: Option<Box<Lines>>,
 }
 
-struct Machine<'a> {
+struct Machine<'a, const LINES: bool> {
     functions: &'a [Function],
-    env: Env<'a>,
+    env: Env<'a, LINES>,
     slots: Vec<Dynamic>,
     /// Which slots hold a variable a closure has captured (Rhai has made it shared).
     shared: Vec<bool>,
@@ -294,10 +356,15 @@ fn too_large(what: &str, pos: Position) -> Flow {
     error(EvalAltResult::ErrorDataTooLarge(what.to_owned(), pos))
 }
 
-impl Env<'_> {
+impl<const LINES: bool> Env<'_, LINES> {
     #[inline]
     fn track(&mut self, pos: Position) -> Eval<()> {
         self.operations += 1;
+        if LINES {
+            if let Some(lines) = &mut self.lines {
+                lines.add(pos, 1);
+            }
+        }
         if self.operations > self.max_operations {
             return Err(error(EvalAltResult::ErrorTooManyOperations(pos)));
         }
@@ -347,14 +414,14 @@ impl Env<'_> {
     fn answer_operator(&mut self, call: &Call, args: &[&Dynamic]) -> Eval<Option<Dynamic>> {
         let game_value = args.iter().any(|arg| arg.is_variant());
         if !game_value {
-            if let Some(value) = Env::fast_operator(&call.name, args) {
+            if let Some(value) = Self::fast_operator(&call.name, args) {
                 return Ok(Some(value));
             }
-        } else if let Some(equal) = Env::id_equality(&call.name, args) {
+        } else if let Some(equal) = Self::id_equality(&call.name, args) {
             self.track(call.pos)?;
             return Ok(Some(Dynamic::from_bool(equal)));
         }
-        if let Some(holds) = Env::cross_type_comparison(&call.name, args) {
+        if let Some(holds) = Self::cross_type_comparison(&call.name, args) {
             if game_value {
                 // With a game value, Rhai looks for a registered function first: the call
                 // is counted, then answered by the built-in.
@@ -415,7 +482,7 @@ impl Env<'_> {
     /// or division by zero; else Rhai's built-in, its call not counted.
     fn builtin_operator(&mut self, call: &Call, args: &mut [&mut Dynamic]) -> Eval<Dynamic> {
         let view: View<'_> = args.iter().map(|arg| &**arg).collect();
-        if let Some(message) = Env::int_failure(&call.name, &view) {
+        if let Some(message) = Self::int_failure(&call.name, &view) {
             return Err(error(EvalAltResult::ErrorArithmetic(message, call.pos)));
         }
         drop(view);
@@ -453,6 +520,11 @@ impl Env<'_> {
         let global = &self.global;
         let (result, used) =
             crate::limits::budget::counting(before, self.max_operations, || call(global));
+        if LINES {
+            if let Some(lines) = &mut self.lines {
+                lines.add(Position::NONE, used.saturating_sub(self.operations));
+            }
+        }
         self.operations = used.max(self.operations);
         result
     }
@@ -477,7 +549,7 @@ impl Env<'_> {
                 (None, 1) => args.first(),
                 _ => None,
             };
-            if let Some(size) = only.and_then(|value| Env::size_of(&call.name, value)) {
+            if let Some(size) = only.and_then(|value| Self::size_of(&call.name, value)) {
                 self.track(pos)?;
                 return Ok(size);
             }
@@ -487,7 +559,7 @@ impl Env<'_> {
                 _ => None,
             };
             if let Some((found, compared)) =
-                pair.and_then(|(list, value)| Env::contains(&call.name, list, value))
+                pair.and_then(|(list, value)| Self::contains(&call.name, list, value))
             {
                 // Rhai's `contains` calls `==` on the items up to the first equal one, each
                 // call counted where `contains` was called (`limits::budget`).
@@ -705,7 +777,7 @@ impl Env<'_> {
         let [left, right] = args else {
             return None;
         };
-        Env::ids_equal(left, right).map(|equal| equal != negate)
+        Self::ids_equal(left, right).map(|equal| equal != negate)
     }
 
     /// Whether two game ids of the same type are equal; `None` unless both are ids of one
@@ -960,7 +1032,7 @@ enum Ready {
     Method(Args),
 }
 
-impl Machine<'_> {
+impl<const LINES: bool> Machine<'_, LINES> {
     /// The next mark of a resumed run, if it is resuming.
     fn mark(&mut self) -> Option<Mark> {
         self.resume.pop()
@@ -981,7 +1053,7 @@ impl Machine<'_> {
         let start = match self.mark() {
             None => 0,
             Some(Mark::Block(index)) => index,
-            Some(_) => return Err(Machine::lost()),
+            Some(_) => return Err(Self::lost()),
         };
         let mut value = Dynamic::UNIT;
         for (index, statement) in statements.iter().enumerate().skip(start) {
@@ -1056,7 +1128,7 @@ impl Machine<'_> {
                         .cond(cond)
                         .map_err(|flow| marked(flow, || Mark::If(None)))?,
                     Some(Mark::If(Some(branch))) => branch,
-                    Some(_) => return Err(Machine::lost()),
+                    Some(_) => return Err(Self::lost()),
                 };
                 let statements = if branch { then } else { otherwise };
                 self.block(statements)
@@ -1072,7 +1144,7 @@ impl Machine<'_> {
                 let mut in_body = match self.mark() {
                     None => false,
                     Some(Mark::Loop(in_body)) => in_body,
-                    Some(_) => return Err(Machine::lost()),
+                    Some(_) => return Err(Self::lost()),
                 };
                 loop {
                     if !std::mem::take(&mut in_body) {
@@ -1104,7 +1176,7 @@ impl Machine<'_> {
                 let mut in_cond = match self.mark() {
                     None => false,
                     Some(Mark::Loop(in_body)) => !in_body,
-                    Some(_) => return Err(Machine::lost()),
+                    Some(_) => return Err(Self::lost()),
                 };
                 loop {
                     if !std::mem::take(&mut in_cond) {
@@ -1151,7 +1223,7 @@ impl Machine<'_> {
                 let in_catch = match self.mark() {
                     None => false,
                     Some(Mark::Try(in_catch)) => in_catch,
-                    Some(_) => return Err(Machine::lost()),
+                    Some(_) => return Err(Self::lost()),
                 };
                 if !in_catch {
                     match self.block(body) {
@@ -1189,7 +1261,7 @@ impl Machine<'_> {
     fn for_loop(&mut self, for_loop: &ForLoop) -> Eval<Dynamic> {
         let (mut items, mut index, mut resumed) = match self.mark() {
             Some(Mark::For(items, index)) => (items, index, true),
-            Some(_) => return Err(Machine::lost()),
+            Some(_) => return Err(Self::lost()),
             None => {
                 let extra = usize::from(for_loop.counter.is_some());
                 if for_loop.live + extra >= self.env.max_variables {
@@ -1246,7 +1318,7 @@ impl Machine<'_> {
                 .switch_arm(switch)
                 .map_err(|flow| marked(flow, || Mark::Switch(None)))?,
             Some(Mark::Switch(Some(arm))) => Some(arm),
-            Some(_) => return Err(Machine::lost()),
+            Some(_) => return Err(Self::lost()),
         };
         match arm {
             Some(arm) => self
@@ -1353,9 +1425,14 @@ impl Machine<'_> {
                     } else {
                         // Rhai counts the call of `to_string`, and a limit it meets there
                         // only shows the value as Rust shows it: the next count stops the run.
-                        self.env.operations += 1;
-                        let engine = self.env.engine;
                         let pos = part.position();
+                        self.env.operations += 1;
+                        if LINES {
+                            if let Some(lines) = &mut self.env.lines {
+                                lines.add(pos, 1);
+                            }
+                        }
+                        let engine = self.env.engine;
                         let shown = self.env.through_rhai(|global| {
                             let mut refs = [&mut value];
                             let context =
@@ -1404,7 +1481,7 @@ impl Machine<'_> {
                 let start = match self.mark() {
                     None => 0,
                     Some(Mark::Item(index)) => index,
-                    Some(_) => return Err(Machine::lost()),
+                    Some(_) => return Err(Self::lost()),
                 };
                 for (index, item) in items.iter().enumerate().skip(start) {
                     let holds = self
@@ -1441,9 +1518,9 @@ impl Machine<'_> {
                                 .call_script(index, Args::new(), call.pos)
                                 .map_err(|flow| marked(flow, || Mark::Call(None)));
                         }
-                        None => return Err(Machine::lost()),
+                        None => return Err(Self::lost()),
                     },
-                    Some(_) => return Err(Machine::lost()),
+                    Some(_) => return Err(Self::lost()),
                 };
                 if kept.is_none() && call.plain_args && call.script.is_none() {
                     if !call.plain_parts {
@@ -1518,7 +1595,7 @@ impl Machine<'_> {
         if let Some(value) = env.answer_plain(call, &refs)? {
             return Ok(value);
         }
-        let args = Machine::copies(call, &refs);
+        let args = Self::copies(call, &refs);
         drop(refs);
         self.call_copies(call, args)
     }
@@ -1603,7 +1680,7 @@ impl Machine<'_> {
         if let Some(value) = env.answer_plain(call, &refs)? {
             return Ok(Some(value));
         }
-        let args = Machine::copies(call, &refs);
+        let args = Self::copies(call, &refs);
         drop(refs);
         drop(inner);
         drop(outer);
@@ -1695,7 +1772,7 @@ impl Machine<'_> {
         let function = &self.functions[index];
         let (frame, shared) = match self.mark() {
             Some(Mark::Function(frame, shared)) => (frame, shared),
-            Some(_) => return Err(Machine::lost()),
+            Some(_) => return Err(Self::lost()),
             None => {
                 self.env.track(pos)?;
                 if self.env.depth + 1 > self.env.max_depth {
@@ -2053,8 +2130,8 @@ fn with_part<R>(
 }
 
 /// Assigns `value` (or op-assigns it) to the part of `target` that `links` name.
-fn assign_at(
-    env: &mut Env<'_>,
+fn assign_at<const LINES: bool>(
+    env: &mut Env<'_, LINES>,
     target: &mut Dynamic,
     links: &[Link],
     ready: &mut [Ready],
@@ -2092,8 +2169,8 @@ fn assign_at(
 /// Applies a chain's links to `target` and returns the value it ends in. `owned`: the target
 /// is a value of the chain's own (not a variable, nor a part of one), so the value it ends
 /// in is taken out of it, not copied.
-fn apply(
-    env: &mut Env<'_>,
+fn apply<const LINES: bool>(
+    env: &mut Env<'_, LINES>,
     target: &mut Dynamic,
     links: &[Link],
     ready: &mut [Ready],

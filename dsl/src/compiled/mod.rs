@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use rhai::{AST, Dynamic, Engine};
 
-pub(crate) use eval::{Finish, Suspension};
+pub(crate) use eval::{Finish, Lines, Suspension};
 pub(crate) use natives::{Natives, Registrar};
 
 use crate::Limits;

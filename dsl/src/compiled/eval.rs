@@ -8,13 +8,13 @@
 //! with nothing of the compiled run kept.
 
 use rhai::{
-    Array, Dynamic, DynamicReadLock, Engine, EvalAltResult, GlobalRuntimeState, Identifier,
-    NativeCallContext, Position,
+    Array, Dynamic, DynamicReadLock, Engine, EvalAltResult, GlobalRuntimeState, NativeCallContext,
+    Position,
 };
 
 use super::ir::{
     Arm, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place,
-    Program, Root, Stmt, Switch,
+    Program, Property, Root, Stmt, Switch,
 };
 use super::natives::Natives;
 use crate::Limits;
@@ -944,45 +944,24 @@ impl<const LINES: bool> Env<'_, LINES> {
 
     /// Reads property `name` of `target`: a map's entry (an error if it has none), else the
     /// property's getter.
-    fn property(
-        &mut self,
-        target: &mut Dynamic,
-        name: &Identifier,
-        pos: Position,
-    ) -> Eval<Dynamic> {
+    fn property(&mut self, target: &mut Dynamic, property: &Property) -> Eval<Dynamic> {
         if let Some(map) = target.read_lock::<rhai::Map>() {
-            return match map.get(name.as_str()) {
+            return match map.get(property.name.as_str()) {
                 Some(value) => Ok(value.clone()),
                 None => Err(error(EvalAltResult::ErrorPropertyNotFound(
-                    name.to_string(),
-                    pos,
+                    property.name.to_string(),
+                    property.pos,
                 ))),
             };
         }
-        let getter = format!("get${name}");
-        let natives = self
-            .natives
-            .overloads(&getter, 1)
-            .map(<[usize]>::to_vec)
-            .unwrap_or_default();
-        if natives.is_empty() {
+        if property.getter.natives.is_empty() {
             return Err(Flow::Bail(format!(
-                "property `{name}` of a {}",
+                "property `{}` of a {}",
+                property.name,
                 target.type_name()
             )));
         }
-        let call = Call {
-            name: getter.into(),
-            natives,
-            args: Vec::new(),
-            operator: false,
-            script: None,
-            plain_args: false,
-            plain_parts: false,
-            first_by_ref: false,
-            pos,
-        };
-        self.call_with(&call, Some(target), &mut [], false)
+        self.call_with(&property.getter, Some(target), &mut [], false)
     }
 }
 
@@ -1019,7 +998,7 @@ impl<'a> Held<'a> {
                 let name = key?.read_lock::<rhai::ImmutableString>()?;
                 map.get(name.as_str())
             }
-            (Held::Map(map), Link::Prop(name, _)) => map.get(name.as_str()),
+            (Held::Map(map), Link::Prop(property)) => map.get(property.name.as_str()),
             _ => None,
         }
     }
@@ -1407,7 +1386,12 @@ impl<const LINES: bool> Machine<'_, LINES> {
         if !self.resuming() {
             self.env.track(expr.position())?;
         }
-        self.expr_uncounted(expr)
+        // A constant or a variable is read here, without the walk's larger frame.
+        match expr {
+            Expr::Const(value, _) => Ok(value.clone()),
+            Expr::Local(slot, _) => Ok(self.slots[*slot as usize].clone()),
+            _ => self.expr_uncounted(expr),
+        }
     }
 
     /// An expression's value, the operation of evaluating it not counted (Rhai does not
@@ -1882,6 +1866,17 @@ impl<const LINES: bool> Machine<'_, LINES> {
         value: Dynamic,
         pos: Position,
     ) -> Eval<()> {
+        if place.links.is_empty() {
+            // A variable itself (`n += 1`): nothing to evaluate before it.
+            self.env.track(place.slot_pos)?;
+            let root = &mut self.slots[place.slot as usize];
+            match op {
+                None => *root = value,
+                Some(op) => self.env.op_assign(root, op, value, pos)?,
+            }
+            let root = &self.slots[place.slot as usize];
+            return self.env.check_size(root, pos);
+        }
         let mut ready = self.ready(&place.links, &place.nodes)?;
         self.env.track(place.slot_pos)?;
         let root = &mut self.slots[place.slot as usize];
@@ -2148,11 +2143,11 @@ fn assign_at<const LINES: bool>(
     };
     let engine = env.engine;
     match (link, first) {
-        (Link::Prop(name, prop_pos), Ready::Prop) if target.is_map() => {
+        (Link::Prop(property), Ready::Prop) if target.is_map() => {
             // Counted as Rhai counts reaching a map's entry.
             env.track(Position::NONE)?;
-            let key = Dynamic::from(rhai::ImmutableString::from(name.as_str()));
-            with_part(engine, target, &key, *prop_pos, true, |part| {
+            let key = Dynamic::from(property.name.clone());
+            with_part(engine, target, &key, property.pos, true, |part| {
                 assign_at(env, part, &links[1..], rest, op, value, pos)
             })
         }
@@ -2191,17 +2186,17 @@ fn apply<const LINES: bool>(
             }
             apply(env, target, &links[1..], rest, owned)
         }
-        (Link::Prop(name, pos), Ready::Prop) => {
+        (Link::Prop(property), Ready::Prop) => {
             if target.is_map() {
                 // Counted as Rhai counts reading a map's entry.
                 env.track(Position::NONE)?;
-                let key = Dynamic::from(rhai::ImmutableString::from(name.as_str()));
-                return with_part(engine, target, &key, *pos, false, |part| {
+                let key = Dynamic::from(property.name.clone());
+                return with_part(engine, target, &key, property.pos, false, |part| {
                     apply(env, part, &links[1..], rest, owned)
                 });
             }
-            env.track(*pos)?;
-            let mut value = env.property(target, name, *pos)?;
+            env.track(property.pos)?;
+            let mut value = env.property(target, property)?;
             if rest.is_empty() {
                 // The chain's value itself: no further step, no copy.
                 return Ok(value);

@@ -299,10 +299,20 @@ pub(crate) enum Root {
     Value(Expr),
 }
 
+/// A property of a chain: an entry of a map, or else a getter of a game value (`h.q`).
+#[derive(Debug)]
+pub(crate) struct Property {
+    /// Its name, ready to be a map's key (no copy of the text when read).
+    pub(crate) name: rhai::ImmutableString,
+    pub(crate) pos: Position,
+    /// The getter `get$name`, its natives resolved once, at compile time.
+    pub(crate) getter: Call,
+}
+
 /// One step of a chain.
 #[derive(Debug)]
 pub(crate) enum Link {
-    Prop(Identifier, Position),
+    Prop(Box<Property>),
     Index(Expr, Position),
     Method(Call),
     /// `?.` / `?[`: the chain is `()` from here if the value so far is `()`.

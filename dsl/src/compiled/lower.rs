@@ -9,7 +9,7 @@ use rhai::{AST, ASTFlags, Expr as RExpr, FnCallExpr, Identifier, Position, Stmt 
 
 use super::ir::{
     Arm, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place,
-    Program, Root, Slot, Stmt, Switch,
+    Program, Property, Root, Slot, Stmt, Switch,
 };
 use super::natives::Natives;
 
@@ -468,6 +468,31 @@ impl Lowerer<'_> {
         Ok(Some(index))
     }
 
+    /// A property link: its name as a map's key, and its getter resolved now, once.
+    fn property(&self, name: &str, pos: Position) -> Property {
+        let getter = format!("get${name}");
+        let natives = self
+            .natives
+            .overloads(&getter, 1)
+            .map(<[usize]>::to_vec)
+            .unwrap_or_default();
+        Property {
+            name: name.into(),
+            pos,
+            getter: Call {
+                name: getter.into(),
+                natives,
+                args: Vec::new(),
+                operator: false,
+                script: None,
+                plain_args: false,
+                plain_parts: false,
+                first_by_ref: false,
+                pos,
+            },
+        }
+    }
+
     /// The call's natives: resolved now, once (`extra` counts a method's receiver).
     fn resolve(&self, call: &FnCallExpr, args: Vec<Expr>, extra: usize, pos: Position) -> Call {
         let arity = args.len() + extra;
@@ -788,9 +813,9 @@ impl Lowerer<'_> {
             if dotting {
                 match link {
                     RExpr::Property(property, prop_pos) => {
-                        chain
-                            .links
-                            .push(Link::Prop(property.2.as_str().into(), *prop_pos));
+                        chain.links.push(Link::Prop(Box::new(
+                            self.property(property.2.as_str(), *prop_pos),
+                        )));
                         chain.nodes.push(node);
                     }
                     RExpr::MethodCall(..) if null_safe => {

@@ -58,9 +58,11 @@ pub enum FlowRequest {
 /// A value a flow variable may hold: a fighter, player, card, hex, int, bool, string or a
 /// list of those; `None` for anything else.
 pub(crate) fn flow_value(value: &Dynamic) -> Option<Value> {
-    if let Ok(n) = value.as_int() {
+    // `is_int` and `is_bool` first: `as_int` and `as_bool` name the type they found when
+    // they fail, which costs more than the test.
+    if let Some(n) = value.is_int().then(|| value.as_int().ok()).flatten() {
         Some(Value::Int(n))
-    } else if let Ok(b) = value.as_bool() {
+    } else if let Some(b) = value.is_bool().then(|| value.as_bool().ok()).flatten() {
         Some(Value::Bool(b))
     } else if value.is_string() {
         Some(Value::Str(value.to_string()))

@@ -23,9 +23,9 @@ pub(crate) fn to_dynamic(value: &Value) -> Dynamic {
 pub(crate) fn from_dynamic(value: &Dynamic) -> Value {
     if value.is_unit() {
         Value::Unit
-    } else if let Ok(n) = value.as_int() {
+    } else if let Some(n) = value.is_int().then(|| value.as_int().ok()).flatten() {
         Value::Int(n)
-    } else if let Ok(b) = value.as_bool() {
+    } else if let Some(b) = value.is_bool().then(|| value.as_bool().ok()).flatten() {
         Value::Bool(b)
     } else if value.is_string() {
         Value::Str(value.to_string())

@@ -157,6 +157,58 @@ type Args = SmallVec<[Dynamic; 4]>;
 /// A call's arguments read in place.
 type View<'a> = SmallVec<[&'a Dynamic; 6]>;
 
+// Short lists of arguments are built one push at a time: `SmallVec`'s `collect` and
+// `extend` reserve first, and cost several pushes on lists this short.
+
+/// The arguments, borrowed.
+fn view_of(args: &[Dynamic]) -> View<'_> {
+    let mut view = View::new();
+    for arg in args {
+        view.push(arg);
+    }
+    view
+}
+
+/// The arguments, borrowed mutably, after `first` if there is one.
+fn refs_of<'a>(first: Option<&'a mut Dynamic>, args: &'a mut [Dynamic]) -> Refs<'a> {
+    let mut refs = Refs::new();
+    if let Some(first) = first {
+        refs.push(first);
+    }
+    for arg in args {
+        refs.push(arg);
+    }
+    refs
+}
+
+/// The integer `value` holds, if it holds one. Rhai's `as_int` names the type it found
+/// when it fails, which costs a lookup of the name: asked first, `is_int` does not.
+fn int_of(value: &Dynamic) -> Option<i64> {
+    if value.is_int() {
+        value.as_int().ok()
+    } else {
+        None
+    }
+}
+
+/// The flag `value` holds, if it holds one (see [`int_of`]).
+fn bool_of(value: &Dynamic) -> Option<bool> {
+    if value.is_bool() {
+        value.as_bool().ok()
+    } else {
+        None
+    }
+}
+
+/// Copies of the arguments.
+fn copies_of<'a>(args: impl Iterator<Item = &'a Dynamic>) -> Args {
+    let mut copies = Args::new();
+    for arg in args {
+        copies.push(arg.clone());
+    }
+    copies
+}
+
 /// How a compiled run ended.
 pub(crate) enum Finish {
     /// The script's value, or its error, the operations the run counted, and by line
@@ -393,7 +445,7 @@ impl<const LINES: bool> Env<'_, LINES> {
                     self.track(pos)?;
                     let context = NativeCallContext::from((
                         self.engine,
-                        call.name.as_str(),
+                        &*call.name,
                         None,
                         &self.global,
                         pos,
@@ -571,7 +623,7 @@ impl<const LINES: bool> Env<'_, LINES> {
             }
             // `list.push(item)` on a list in a variable, as Rhai's call of the standard
             // library's `push` does it: the item moved in, then the list's size checked.
-            let pushes = call.name.as_str() == "push"
+            let pushes = &*call.name == "push"
                 && args.len() == 1
                 && !args[0].is_shared()
                 && receiver.as_ref().is_some_and(|list| {
@@ -580,20 +632,18 @@ impl<const LINES: bool> Env<'_, LINES> {
             return match receiver {
                 Some(list) if pushes => {
                     self.track(pos)?;
-                    if let Ok(mut items) = list.as_array_mut() {
+                    if let Some(mut items) = list.write_lock::<Array>() {
                         items.push(std::mem::take(&mut args[0]));
                     }
                     self.check_size(list, pos)?;
                     Ok(Dynamic::UNIT)
                 }
                 Some(first) => {
-                    let mut refs: Refs<'_> = SmallVec::new();
-                    refs.push(first);
-                    refs.extend(args.iter_mut());
+                    let mut refs = refs_of(Some(first), args);
                     self.call_rhai(&call.name, true, &mut refs, pos)
                 }
                 None => {
-                    let mut refs: Refs<'_> = args.iter_mut().collect();
+                    let mut refs = refs_of(None, args);
                     self.call_rhai(&call.name, false, &mut refs, pos)
                 }
             };
@@ -618,33 +668,28 @@ impl<const LINES: bool> Env<'_, LINES> {
         // A function that may ask keeps its arguments: if it stops at a choice, the run is
         // suspended and the call made again with them once the choice is answered.
         let kept: Option<Args> =
-            (native.asks && receiver.is_none()).then(|| args.iter().cloned().collect());
+            (native.asks && receiver.is_none()).then(|| copies_of(args.iter()));
         let Some(func) = native.func.get_native_fn() else {
             return Err(Flow::Bail(format!(
                 "`{}` is not a native function",
                 call.name
             )));
         };
-        let context =
-            NativeCallContext::from((self.engine, call.name.as_str(), None, &self.global, pos));
+        let context = NativeCallContext::from((self.engine, &*call.name, None, &self.global, pos));
         let result = match receiver {
             Some(first) if native.func.is_method() => {
-                let mut refs: Refs<'_> = SmallVec::new();
-                refs.push(first);
-                refs.extend(args.iter_mut());
+                let mut refs = refs_of(Some(first), args);
                 func(Some(context), &mut refs)
             }
             Some(first) => {
                 // A function that takes its first argument by value must not consume the
                 // variable it was called on.
                 let mut copy = first.clone();
-                let mut refs: Refs<'_> = SmallVec::new();
-                refs.push(&mut copy);
-                refs.extend(args.iter_mut());
+                let mut refs = refs_of(Some(&mut copy), args);
                 func(Some(context), &mut refs)
             }
             None => {
-                let mut refs: Refs<'_> = args.iter_mut().collect();
+                let mut refs = refs_of(None, args);
                 func(Some(context), &mut refs)
             }
         };
@@ -668,13 +713,13 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// Rhai's resolution.
     fn call_ready(&mut self, call: &Call, mut args: Args) -> Eval<Dynamic> {
         if call.operator {
-            let view: View<'_> = args.iter().collect();
+            let view = view_of(&args);
             if let Some(value) = self.answer_operator(call, &view)? {
                 return Ok(value);
             }
             drop(view);
             if !args.iter().any(Dynamic::is_variant) {
-                let mut refs: Refs<'_> = args.iter_mut().collect();
+                let mut refs = refs_of(None, &mut args);
                 return self.builtin_operator(call, &mut refs);
             }
         }
@@ -685,10 +730,13 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// `None` for anything else. (A string's are left to Rhai's resolution: the sandbox's
     /// standard library has no `len` of a string, and the call is an error there.)
     fn size_of(name: &str, value: &Dynamic) -> Option<Dynamic> {
-        let len = if let Ok(list) = value.as_array_ref() {
-            list.len()
-        } else if let Ok(map) = value.as_map_ref() {
-            map.len()
+        if name != "len" && name != "is_empty" {
+            return None;
+        }
+        let len = if value.is_array() {
+            value.as_array_ref().ok()?.len()
+        } else if value.is_map() {
+            value.as_map_ref().ok()?.len()
         } else {
             return None;
         };
@@ -722,11 +770,14 @@ impl<const LINES: bool> Env<'_, LINES> {
         if name != "contains" {
             return None;
         }
+        if !list.is_array() {
+            return None;
+        }
         let list = list.as_array_ref().ok()?;
-        if let Ok(n) = value.as_int() {
+        if let Some(n) = int_of(value) {
             return compared_until_equal(&list, &n);
         }
-        if let Ok(b) = value.as_bool() {
+        if let Some(b) = bool_of(value) {
             return compared_until_equal(&list, &b);
         }
         if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
@@ -804,12 +855,12 @@ impl<const LINES: bool> Env<'_, LINES> {
     fn int_failure(name: &str, args: &[&Dynamic]) -> Option<String> {
         match args {
             [value] => {
-                let x = value.as_int().ok()?;
+                let x = int_of(value)?;
                 // Rhai's interpreter negates an integer itself, with its own message.
                 (name == "-" && x.checked_neg().is_none()).then(|| "integer overflow".to_owned())
             }
             [left, right] => {
-                let (x, y) = (left.as_int().ok()?, right.as_int().ok()?);
+                let (x, y) = (int_of(left)?, int_of(right)?);
                 match name {
                     "+" if x.checked_add(y).is_none() => {
                         Some(format!("Addition overflow: {x} + {y}"))
@@ -838,12 +889,8 @@ impl<const LINES: bool> Env<'_, LINES> {
     fn fast_operator(name: &str, args: &[&Dynamic]) -> Option<Dynamic> {
         match args {
             [value] => match name {
-                "!" => value.as_bool().ok().map(|b| (!b).into()),
-                "-" => value
-                    .as_int()
-                    .ok()
-                    .and_then(i64::checked_neg)
-                    .map(Into::into),
+                "!" => bool_of(value).map(|b| (!b).into()),
+                "-" => int_of(value).and_then(i64::checked_neg).map(Into::into),
                 _ => None,
             },
             [left, right] => {
@@ -854,7 +901,7 @@ impl<const LINES: bool> Env<'_, LINES> {
                         _ => None,
                     };
                 }
-                if let (Ok(a), Ok(b)) = (left.as_int(), right.as_int()) {
+                if let (Some(a), Some(b)) = (int_of(left), int_of(right)) {
                     return match name {
                         "+" => a.checked_add(b).map(Into::into),
                         "-" => a.checked_sub(b).map(Into::into),
@@ -875,7 +922,7 @@ impl<const LINES: bool> Env<'_, LINES> {
                         _ => None,
                     };
                 }
-                if let (Ok(a), Ok(b)) = (left.as_bool(), right.as_bool()) {
+                if let (Some(a), Some(b)) = (bool_of(left), bool_of(right)) {
                     return match name {
                         "==" => Some((a == b).into()),
                         "!=" => Some((a != b).into()),
@@ -907,7 +954,7 @@ impl<const LINES: bool> Env<'_, LINES> {
         mut value: Dynamic,
         pos: Position,
     ) -> Eval<()> {
-        if let (Ok(a), Ok(b)) = (target.as_int(), value.as_int()) {
+        if let (Some(a), Some(b)) = (int_of(target), int_of(&value)) {
             let done = match op.op {
                 "+" => a.checked_add(b),
                 "-" => a.checked_sub(b),
@@ -991,7 +1038,7 @@ impl<'a> Held<'a> {
     fn part(&self, link: &Link, key: Option<&Dynamic>) -> Option<&Dynamic> {
         match (self, link) {
             (Held::List(list), Link::Index(..)) => {
-                let number = key?.as_int().ok()?;
+                let number = int_of(key?)?;
                 list.get(calc_index(list.len(), number)?)
             }
             (Held::Map(map), Link::Index(..)) => {
@@ -1362,7 +1409,11 @@ impl<const LINES: bool> Machine<'_, LINES> {
     }
 
     fn exprs(&mut self, exprs: &[Expr]) -> Eval<Args> {
-        exprs.iter().map(|e| self.expr(e)).collect()
+        let mut args = Args::new();
+        for expr in exprs {
+            args.push(self.expr(expr)?);
+        }
+        Ok(args)
     }
 
     /// A call's arguments: a resumed call's kept ones, then the one that was running, then
@@ -1678,7 +1729,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
             (call.first_by_ref, call.args.first()),
             (true, Some(Expr::Local(..)))
         ));
-        refs[skip..].iter().map(|arg| (*arg).clone()).collect()
+        copies_of(refs[skip..].iter().copied())
     }
 
     /// A plain call no operator or borrowing native answered, with copies of its arguments:
@@ -2088,12 +2139,13 @@ fn with_part<R>(
         let Some(at) = calc_index(len, number) else {
             return Err(error(EvalAltResult::ErrorArrayBounds(len, number, pos)));
         };
-        let mut part = match target.as_array_mut() {
-            Ok(mut list) => std::mem::take(&mut list[at]),
-            Err(_) => return Err(Flow::Bail("a shared list".into())),
+        // `write_lock`, not `as_array_mut`, which names the type first, found or not.
+        let mut part = match target.write_lock::<Array>() {
+            Some(mut list) => std::mem::take(&mut list[at]),
+            None => return Err(Flow::Bail("a shared list".into())),
         };
         let result = body(&mut part);
-        if let Ok(mut list) = target.as_array_mut() {
+        if let Some(mut list) = target.write_lock::<Array>() {
             list[at] = part;
         }
         return result;
@@ -2102,8 +2154,8 @@ fn with_part<R>(
         let Some(name) = key.read_lock::<rhai::ImmutableString>().map(|k| k.clone()) else {
             return Err(mismatch(engine, "string", key.type_name(), pos));
         };
-        let mut part = match target.as_map_mut() {
-            Ok(mut map) => match map.get_mut(name.as_str()) {
+        let mut part = match target.write_lock::<rhai::Map>() {
+            Some(mut map) => match map.get_mut(name.as_str()) {
                 Some(value) => std::mem::take(value),
                 None if add => Dynamic::UNIT,
                 None => {
@@ -2113,10 +2165,10 @@ fn with_part<R>(
                     )));
                 }
             },
-            Err(_) => return Err(Flow::Bail("a shared map".into())),
+            None => return Err(Flow::Bail("a shared map".into())),
         };
         let result = body(&mut part);
-        if let Ok(mut map) = target.as_map_mut() {
+        if let Some(mut map) = target.write_lock::<rhai::Map>() {
             map.insert(name.as_str().into(), part);
         }
         return result;

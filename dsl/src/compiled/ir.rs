@@ -257,7 +257,7 @@ impl Expr {
 /// A call of a function or an operator.
 #[derive(Debug)]
 pub(crate) struct Call {
-    pub(crate) name: Identifier,
+    pub(crate) name: Box<str>,
     /// The table's overloads of this name and arity, most exact first (empty: resolved by
     /// Rhai at run time, as the standard library's functions are).
     pub(crate) natives: Vec<usize>,

@@ -1855,8 +1855,14 @@ impl<const LINES: bool> Machine<'_, LINES> {
     /// The values of a chain's links, left to right, before its root (Rhai's order).
     /// Rhai's pass over a chain's links before its root: each link's node counted where
     /// `nodes` says, then its index or arguments evaluated (a lone literal index is not).
-    fn ready(&mut self, links: &[Link], nodes: &[Option<Position>]) -> Eval<SmallVec<[Ready; 2]>> {
-        let mut ready = SmallVec::with_capacity(links.len());
+    /// The values are pushed onto `ready`, which the caller holds: a list of them is too
+    /// large to return by value cheaply.
+    fn ready(
+        &mut self,
+        ready: &mut SmallVec<[Ready; 2]>,
+        links: &[Link],
+        nodes: &[Option<Position>],
+    ) -> Eval<()> {
         for (link, node) in links.iter().zip(nodes) {
             if let Some(pos) = node {
                 self.env.track(*pos)?;
@@ -1872,7 +1878,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 Link::Inline(inline) => Ready::Method(self.exprs(&inline.args)?),
             });
         }
-        Ok(ready)
+        Ok(())
     }
 
     fn chain(&mut self, chain: &Chain) -> Eval<Dynamic> {
@@ -1880,7 +1886,8 @@ impl<const LINES: bool> Machine<'_, LINES> {
             // The list functions the chain starts from are its first links for Rhai.
             self.list_arguments(list_loop)?;
         }
-        let mut ready = self.ready(&chain.links, &chain.nodes)?;
+        let mut ready = SmallVec::new();
+        self.ready(&mut ready, &chain.links, &chain.nodes)?;
         if let (Some(Link::Inline(inline)), Some(Ready::Method(args))) =
             (chain.links.first(), ready.first_mut())
         {
@@ -1928,7 +1935,8 @@ impl<const LINES: bool> Machine<'_, LINES> {
             let root = &self.slots[place.slot as usize];
             return self.env.check_size(root, pos);
         }
-        let mut ready = self.ready(&place.links, &place.nodes)?;
+        let mut ready = SmallVec::new();
+        self.ready(&mut ready, &place.links, &place.nodes)?;
         self.env.track(place.slot_pos)?;
         let root = &mut self.slots[place.slot as usize];
         assign_at(

@@ -711,19 +711,19 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// A call of an operator or a native (not the script's own function) with its
     /// arguments evaluated: an operator the evaluator does itself, else the native or
     /// Rhai's resolution.
-    fn call_ready(&mut self, call: &Call, mut args: Args) -> Eval<Dynamic> {
+    fn call_ready(&mut self, call: &Call, args: &mut Args) -> Eval<Dynamic> {
         if call.operator {
-            let view = view_of(&args);
+            let view = view_of(args);
             if let Some(value) = self.answer_operator(call, &view)? {
                 return Ok(value);
             }
             drop(view);
             if !args.iter().any(Dynamic::is_variant) {
-                let mut refs = refs_of(None, &mut args);
+                let mut refs = refs_of(None, args);
                 return self.builtin_operator(call, &mut refs);
             }
         }
-        self.call_with(call, None, &mut args, false)
+        self.call_with(call, None, args, false)
     }
 
     /// `len` and `is_empty` of a list or a map, as Rhai's standard library gives them;
@@ -1416,21 +1416,21 @@ impl<const LINES: bool> Machine<'_, LINES> {
         Ok(args)
     }
 
-    /// A call's arguments: a resumed call's kept ones, then the one that was running, then
-    /// the others; a suspension inside one is marked with those before it.
-    fn args(&mut self, exprs: &[Expr], kept: Option<Args>) -> Eval<Args> {
-        let mut args = kept.unwrap_or_default();
+    /// A call's arguments, pushed onto `args`, which holds a resumed call's kept ones: then
+    /// the one that was running, then the others; a suspension inside one is marked with
+    /// those before it.
+    fn args(&mut self, args: &mut Args, exprs: &[Expr]) -> Eval<()> {
         while args.len() < exprs.len() {
             match self.expr(&exprs[args.len()]) {
                 Ok(value) => args.push(value),
                 Err(Flow::Suspend(mut marks)) => {
-                    marks.push(Mark::Call(Some(args)));
+                    marks.push(Mark::Call(Some(std::mem::take(args))));
                     return Err(Flow::Suspend(marks));
                 }
                 Err(other) => return Err(other),
             }
         }
-        Ok(args)
+        Ok(())
     }
 
     fn expr(&mut self, expr: &Expr) -> Eval<Dynamic> {
@@ -1576,7 +1576,8 @@ impl<const LINES: bool> Machine<'_, LINES> {
                     }
                     _ => None,
                 };
-                let args = self.args(&call.args[usize::from(on_local.is_some())..], kept)?;
+                let mut args = kept.unwrap_or_default();
+                self.args(&mut args, &call.args[usize::from(on_local.is_some())..])?;
                 if let Some(slot) = on_local {
                     return self.call_on_local(call, slot, args);
                 }
@@ -1585,7 +1586,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                         .call_script(index, args, call.pos)
                         .map_err(|flow| marked(flow, || Mark::Call(None)));
                 }
-                self.env.call_ready(call, args)
+                self.env.call_ready(call, &mut args)
             }
             Expr::Chain(chain) => self.chain(chain).map_err(abandon),
             Expr::Block(statements, _) => self.block(statements),
@@ -1734,10 +1735,10 @@ impl<const LINES: bool> Machine<'_, LINES> {
 
     /// A plain call no operator or borrowing native answered, with copies of its arguments:
     /// made as any other call.
-    fn call_copies(&mut self, call: &Call, args: Args) -> Eval<Dynamic> {
+    fn call_copies(&mut self, call: &Call, mut args: Args) -> Eval<Dynamic> {
         match (call.first_by_ref, call.args.first()) {
             (true, Some(Expr::Local(slot, _))) => self.call_on_local(call, *slot as usize, args),
-            _ => self.env.call_ready(call, args),
+            _ => self.env.call_ready(call, &mut args),
         }
     }
 

@@ -592,6 +592,67 @@ pub struct ModelWeapon {
     pub profile: Vec<(String, ProfileValue)>,
 }
 
+/// The world's cards by name, for lookups only (the table is never listed): sorted by a
+/// hash of the name, then by the name, so a lookup compares numbers and then one name, where
+/// a map by name compares names all the way down (a card's query asks it on every call).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CardTable {
+    entries: Vec<(u64, String, CardInfo)>,
+}
+
+impl CardTable {
+    /// FNV-1a: fixed, so the order (which only lookups see) is the same on every host.
+    fn hash(name: &str) -> u64 {
+        name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    fn find(&self, hash: u64, name: &str) -> Result<usize, usize> {
+        self.entries
+            .binary_search_by(|(h, n, _)| h.cmp(&hash).then_with(|| n.as_str().cmp(name)))
+    }
+
+    /// The entry of the card named `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&CardInfo> {
+        let index = self.find(Self::hash(name), name).ok()?;
+        self.entries.get(index).map(|(_, _, info)| info)
+    }
+
+    /// Adds `name`, or replaces its entry.
+    pub(crate) fn insert(&mut self, name: String, info: CardInfo) {
+        let hash = Self::hash(&name);
+        match self.find(hash, &name) {
+            Ok(index) => self.entries[index].2 = info,
+            Err(index) => self.entries.insert(index, (hash, name, info)),
+        }
+    }
+
+    /// Adds many at once (a later entry of a name replaces an earlier one), sorting once.
+    pub(crate) fn extend(&mut self, cards: impl IntoIterator<Item = (String, CardInfo)>) {
+        let start = self.entries.len();
+        self.entries.extend(
+            cards
+                .into_iter()
+                .map(|(name, info)| (Self::hash(&name), name, info)),
+        );
+        if self.entries.len() == start {
+            return;
+        }
+        // Stable: of two entries of one name, the later stays last, and is the one kept.
+        self.entries
+            .sort_by(|(ha, na, _), (hb, nb, _)| ha.cmp(hb).then_with(|| na.cmp(nb)));
+        let mut kept: Vec<(u64, String, CardInfo)> = Vec::with_capacity(self.entries.len());
+        for entry in self.entries.drain(..) {
+            match kept.last_mut() {
+                Some(last) if last.0 == entry.0 && last.1 == entry.1 => *last = entry,
+                _ => kept.push(entry),
+            }
+        }
+        self.entries = kept;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct WorldData {
     pub(crate) battlefield: Battlefield,
@@ -600,7 +661,7 @@ pub(crate) struct WorldData {
     pub(crate) dice: Dice,
     pub(crate) names: Names,
     sides: BTreeMap<String, Sides>,
-    pub(crate) cards: BTreeMap<String, CardInfo>,
+    pub(crate) cards: CardTable,
     pub(crate) fighters: BTreeMap<String, FighterInfo>,
     pub(crate) territories: BTreeMap<PlayerId, String>,
     /// The names of the ways the battlefield may be laid out, in order (empty: one way).
@@ -676,7 +737,7 @@ impl World {
                 dice,
                 names: Names::default(),
                 sides: BTreeMap::new(),
-                cards: BTreeMap::new(),
+                cards: CardTable::default(),
                 fighters: BTreeMap::new(),
                 territories: BTreeMap::new(),
                 layouts: Vec::new(),
@@ -769,10 +830,9 @@ impl World {
         I: IntoIterator<Item = (S, CardInfo)>,
         S: Into<String>,
     {
-        let data = Rc::make_mut(&mut self.data);
-        for (name, info) in cards {
-            data.cards.insert(name.into(), info);
-        }
+        Rc::make_mut(&mut self.data)
+            .cards
+            .extend(cards.into_iter().map(|(name, info)| (name.into(), info)));
         self
     }
 
@@ -1013,5 +1073,39 @@ impl Bindings {
     /// The acting player, if any.
     pub fn acting_player(&self) -> Option<PlayerId> {
         self.acting
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CardInfo, CardTable};
+
+    fn kind(table: &CardTable, name: &str) -> Option<String> {
+        table.get(name).map(|info| info.kind.clone())
+    }
+
+    #[test]
+    fn the_card_table_finds_each_name_and_keeps_the_last_entry_of_one() {
+        let mut table = CardTable::default();
+        table.extend((0..300).map(|n| (format!("card {n}"), CardInfo::new(format!("kind {n}")))));
+        for n in 0..300 {
+            assert_eq!(
+                kind(&table, &format!("card {n}")),
+                Some(format!("kind {n}"))
+            );
+        }
+        assert_eq!(kind(&table, "card 300"), None);
+        assert_eq!(kind(&table, ""), None);
+        // A later entry of a name replaces the earlier, in bulk or one at a time.
+        table.extend([
+            ("card 7".to_owned(), CardInfo::new("first")),
+            ("card 7".to_owned(), CardInfo::new("second")),
+        ]);
+        assert_eq!(kind(&table, "card 7"), Some("second".to_owned()));
+        table.insert("card 7".to_owned(), CardInfo::new("third"));
+        table.insert("new".to_owned(), CardInfo::new("ploy"));
+        assert_eq!(kind(&table, "card 7"), Some("third".to_owned()));
+        assert_eq!(kind(&table, "new"), Some("ploy".to_owned()));
+        assert_eq!(table.entries.len(), 301);
     }
 }

@@ -249,6 +249,22 @@ pub(crate) fn resume(
     limits: &Limits,
     suspension: Suspension,
 ) -> Finish {
+    // A run that counts by line (a profile) is run by the evaluator built to count them;
+    // every other run, by the one built without, which pays nothing for it.
+    if suspension.lines.is_some() {
+        resume_with::<true>(program, engine, natives, limits, suspension)
+    } else {
+        resume_with::<false>(program, engine, natives, limits, suspension)
+    }
+}
+
+fn resume_with<const LINES: bool>(
+    program: &Program,
+    engine: &Engine,
+    natives: &Natives,
+    limits: &Limits,
+    suspension: Suspension,
+) -> Finish {
     let Suspension {
         marks,
         slots,
@@ -257,47 +273,24 @@ pub(crate) fn resume(
         lines,
         global,
     } = suspension;
-    // A run that counts by line (a profile) is run by the evaluator built to count them;
-    // every other run, by the one built without, which pays nothing for it.
-    if lines.is_some() {
-        let machine = Machine::<true> {
-            functions: &program.functions,
-            env: Env {
-                engine,
-                global,
-                natives,
-                max_operations: limits.operations.max(1),
-                max_variables: limits.variables.max(1),
-                max_depth: limits.call_depth.max(1),
-                depth: 0,
-                operations,
-                lines,
-            },
-            shared,
-            slots,
-            resume: marks,
-        };
-        machine.finish(program)
-    } else {
-        let machine = Machine::<false> {
-            functions: &program.functions,
-            env: Env {
-                engine,
-                global,
-                natives,
-                max_operations: limits.operations.max(1),
-                max_variables: limits.variables.max(1),
-                max_depth: limits.call_depth.max(1),
-                depth: 0,
-                operations,
-                lines,
-            },
-            shared,
-            slots,
-            resume: marks,
-        };
-        machine.finish(program)
-    }
+    let machine = Machine::<LINES> {
+        functions: &program.functions,
+        env: Env {
+            engine,
+            global,
+            natives,
+            max_operations: limits.operations.max(1),
+            max_variables: limits.variables.max(1),
+            max_depth: limits.call_depth.max(1),
+            depth: 0,
+            operations,
+            lines,
+        },
+        shared,
+        slots,
+        resume: marks,
+    };
+    machine.finish(program)
 }
 
 impl<const LINES: bool> Machine<'_, LINES> {

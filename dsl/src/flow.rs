@@ -58,11 +58,9 @@ pub enum FlowRequest {
 /// A value a flow variable may hold: a fighter, player, card, hex, int, bool, string or a
 /// list of those; `None` for anything else.
 pub(crate) fn flow_value(value: &Dynamic) -> Option<Value> {
-    // `is_int` and `is_bool` first: `as_int` and `as_bool` name the type they found when
-    // they fail, which costs more than the test.
-    if let Some(n) = value.is_int().then(|| value.as_int().ok()).flatten() {
+    if let Some(n) = crate::values::int_of(value) {
         Some(Value::Int(n))
-    } else if let Some(b) = value.is_bool().then(|| value.as_bool().ok()).flatten() {
+    } else if let Some(b) = crate::values::bool_of(value) {
         Some(Value::Bool(b))
     } else if value.is_string() {
         Some(Value::Str(value.to_string()))

@@ -18,14 +18,33 @@ pub(crate) fn to_dynamic(value: &Value) -> Dynamic {
     }
 }
 
+/// The integer `value` holds, if it holds one. Rhai's `as_int` names the type it found
+/// when it fails, which costs a lookup of the name: asked first, `is_int` does not.
+pub(crate) fn int_of(value: &Dynamic) -> Option<i64> {
+    if value.is_int() {
+        value.as_int().ok()
+    } else {
+        None
+    }
+}
+
+/// The flag `value` holds, if it holds one (see [`int_of`]).
+pub(crate) fn bool_of(value: &Dynamic) -> Option<bool> {
+    if value.is_bool() {
+        value.as_bool().ok()
+    } else {
+        None
+    }
+}
+
 /// A script value as a kernel value; values the kernel has no word for (maps, function
 /// pointers) become `Unit`.
 pub(crate) fn from_dynamic(value: &Dynamic) -> Value {
     if value.is_unit() {
         Value::Unit
-    } else if let Some(n) = value.is_int().then(|| value.as_int().ok()).flatten() {
+    } else if let Some(n) = int_of(value) {
         Value::Int(n)
-    } else if let Some(b) = value.is_bool().then(|| value.as_bool().ok()).flatten() {
+    } else if let Some(b) = bool_of(value) {
         Value::Bool(b)
     } else if value.is_string() {
         Value::Str(value.to_string())

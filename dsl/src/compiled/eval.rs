@@ -18,6 +18,7 @@ use super::ir::{
 };
 use super::natives::Natives;
 use crate::Limits;
+use crate::values::{bool_of, int_of};
 use smallvec::SmallVec;
 use std::borrow::Cow;
 
@@ -181,25 +182,6 @@ fn refs_of<'a>(first: Option<&'a mut Dynamic>, args: &'a mut [Dynamic]) -> Refs<
     refs
 }
 
-/// The integer `value` holds, if it holds one. Rhai's `as_int` names the type it found
-/// when it fails, which costs a lookup of the name: asked first, `is_int` does not.
-fn int_of(value: &Dynamic) -> Option<i64> {
-    if value.is_int() {
-        value.as_int().ok()
-    } else {
-        None
-    }
-}
-
-/// The flag `value` holds, if it holds one (see [`int_of`]).
-fn bool_of(value: &Dynamic) -> Option<bool> {
-    if value.is_bool() {
-        value.as_bool().ok()
-    } else {
-        None
-    }
-}
-
 /// Copies of the arguments.
 fn copies_of<'a>(args: impl Iterator<Item = &'a Dynamic>) -> Args {
     let mut copies = Args::new();
@@ -296,9 +278,8 @@ fn resume_with<const LINES: bool>(
 impl<const LINES: bool> Machine<'_, LINES> {
     /// Runs the program's body to its end or to a stop.
     fn finish(mut self, program: &Program) -> Finish {
-        let machine = &mut self;
-        let finish = machine.block(&program.body);
-        let operations = machine.env.operations;
+        let finish = self.block(&program.body);
+        let operations = self.env.operations;
         match finish {
             Ok(value) | Err(Flow::Return(value)) | Err(Flow::Break(_, value)) => {
                 Finish::Done(Ok(value), operations, self.env.lines)
@@ -309,7 +290,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 marks,
                 slots: self.slots,
                 shared: self.shared,
-                operations: self.env.operations,
+                operations,
                 lines: self.env.lines,
                 global: self.env.global,
             })),
@@ -402,14 +383,21 @@ fn too_large(what: &str, pos: Position) -> Flow {
 }
 
 impl<const LINES: bool> Env<'_, LINES> {
+    /// Counts `operations` on the line of `pos` when the run counts by line (nothing is
+    /// compiled for it in the evaluator built without).
+    #[inline]
+    fn count_line(&mut self, pos: Position, operations: u64) {
+        if LINES {
+            if let Some(lines) = &mut self.lines {
+                lines.add(pos, operations);
+            }
+        }
+    }
+
     #[inline]
     fn track(&mut self, pos: Position) -> Eval<()> {
         self.operations += 1;
-        if LINES {
-            if let Some(lines) = &mut self.lines {
-                lines.add(pos, 1);
-            }
-        }
+        self.count_line(pos, 1);
         if self.operations > self.max_operations {
             return Err(error(EvalAltResult::ErrorTooManyOperations(pos)));
         }
@@ -565,11 +553,7 @@ impl<const LINES: bool> Env<'_, LINES> {
         let global = &self.global;
         let (result, used) =
             crate::limits::budget::counting(before, self.max_operations, || call(global));
-        if LINES {
-            if let Some(lines) = &mut self.lines {
-                lines.add(Position::NONE, used.saturating_sub(self.operations));
-            }
-        }
+        self.count_line(Position::NONE, used.saturating_sub(self.operations));
         self.operations = used.max(self.operations);
         result
     }
@@ -1455,11 +1439,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                         // only shows the value as Rust shows it: the next count stops the run.
                         let pos = part.position();
                         self.env.operations += 1;
-                        if LINES {
-                            if let Some(lines) = &mut self.env.lines {
-                                lines.add(pos, 1);
-                            }
-                        }
+                        self.env.count_line(pos, 1);
                         let engine = self.env.engine;
                         let shown = self.env.through_rhai(|global| {
                             let mut refs = [&mut value];
@@ -1918,17 +1898,6 @@ impl<const LINES: bool> Machine<'_, LINES> {
         value: Dynamic,
         pos: Position,
     ) -> Eval<()> {
-        if place.links.is_empty() {
-            // A variable itself (`n += 1`): nothing to evaluate before it.
-            self.env.track(place.slot_pos)?;
-            let root = &mut self.slots[place.slot as usize];
-            match op {
-                None => *root = value,
-                Some(op) => self.env.op_assign(root, op, value, pos)?,
-            }
-            let root = &self.slots[place.slot as usize];
-            return self.env.check_size(root, pos);
-        }
         let mut ready = SmallVec::new();
         self.ready(&mut ready, &place.links, &place.nodes)?;
         self.env.track(place.slot_pos)?;

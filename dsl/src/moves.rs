@@ -5,7 +5,8 @@ use crate::compiled::Registrar;
 use std::collections::BTreeSet;
 
 use gloam_core::{
-    Choice, Hex, Passage, PieceId, PlayerId, Position, path_is_legal, reachable, routes_to,
+    Choice, Hex, Passage, PieceId, PlayerId, Position, path_is_legal, reachable,
+    reachable_avoiding, routes_to,
 };
 use rhai::{Array, Dynamic, ImmutableString};
 
@@ -53,6 +54,19 @@ pub(crate) fn register(engine: &mut Registrar) {
         |ctx: Ncc, fighter: PieceId, budget: i64| -> Res<Array> {
             with_run(&ctx, "reachable_hexes", |run| {
                 Ok(reachable_hexes(run, "reachable_hexes", fighter, budget)?
+                    .into_iter()
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "reachable_hexes",
+        |ctx: Ncc, fighter: PieceId, budget: i64, through: Array| -> Res<Array> {
+            const F: &str = "reachable_hexes";
+            with_run(&ctx, F, |run| {
+                let passage = passage_through(F, &through)?;
+                Ok(reachable_hexes_passing(run, F, fighter, budget, passage)?
                     .into_iter()
                     .map(Dynamic::from)
                     .collect())
@@ -155,6 +169,40 @@ pub(crate) fn reachable_hexes(
     fighter: PieceId,
     budget: i64,
 ) -> Result<Vec<Hex>, Stop> {
+    reachable_hexes_passing(run, function, fighter, budget, Passage::WALKING)
+}
+
+/// What a move may pass through, read from a list of the words `"occupied"` and
+/// `"blocked"` (each at most once; the empty list is a walk).
+fn passage_through(function: &'static str, through: &Array) -> Result<Passage, Stop> {
+    let words = list_of(function, "through", "strings", through, as_string)?;
+    let mut passage = Passage::WALKING;
+    for word in &words {
+        match word.as_str() {
+            "occupied" => passage.through_occupied = true,
+            "blocked" => passage.through_blocked = true,
+            other => {
+                return Err(Stop::failed(
+                    function,
+                    format!(
+                        "`through` lists what a move may pass through: \"occupied\" or \"blocked\", not {other:?}"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(passage)
+}
+
+/// The hexes `fighter` can move to in at most `budget` steps with `passage`, ending in an
+/// empty, unblocked hex; sorted, empty off the battlefield.
+fn reachable_hexes_passing(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    budget: i64,
+    passage: Passage,
+) -> Result<Vec<Hex>, Stop> {
     if budget < 0 {
         return Err(Stop::failed(
             function,
@@ -167,7 +215,7 @@ pub(crate) fn reachable_hexes(
     // No walk is longer than the battlefield has hexes.
     let budget = u32::try_from(budget.min(run.world.battlefield.len() as i64)).unwrap_or(u32::MAX);
     let grid = grid_for(run, fighter);
-    Ok(reachable(&grid, start, budget).hexes())
+    Ok(reachable_avoiding(&grid, start, budget, passage, |_| false).hexes())
 }
 
 pub(crate) fn grid_for(run: &RunState, fighter: PieceId) -> PushGrid<'_> {

@@ -419,6 +419,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "reachable_hexes",
+        &[FIGHTER, p("budget", "int"), p("through", "list of strings")],
+        "list of hexes",
+        "the hexes `fighter` can move to in at most `budget` steps, passing through the hexes `through` names (`\"occupied\"`, `\"blocked\"`, both or neither) and ending in an empty, unblocked one; sorted (empty off the battlefield). `[]` is `reachable_hexes(fighter, budget)`; `[\"blocked\", \"occupied\"]` is `flying_hexes(fighter, budget)`",
+    ),
+    doc(
+        Query,
         "move_routes",
         &[
             FIGHTER,

@@ -317,6 +317,61 @@ fn reachable_hexes_walk_around_fighters_and_blocked_hexes() {
 }
 
 #[test]
+fn reachable_hexes_through_occupied_or_blocked_hexes_end_in_an_empty_one() {
+    let mut f = fixture();
+    // The brute stands in (1, 0), (-1, 1) is blocked, the archer stands in (-2, 2).
+    let reach = |f: &mut Fixture, text: &str| -> Vec<Value> {
+        match f.value(text) {
+            Value::List(items) => items,
+            other => panic!("`{text}`: {other:?}"),
+        }
+    };
+    // Nothing to pass through is a walk.
+    for budget in 0..5 {
+        assert_eq!(
+            f.value(&format!("reachable_hexes(this_fighter, {budget}, [])")),
+            f.value(&format!("reachable_hexes(this_fighter, {budget})")),
+        );
+    }
+    // Through the brute: (2, 0) in two steps, not three; the brute's hex is never an end.
+    let two = reach(&mut f, r#"reachable_hexes(this_fighter, 2, ["occupied"])"#);
+    assert!(two.contains(&Value::Hex(Hex::new(2, 0))));
+    assert!(!two.contains(&Value::Hex(Hex::new(1, 0))));
+    // Never through the blocked hex: (-2, 1) lies two steps away around it either way, but
+    // (-2, 2) holds the archer and (-1, 1) is blocked, so neither is an end.
+    let wide = reach(&mut f, r#"reachable_hexes(this_fighter, 6, ["occupied"])"#);
+    assert!(!wide.contains(&Value::Hex(Hex::new(-1, 1))));
+    assert!(!wide.contains(&Value::Hex(Hex::new(-2, 2))));
+    assert_eq!(wide.len(), 37 - 1 - 3);
+    // Both is a flight; the order of the words does not matter.
+    for budget in 0..5 {
+        let flight = f.value(&format!("flying_hexes(this_fighter, {budget})"));
+        assert_eq!(
+            f.value(&format!(
+                r#"reachable_hexes(this_fighter, {budget}, ["blocked", "occupied"])"#
+            )),
+            flight
+        );
+        assert_eq!(
+            f.value(&format!(
+                r#"reachable_hexes(this_fighter, {budget}, ["occupied", "blocked"])"#
+            )),
+            flight
+        );
+    }
+    // Through blocked hexes only: not through the brute, and the blocked hex is no end.
+    let over = reach(&mut f, r#"reachable_hexes(this_fighter, 2, ["blocked"])"#);
+    assert!(!over.contains(&Value::Hex(Hex::new(2, 0))));
+    assert!(!over.contains(&Value::Hex(Hex::new(-1, 1))));
+    let error = f.failure(r#"reachable_hexes(this_fighter, 2, ["walls"])"#);
+    assert!(error.to_string().contains(r#"not "walls""#), "{error}");
+    let error = f.failure("reachable_hexes(this_fighter, 2, [1])");
+    assert!(error.to_string().contains("item 1 is a int"), "{error}");
+    let error = f.failure(r#"reachable_hexes(this_fighter, -1, ["occupied"])"#);
+    assert_eq!(error.code_name(), "gloam::dsl::runtime_error");
+}
+
+#[test]
 fn move_fighter_walks_a_shortest_path_and_returns_the_hexes_entered() {
     let mut f = fixture();
     let hero = f.hero;

@@ -14,6 +14,7 @@ use crate::fighters::{usable_weapons, weapon_value};
 use crate::functions::{Ncc, Res, characteristic};
 use crate::moves::reachable_hexes;
 use crate::runtime::{RunState, Stop, with_run};
+use crate::values::{as_string, list_of};
 
 /// The hexes of the fighter's enemies on the battlefield (the pieces of other owners), in
 /// fighter order.
@@ -93,16 +94,50 @@ fn charge_hexes(
     if hexes.is_empty() {
         return Ok(hexes);
     }
-    // Some weapon reaches some enemy exactly when the longest range does (sight does not
-    // depend on the weapon).
     let mut longest = None;
     for weapon in usable_weapons(run, function, fighter)? {
         let range = weapon_value(run, function, fighter, &weapon.name, "range")?;
         longest = Some(longest.map_or(range, |best: i64| best.max(range)));
     }
+    charge_hexes_within(run, function, fighter, hexes, longest)
+}
+
+/// The hexes `fighter` can charge to with one of `weapons` (names of weapons it can use
+/// now): [`charge_hexes`] with those weapons only. Every name is checked, whether or not
+/// the fighter can move.
+fn charge_hexes_with(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    weapons: &[ImmutableString],
+) -> Result<Vec<Hex>, Stop> {
+    let mut longest = None;
+    for weapon in weapons {
+        let range = weapon_value(run, function, fighter, weapon, "range")?;
+        longest = Some(longest.map_or(range, |best: i64| best.max(range)));
+    }
+    let budget = characteristic(run, function, fighter, "move")?;
+    let hexes = reachable_hexes(run, function, fighter, budget)?;
+    charge_hexes_within(run, function, fighter, hexes, longest)
+}
+
+/// Of `hexes`, those from which a visible enemy of `fighter` lies within `longest` (the
+/// longest range of the weapons tried; `None` without a weapon: no hex). Some weapon
+/// reaches some enemy exactly when the longest range does (sight does not depend on the
+/// weapon).
+fn charge_hexes_within(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    hexes: Vec<Hex>,
+    longest: Option<i64>,
+) -> Result<Vec<Hex>, Stop> {
     let Some(longest) = longest else {
         return Ok(Vec::new());
     };
+    if hexes.is_empty() {
+        return Ok(hexes);
+    }
     let enemies = enemy_hexes(run, function, fighter)?;
     Ok(hexes
         .into_iter()
@@ -145,4 +180,17 @@ pub(crate) fn register(engine: &mut Registrar) {
                 .collect())
         })
     });
+    engine.register_fn(
+        "charge_hexes",
+        |ctx: Ncc, fighter: PieceId, weapons: Array| -> Res<Array> {
+            const F: &str = "charge_hexes";
+            with_run(&ctx, F, |run| {
+                let weapons = list_of(F, "weapons", "weapon names", &weapons, as_string)?;
+                Ok(charge_hexes_with(run, F, fighter, &weapons)?
+                    .into_iter()
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
 }

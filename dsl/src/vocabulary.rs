@@ -538,6 +538,13 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "charge_hexes",
+        &[FIGHTER, p("weapons", "list of strings")],
+        "list of hexes",
+        "`charge_hexes(fighter)` with only the named `weapons` (each one `fighter` can use now; an edition that keeps some weapons out of a charge lists the others): the reachable hexes from which one of them reaches an enemy in range and in sight, sorted; empty for `[]`",
+    ),
+    doc(
+        Query,
         "weapon_symbol",
         &[FIGHTER, p("weapon", "string")],
         "string",

@@ -42,10 +42,17 @@ const AGREE: &str = r#"
         reachable_hexes(f, characteristic(f, "move")).filter(|h| weapons(f).some(|w|
             enemy_fighters().some(|e| distance(h, e) <= weapon_value(f, w, "range") && visible(h, e))))
     }
+    fn slow_charge_hexes_with(f, list) {
+        reachable_hexes(f, characteristic(f, "move")).filter(|h| list.some(|w|
+            enemy_fighters().some(|e| distance(h, e) <= weapon_value(f, w, "range") && visible(h, e))))
+    }
     let f = this_fighter;
     weapons(f).all(|w| attack_targets(f, w) == targets(f, w))
         && armed_weapons(f) == weapons(f).filter(|w| targets(f, w).len() > 0)
         && charge_hexes(f) == slow_charge_hexes(f)
+        && charge_hexes(f, weapons(f)) == charge_hexes(f)
+        && weapons(f).all(|w| charge_hexes(f, [w]) == slow_charge_hexes_with(f, [w]))
+        && charge_hexes(f, []).is_empty()
 "#;
 
 #[test]
@@ -98,6 +105,27 @@ fn charge_hexes_are_reachable_hexes_from_which_a_weapon_reaches_an_enemy() {
     f.value("take_off(this_fighter)");
     assert_eq!(f.value("charge_hexes(this_fighter)"), Value::List(vec![]));
     assert_eq!(f.value("armed_weapons(this_fighter)"), strings(&[]));
+}
+
+#[test]
+fn charge_hexes_with_weapons_the_fighter_cannot_use_fails() {
+    let mut f = armed();
+    // The Spear is the inspired side's: named while uninspired, the call fails, even where
+    // the hero could not move.
+    let error = f.failure(r#"charge_hexes(this_fighter, ["Sword", "Spear"])"#);
+    assert!(
+        error
+            .to_string()
+            .contains("no weapon \"Spear\" on its current side"),
+        "{error}"
+    );
+    let error = f.failure("charge_hexes(this_fighter, [1])");
+    assert!(error.to_string().contains("item 1 is a int"), "{error}");
+    f.value("take_off(this_fighter)");
+    assert_eq!(
+        f.value(r#"charge_hexes(this_fighter, ["Sword"])"#),
+        Value::List(vec![])
+    );
 }
 
 #[test]

@@ -7,12 +7,12 @@
 //! here in Rust, with the same answers.
 
 use crate::compiled::Registrar;
-use gloam_core::{Hex, PieceId, Position};
+use gloam_core::{Hex, Passage, PieceId, Position};
 use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::fighters::{usable_weapons, weapon_value};
 use crate::functions::{Ncc, Res, characteristic};
-use crate::moves::reachable_hexes;
+use crate::moves::{passage_through, reachable_hexes, reachable_hexes_passing};
 use crate::runtime::{RunState, Stop, with_run};
 use crate::values::{as_string, list_of};
 
@@ -110,6 +110,7 @@ fn charge_hexes_with(
     function: &'static str,
     fighter: PieceId,
     weapons: &[ImmutableString],
+    passage: Passage,
 ) -> Result<Vec<Hex>, Stop> {
     let mut longest = None;
     for weapon in weapons {
@@ -117,7 +118,7 @@ fn charge_hexes_with(
         longest = Some(longest.map_or(range, |best: i64| best.max(range)));
     }
     let budget = characteristic(run, function, fighter, "move")?;
-    let hexes = reachable_hexes(run, function, fighter, budget)?;
+    let hexes = reachable_hexes_passing(run, function, fighter, budget, passage)?;
     charge_hexes_within(run, function, fighter, hexes, longest)
 }
 
@@ -186,7 +187,23 @@ pub(crate) fn register(engine: &mut Registrar) {
             const F: &str = "charge_hexes";
             with_run(&ctx, F, |run| {
                 let weapons = list_of(F, "weapons", "weapon names", &weapons, as_string)?;
-                Ok(charge_hexes_with(run, F, fighter, &weapons)?
+                Ok(
+                    charge_hexes_with(run, F, fighter, &weapons, Passage::WALKING)?
+                        .into_iter()
+                        .map(Dynamic::from)
+                        .collect(),
+                )
+            })
+        },
+    );
+    engine.register_fn(
+        "charge_hexes",
+        |ctx: Ncc, fighter: PieceId, weapons: Array, through: Array| -> Res<Array> {
+            const F: &str = "charge_hexes";
+            with_run(&ctx, F, |run| {
+                let weapons = list_of(F, "weapons", "weapon names", &weapons, as_string)?;
+                let passage = passage_through(F, &through)?;
+                Ok(charge_hexes_with(run, F, fighter, &weapons, passage)?
                     .into_iter()
                     .map(Dynamic::from)
                     .collect())

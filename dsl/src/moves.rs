@@ -174,7 +174,7 @@ pub(crate) fn reachable_hexes(
 
 /// What a move may pass through, read from a list of the words `"occupied"` and
 /// `"blocked"` (each at most once; the empty list is a walk).
-fn passage_through(function: &'static str, through: &Array) -> Result<Passage, Stop> {
+pub(crate) fn passage_through(function: &'static str, through: &Array) -> Result<Passage, Stop> {
     let words = list_of(function, "through", "strings", through, as_string)?;
     let mut passage = Passage::WALKING;
     for word in &words {
@@ -196,7 +196,7 @@ fn passage_through(function: &'static str, through: &Array) -> Result<Passage, S
 
 /// The hexes `fighter` can move to in at most `budget` steps with `passage`, ending in an
 /// empty, unblocked hex; sorted, empty off the battlefield.
-fn reachable_hexes_passing(
+pub(crate) fn reachable_hexes_passing(
     run: &RunState,
     function: &'static str,
     fighter: PieceId,

@@ -545,6 +545,17 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "charge_hexes",
+        &[
+            FIGHTER,
+            p("weapons", "list of strings"),
+            p("through", "list of strings"),
+        ],
+        "list of hexes",
+        "`charge_hexes(fighter, weapons)` over the hexes of `reachable_hexes(fighter, characteristic(fighter, \"move\"), through)`: a charge that passes through occupied or blocked hexes (a flyer's)",
+    ),
+    doc(
+        Query,
         "weapon_symbol",
         &[FIGHTER, p("weapon", "string")],
         "string",

@@ -46,6 +46,10 @@ const AGREE: &str = r#"
         reachable_hexes(f, characteristic(f, "move")).filter(|h| list.some(|w|
             enemy_fighters().some(|e| distance(h, e) <= weapon_value(f, w, "range") && visible(h, e))))
     }
+    fn slow_charge_hexes_through(f, through) {
+        reachable_hexes(f, characteristic(f, "move"), through).filter(|h| weapons(f).some(|w|
+            enemy_fighters().some(|e| distance(h, e) <= weapon_value(f, w, "range") && visible(h, e))))
+    }
     let f = this_fighter;
     weapons(f).all(|w| attack_targets(f, w) == targets(f, w))
         && armed_weapons(f) == weapons(f).filter(|w| targets(f, w).len() > 0)
@@ -53,6 +57,9 @@ const AGREE: &str = r#"
         && charge_hexes(f, weapons(f)) == charge_hexes(f)
         && weapons(f).all(|w| charge_hexes(f, [w]) == slow_charge_hexes_with(f, [w]))
         && charge_hexes(f, []).is_empty()
+        && charge_hexes(f, weapons(f), []) == charge_hexes(f)
+        && [["occupied"], ["blocked"], ["blocked", "occupied"]].all(|through|
+            charge_hexes(f, weapons(f), through) == slow_charge_hexes_through(f, through))
 "#;
 
 #[test]

@@ -96,6 +96,7 @@ fn main() {
                 choice: MatchChoice::default(),
                 engine,
                 profile: false,
+                digest: true,
             };
             let report = gloam::sim::run(std::slice::from_ref(&cards), &config, &|_| {})
                 .unwrap_or_else(|error| panic!("{ruleset}: {error}"));

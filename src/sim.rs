@@ -37,7 +37,7 @@ pub struct GameSummary {
     /// Why the game failed, if it did.
     pub error: Option<String>,
     /// The SHA-256 of the game's event log written as JSON lines (each event's JSON and a
-    /// newline), in lowercase hex: [`log_digest`].
+    /// newline), in lowercase hex: [`log_digest`]. Empty when [`SimConfig::digest`] is off.
     pub log_digest: String,
 }
 
@@ -81,6 +81,7 @@ pub struct SimReport {
     pub errors: Vec<GameSummary>,
     /// One digest of every game's event log, in game order ([`RunDigest`]), in lowercase
     /// hex: two runs with equal digests played the same games, whatever their job counts.
+    /// Empty when [`SimConfig::digest`] is off.
     pub log_digest: String,
     /// With [`SimConfig::profile`]: every game's operations by script, summed over the
     /// games (failed ones too), as the compiled engine counts them (`gloam_dsl::profile`).
@@ -270,6 +271,15 @@ pub fn play_one(rules: &RulesetGame, seed: u64) -> GameSummary {
 /// Plays one game, seat `s` played by `agents[s % agents.len()]` (random if `agents` is
 /// empty), and summarises it. Each agent is seeded from the game's seed and its seat.
 pub fn play_one_with(rules: &RulesetGame, seed: u64, agents: &[AgentKind]) -> GameSummary {
+    play_game(rules, seed, agents, true)
+}
+
+/// [`play_one_with`], with the log's digest computed only when `digest` is set (else
+/// `log_digest` is empty): serialising and hashing every event is work a run that reports
+/// no digest does not need. Never inlined, so a profile can count a game by it
+/// (`docs/performance.md`).
+#[inline(never)]
+fn play_game(rules: &RulesetGame, seed: u64, agents: &[AgentKind], digest: bool) -> GameSummary {
     let mut summary = GameSummary {
         seed,
         winners: Vec::new(),
@@ -326,7 +336,9 @@ pub fn play_one_with(rules: &RulesetGame, seed: u64, agents: &[AgentKind]) -> Ga
         }
     }
     summary.events = game.events().len();
-    summary.log_digest = hex(&log_digest(game.events()));
+    if digest {
+        summary.log_digest = hex(&log_digest(game.events()));
+    }
     let state = game.state();
     summary.glory = (0..seats)
         .map(|s| state.players[s].counters.get("glory").copied().unwrap_or(0))
@@ -936,6 +948,7 @@ pub fn simulate_for(
         choice: MatchChoice::default(),
         engine: ScriptEngine::from_env(),
         profile: false,
+        digest: true,
     };
     run(paths, &config, progress)
 }
@@ -969,6 +982,9 @@ pub struct SimConfig {
     /// Count the operations of every script run, by script and by line of the data, into
     /// the report's `profile` (the compiled engine only; the games are the same either way).
     pub profile: bool,
+    /// Compute the digests of the games' logs (`log_digest`, in the report and in each
+    /// listed game); off, they are empty and the run is cheaper (the games are the same).
+    pub digest: bool,
 }
 
 /// One worker's running totals: games are counted as they finish, never stored, so a run's
@@ -1113,7 +1129,7 @@ pub fn run(
                     }
                     for index in (worker..games).step_by(jobs) {
                         let game_seed = seed.wrapping_add(index as u64);
-                        tally.add(index, play_one_with(&rules, game_seed, agents));
+                        tally.add(index, play_game(&rules, game_seed, agents, config.digest));
                         let count = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         progress(count);
                     }
@@ -1172,7 +1188,11 @@ pub fn run(
         average_decisions: tally.decisions as f64 / played,
         average_events: tally.events as f64 / played,
         errors: tally.errors.into_iter().map(|(_, s)| s).collect(),
-        log_digest: hex(&tally.digest.finish()),
+        log_digest: if config.digest {
+            hex(&tally.digest.finish())
+        } else {
+            String::new()
+        },
         profile: config.profile.then_some(tally.profile),
     })
 }

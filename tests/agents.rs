@@ -22,6 +22,7 @@ fn config(agents: Vec<AgentKind>, games: usize, jobs: usize) -> SimConfig {
         choice: Default::default(),
         engine: gloam::sim::ScriptEngine::from_env(),
         profile: false,
+        digest: true,
     }
 }
 

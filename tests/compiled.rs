@@ -60,6 +60,7 @@ fn sim(ruleset: &str, games: usize, engine: ScriptEngine) -> SimReport {
         choice: MatchChoice::default(),
         engine,
         profile: false,
+        digest: true,
     };
     let paths = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")];
     gloam::sim::run(&paths, &config, &|_| {}).unwrap_or_else(|e| panic!("{ruleset}: {e}"))
@@ -89,6 +90,45 @@ fn every_shipped_ruleset_plays_the_same_games_on_both_engines() {
     }
 }
 
+/// `SimConfig::digest` off (`gloam sim` without `--json`): the same games, no digests.
+#[test]
+fn a_run_without_digests_plays_the_same_games_and_reports_none() {
+    let paths = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")];
+    let run = |digest: bool| {
+        let config = SimConfig {
+            ruleset: "shadespire".to_owned(),
+            players: 2,
+            agents: vec![AgentKind::Random],
+            games: 3,
+            seed: 5,
+            jobs: 2,
+            choice: MatchChoice::default(),
+            engine: ScriptEngine::Compiled,
+            profile: false,
+            digest,
+        };
+        gloam::sim::run(&paths, &config, &|_| {}).expect("the sim runs")
+    };
+    let with = run(true);
+    let without = run(false);
+    assert_eq!(with.log_digest.len(), 64);
+    assert_eq!(without.log_digest, "");
+    assert!(without.errors.iter().all(|game| game.log_digest.is_empty()));
+    let blanked = SimReport {
+        log_digest: String::new(),
+        errors: with
+            .errors
+            .iter()
+            .map(|game| gloam::sim::GameSummary {
+                log_digest: String::new(),
+                ..game.clone()
+            })
+            .collect(),
+        ..with.clone()
+    };
+    assert_eq!(without, blanked);
+}
+
 /// `gloam sim --profile` (`SimConfig::profile`): the operations of every script, by script.
 /// Counting changes no game, and the counts are the games' whatever the job count.
 #[test]
@@ -105,6 +145,7 @@ fn a_profile_of_the_games_changes_no_game_and_not_with_the_job_count() {
             choice: MatchChoice::default(),
             engine,
             profile,
+            digest: true,
         };
         gloam::sim::run(&paths, &config, &|_| {})
     };

@@ -27,6 +27,7 @@ fn sim(games: usize, jobs: usize, engine: ScriptEngine) -> SimReport {
         choice: MatchChoice::default(),
         engine,
         profile: false,
+        digest: true,
     };
     gloam::sim::run(&[cards()], &config, &|_| {}).expect("the sim runs")
 }

@@ -135,6 +135,8 @@ pub(crate) fn run(args: &SimArgs) -> Result<bool, CliError> {
             None => engine_from_env()?,
         },
         profile: args.profile,
+        // Only `--json` prints the digests.
+        digest: args.json,
     };
     gloam::sim::check_config(&config).map_err(CliError::usage)?;
     let paths = args.data.paths()?;

@@ -159,8 +159,6 @@ pub(crate) fn register(engine: &mut Registrar) {
     });
 }
 
-/// A grid over the battlefield where the pieces of `fighter`'s layer (but not `fighter`
-/// itself) occupy their hexes.
 /// The hexes `fighter` can walk to in at most `budget` steps, sorted; empty off the
 /// battlefield.
 pub(crate) fn reachable_hexes(
@@ -173,7 +171,7 @@ pub(crate) fn reachable_hexes(
 }
 
 /// What a move may pass through, read from a list of the words `"occupied"` and
-/// `"blocked"` (each at most once; the empty list is a walk).
+/// `"blocked"` (a word listed twice counts once; the empty list is a walk).
 pub(crate) fn passage_through(function: &'static str, through: &Array) -> Result<Passage, Stop> {
     let words = list_of(function, "through", "strings", through, as_string)?;
     let mut passage = Passage::WALKING;
@@ -218,6 +216,8 @@ pub(crate) fn reachable_hexes_passing(
     Ok(reachable_avoiding(&grid, start, budget, passage, |_| false).hexes())
 }
 
+/// A grid over the battlefield where the pieces of `fighter`'s layer (but not `fighter`
+/// itself) occupy their hexes.
 pub(crate) fn grid_for(run: &RunState, fighter: PieceId) -> PushGrid<'_> {
     let state = run.state();
     let layer = state.piece(fighter).map(|piece| piece.layer.as_str());

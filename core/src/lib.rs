@@ -60,8 +60,8 @@ pub use modifier::{
     ModScope, ModTarget, Modifier, ModifierError, ModifierSpec, Modifiers, Occurrence, Overridden,
 };
 pub use movement::{
-    Grid, MAX_ROUTE_MARKS, MoveError, Passage, Reach, SimpleGrid, StepError, path_is_legal,
-    reachable, reachable_avoiding, reachable_flying, routes_to,
+    Grid, MAX_ROUTE_MARKS, MoveError, Passage, Reach, SimpleGrid, StepError, can_reach,
+    path_is_legal, reachable, reachable_avoiding, reachable_flying, routes_to,
 };
 pub use push::{
     MAX_PUSH_DISTANCE, PushConstraint, PushDistance, PushError, PushPath, drive_back_hexes,

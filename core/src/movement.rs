@@ -475,6 +475,38 @@ where
     G: Grid + ?Sized,
     F: Fn(Hex) -> bool,
 {
+    search(grid, from, budget, passage, avoid, false)
+}
+
+/// Whether a move with the given [`Passage`] and total cost at most `budget` can end in
+/// some hex: whether [`reachable_avoiding`] would find any, answered without finding them
+/// all (the search stops at the first hex it settles that a move can end in).
+///
+/// # Examples
+///
+/// ```
+/// use gloam_core::{can_reach, Hex, Passage, SimpleGrid};
+/// let ring = Hex::ORIGIN.neighbors();
+/// let grid = SimpleGrid::hexagon(Hex::ORIGIN, 3).with_occupied(ring);
+/// assert!(!can_reach(&grid, Hex::ORIGIN, 4, Passage::WALKING, |_| false));
+/// assert!(can_reach(&grid, Hex::ORIGIN, 2, Passage::THROUGH_OCCUPIED, |_| false));
+/// assert!(!can_reach(&grid, Hex::ORIGIN, 1, Passage::THROUGH_OCCUPIED, |_| false));
+/// ```
+pub fn can_reach<G, F>(grid: &G, from: Hex, budget: u32, passage: Passage, avoid: F) -> bool
+where
+    G: Grid + ?Sized,
+    F: Fn(Hex) -> bool,
+{
+    !search(grid, from, budget, passage, avoid, true).is_empty()
+}
+
+/// The search of [`reachable_avoiding`]; with `first`, it stops once a hex a move can end
+/// in is settled (the reach then holds that hex and those settled before it).
+fn search<G, F>(grid: &G, from: Hex, budget: u32, passage: Passage, avoid: F, first: bool) -> Reach
+where
+    G: Grid + ?Sized,
+    F: Fn(Hex) -> bool,
+{
     let mut window = Window::new(from, budget.min(INITIAL_RADIUS));
     let mut destinations = 0;
     if !grid.contains(from) {
@@ -503,6 +535,9 @@ where
         cell.flags |= SETTLED;
         if cell.is_destination() {
             destinations += 1;
+            if first {
+                break;
+            }
         }
         // Every entry costs at least one.
         if cost >= budget {

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use gloam_core::{
-    Grid, Hex, MoveError, Passage, Reach, SimpleGrid, StepError, path_is_legal, reachable,
-    reachable_avoiding, reachable_flying,
+    Grid, Hex, MoveError, Passage, Reach, SimpleGrid, StepError, can_reach, path_is_legal,
+    reachable, reachable_avoiding, reachable_flying,
 };
 use proptest::prelude::*;
 
@@ -133,6 +133,19 @@ proptest! {
         for hex in expected {
             prop_assert_eq!(reach.cost(hex), costs.get(&hex).copied());
         }
+    }
+
+    #[test]
+    fn can_reach_random_grid_is_whether_any_hex_is_reachable(
+        board in board(3),
+        budget in 0u32..8,
+        passage in passage(),
+    ) {
+        let reach = search(&board, budget, passage);
+        let can = can_reach(&board.grid, board.start, budget, passage, |hex| {
+            board.avoided.contains(&hex)
+        });
+        prop_assert_eq!(can, !reach.hexes().is_empty());
     }
 
     #[test]

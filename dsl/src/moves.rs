@@ -5,7 +5,7 @@ use crate::compiled::Registrar;
 use std::collections::BTreeSet;
 
 use gloam_core::{
-    Choice, Hex, Passage, PieceId, PlayerId, Position, path_is_legal, reachable,
+    Choice, Hex, Passage, PieceId, PlayerId, Position, can_reach, path_is_legal, reachable,
     reachable_avoiding, routes_to,
 };
 use rhai::{Array, Dynamic, ImmutableString};
@@ -70,6 +70,24 @@ pub(crate) fn register(engine: &mut Registrar) {
                     .into_iter()
                     .map(Dynamic::from)
                     .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "can_reach",
+        |ctx: Ncc, fighter: PieceId, budget: i64| -> Res<bool> {
+            with_run(&ctx, "can_reach", |run| {
+                can_reach_passing(run, "can_reach", fighter, budget, Passage::WALKING)
+            })
+        },
+    );
+    engine.register_fn(
+        "can_reach",
+        |ctx: Ncc, fighter: PieceId, budget: i64, through: Array| -> Res<bool> {
+            const F: &str = "can_reach";
+            with_run(&ctx, F, |run| {
+                let passage = passage_through(F, &through)?;
+                can_reach_passing(run, F, fighter, budget, passage)
             })
         },
     );
@@ -201,6 +219,39 @@ pub(crate) fn reachable_hexes_passing(
     budget: i64,
     passage: Passage,
 ) -> Result<Vec<Hex>, Stop> {
+    Ok(match move_search(run, function, fighter, budget)? {
+        Some((grid, start, budget)) => {
+            reachable_avoiding(&grid, start, budget, passage, |_| false).hexes()
+        }
+        None => Vec::new(),
+    })
+}
+
+/// Whether `fighter` can move somewhere in at most `budget` steps with `passage`: whether
+/// [`reachable_hexes_passing`] lists any hex, without listing them (false off the
+/// battlefield).
+fn can_reach_passing(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    budget: i64,
+    passage: Passage,
+) -> Result<bool, Stop> {
+    Ok(match move_search(run, function, fighter, budget)? {
+        Some((grid, start, budget)) => can_reach(&grid, start, budget, passage, |_| false),
+        None => false,
+    })
+}
+
+/// What a search of `fighter`'s moves starts from: its grid, its hex and the budget (no
+/// walk is longer than the battlefield has hexes); `None` off the battlefield. A negative
+/// budget is an error.
+fn move_search<'a>(
+    run: &'a RunState,
+    function: &'static str,
+    fighter: PieceId,
+    budget: i64,
+) -> Result<Option<(PushGrid<'a>, Hex, u32)>, Stop> {
     if budget < 0 {
         return Err(Stop::failed(
             function,
@@ -208,12 +259,10 @@ pub(crate) fn reachable_hexes_passing(
         ));
     }
     let Some(start) = run.piece_hex(function, fighter)? else {
-        return Ok(Vec::new());
+        return Ok(None);
     };
-    // No walk is longer than the battlefield has hexes.
     let budget = u32::try_from(budget.min(run.world.battlefield.len() as i64)).unwrap_or(u32::MAX);
-    let grid = grid_for(run, fighter);
-    Ok(reachable_avoiding(&grid, start, budget, passage, |_| false).hexes())
+    Ok(Some((grid_for(run, fighter), start, budget)))
 }
 
 /// A grid over the battlefield where the pieces of `fighter`'s layer (but not `fighter`

@@ -419,6 +419,20 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "can_reach",
+        &[FIGHTER, p("budget", "int")],
+        "bool",
+        "whether `reachable_hexes(fighter, budget)` lists any hex, found without listing them (the search stops at the first hex a move can end in): false off the battlefield",
+    ),
+    doc(
+        Query,
+        "can_reach",
+        &[FIGHTER, p("budget", "int"), p("through", "list of strings")],
+        "bool",
+        "whether `reachable_hexes(fighter, budget, through)` lists any hex, found without listing them",
+    ),
+    doc(
+        Query,
         "reachable_hexes",
         &[FIGHTER, p("budget", "int"), p("through", "list of strings")],
         "list of hexes",

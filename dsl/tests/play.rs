@@ -363,12 +363,44 @@ fn reachable_hexes_through_occupied_or_blocked_hexes_end_in_an_empty_one() {
     let over = reach(&mut f, r#"reachable_hexes(this_fighter, 2, ["blocked"])"#);
     assert!(!over.contains(&Value::Hex(Hex::new(2, 0))));
     assert!(!over.contains(&Value::Hex(Hex::new(-1, 1))));
+    // `can_reach` answers whether the list would hold any hex.
+    for through in [
+        "[]",
+        r#"["occupied"]"#,
+        r#"["blocked"]"#,
+        r#"["blocked", "occupied"]"#,
+    ] {
+        for budget in 0..4 {
+            let listed = !reach(
+                &mut f,
+                &format!("reachable_hexes(this_fighter, {budget}, {through})"),
+            )
+            .is_empty();
+            assert_eq!(
+                f.value(&format!("can_reach(this_fighter, {budget}, {through})")),
+                Value::Bool(listed),
+                "budget {budget}, through {through}"
+            );
+        }
+    }
+    assert_eq!(f.value("can_reach(this_fighter, 0)"), Value::Bool(false));
+    assert_eq!(f.value("can_reach(this_fighter, 1)"), Value::Bool(true));
+    let error = f.failure("can_reach(this_fighter, -1)");
+    assert_eq!(error.code_name(), "gloam::dsl::runtime_error");
     let error = f.failure(r#"reachable_hexes(this_fighter, 2, ["walls"])"#);
     assert!(error.to_string().contains(r#"not "walls""#), "{error}");
     let error = f.failure("reachable_hexes(this_fighter, 2, [1])");
     assert!(error.to_string().contains("item 1 is a int"), "{error}");
     let error = f.failure(r#"reachable_hexes(this_fighter, -1, ["occupied"])"#);
     assert_eq!(error.code_name(), "gloam::dsl::runtime_error");
+    // Off the battlefield, nowhere (the hemmed-in case is the kernel's property test,
+    // `can_reach_random_grid_is_whether_any_hex_is_reachable`).
+    f.value("take_off(this_fighter)");
+    assert_eq!(f.value("can_reach(this_fighter, 3)"), Value::Bool(false));
+    assert_eq!(
+        f.value(r#"can_reach(this_fighter, 3, ["blocked", "occupied"])"#),
+        Value::Bool(false)
+    );
 }
 
 #[test]

@@ -61,7 +61,7 @@ pub use modifier::{
 };
 pub use movement::{
     Grid, MAX_ROUTE_MARKS, MoveError, Passage, Reach, SimpleGrid, StepError, can_reach,
-    path_is_legal, reachable, reachable_avoiding, reachable_flying, routes_to,
+    path_avoiding, path_is_legal, reachable, reachable_avoiding, reachable_flying, routes_to,
 };
 pub use push::{
     MAX_PUSH_DISTANCE, PushConstraint, PushDistance, PushError, PushPath, drive_back_hexes,

@@ -475,7 +475,37 @@ where
     G: Grid + ?Sized,
     F: Fn(Hex) -> bool,
 {
-    search(grid, from, budget, passage, avoid, false)
+    search(grid, from, budget, passage, avoid, Until::All)
+}
+
+/// The path [`reachable_avoiding`] gives to `to` ([`Reach::path_to`]), found by a search
+/// that stops once `to` is settled: every hex before it on a cheapest path costs less, so
+/// is settled first, and the path (with its tie-breaks) is the same. `None` when no move
+/// within `budget` ends in `to`.
+///
+/// # Examples
+///
+/// ```
+/// use gloam_core::{path_avoiding, reachable, Hex, Passage, SimpleGrid};
+/// let grid = SimpleGrid::hexagon(Hex::ORIGIN, 3).with_blocked([Hex::new(1, 0)]);
+/// let to = Hex::new(2, 0);
+/// let path = path_avoiding(&grid, Hex::ORIGIN, to, 6, Passage::WALKING, |_| false);
+/// assert_eq!(path, reachable(&grid, Hex::ORIGIN, 6).path_to(to));
+/// assert_eq!(path.map(|path| path.len()), Some(4));
+/// ```
+pub fn path_avoiding<G, F>(
+    grid: &G,
+    from: Hex,
+    to: Hex,
+    budget: u32,
+    passage: Passage,
+    avoid: F,
+) -> Option<Vec<Hex>>
+where
+    G: Grid + ?Sized,
+    F: Fn(Hex) -> bool,
+{
+    search(grid, from, budget, passage, avoid, Until::Settled(to)).path_to(to)
 }
 
 /// Whether a move with the given [`Passage`] and total cost at most `budget` can end in
@@ -497,12 +527,23 @@ where
     G: Grid + ?Sized,
     F: Fn(Hex) -> bool,
 {
-    !search(grid, from, budget, passage, avoid, true).is_empty()
+    !search(grid, from, budget, passage, avoid, Until::First).is_empty()
 }
 
-/// The search of [`reachable_avoiding`]; with `first`, it stops once a hex a move can end
-/// in is settled (the reach then holds that hex and those settled before it).
-fn search<G, F>(grid: &G, from: Hex, budget: u32, passage: Passage, avoid: F, first: bool) -> Reach
+/// How far [`search`] goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Until {
+    /// Every hex within the budget.
+    All,
+    /// The first hex settled that a move can end in.
+    First,
+    /// The given hex, settled.
+    Settled(Hex),
+}
+
+/// The search of [`reachable_avoiding`], stopped early as `until` says (the reach then
+/// holds the hexes settled so far).
+fn search<G, F>(grid: &G, from: Hex, budget: u32, passage: Passage, avoid: F, until: Until) -> Reach
 where
     G: Grid + ?Sized,
     F: Fn(Hex) -> bool,
@@ -535,9 +576,12 @@ where
         cell.flags |= SETTLED;
         if cell.is_destination() {
             destinations += 1;
-            if first {
+            if until == Until::First {
                 break;
             }
+        }
+        if until == Until::Settled(hex) {
+            break;
         }
         // Every entry costs at least one.
         if cost >= budget {

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use gloam_core::{
-    Grid, Hex, MoveError, Passage, Reach, SimpleGrid, StepError, can_reach, path_is_legal,
-    reachable, reachable_avoiding, reachable_flying,
+    Grid, Hex, MoveError, Passage, Reach, SimpleGrid, StepError, can_reach, path_avoiding,
+    path_is_legal, reachable, reachable_avoiding, reachable_flying,
 };
 use proptest::prelude::*;
 
@@ -146,6 +146,23 @@ proptest! {
             board.avoided.contains(&hex)
         });
         prop_assert_eq!(can, !reach.hexes().is_empty());
+    }
+
+    #[test]
+    fn path_avoiding_random_grid_is_the_full_search_path(
+        board in board(3),
+        budget in 0u32..8,
+        passage in passage(),
+    ) {
+        // Stopped at its target, the search gives the full search's path, tie-breaks and
+        // all, and none where the full search has none (every hex of the grid and beyond).
+        let reach = search(&board, budget, passage);
+        for to in board.start.range(4) {
+            let path = path_avoiding(&board.grid, board.start, to, budget, passage, |hex| {
+                board.avoided.contains(&hex)
+            });
+            prop_assert_eq!(path, reach.path_to(to), "to {}", to);
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use crate::compiled::Registrar;
 use std::collections::BTreeSet;
 
 use gloam_core::{
-    Choice, Hex, Passage, PieceId, PlayerId, Position, can_reach, path_is_legal, reachable,
+    Choice, Hex, Passage, PieceId, PlayerId, Position, can_reach, path_avoiding, path_is_legal,
     reachable_avoiding, routes_to,
 };
 use rhai::{Array, Dynamic, ImmutableString};
@@ -313,9 +313,15 @@ fn move_fighter(run: &mut RunState, fighter: PieceId, hex: Hex) -> Result<Array,
     // The kernel's shortest walk; if none reaches the hex (the rules chose it anyway), the
     // fighter goes straight there.
     let budget = u32::try_from(run.world.battlefield.len()).unwrap_or(u32::MAX);
-    let path = reachable(&grid_for(run, fighter), start, budget)
-        .path_to(hex)
-        .unwrap_or_else(|| vec![start, hex]);
+    let path = path_avoiding(
+        &grid_for(run, fighter),
+        start,
+        hex,
+        budget,
+        Passage::WALKING,
+        |_| false,
+    )
+    .unwrap_or_else(|| vec![start, hex]);
     run.ctx()
         .place_piece(fighter, Some(Position::Hex(hex)), path.clone(), "move")
         .map_err(|error| Stop::refused(F, error))?;

@@ -2,7 +2,7 @@
 //! computed edge type, and whose territory a hex is.
 
 use crate::compiled::Registrar;
-use gloam_core::{Hex, PieceId, PlayerId, Position, reachable_flying};
+use gloam_core::{Hex, Passage, PieceId, PlayerId, Position, path_avoiding, reachable_flying};
 use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::functions::{Ncc, Res, effect, refused};
@@ -220,9 +220,15 @@ pub(crate) fn register(engine: &mut Registrar) {
                     ));
                 }
                 let budget = u32::try_from(run.world.battlefield.len()).unwrap_or(u32::MAX);
-                let path = reachable_flying(&grid_for(run, fighter), start, budget)
-                    .path_to(hex)
-                    .unwrap_or_else(|| vec![start, hex]);
+                let path = path_avoiding(
+                    &grid_for(run, fighter),
+                    start,
+                    hex,
+                    budget,
+                    Passage::FLYING,
+                    |_| false,
+                )
+                .unwrap_or_else(|| vec![start, hex]);
                 run.ctx()
                     .place_piece(fighter, Some(Position::Hex(hex)), path.clone(), "move")
                     .map_err(|error| Stop::refused(F, error))?;

@@ -527,6 +527,60 @@ fn a_flyer_moves_through_occupied_hexes_but_a_walker_cannot() {
     }
 }
 
+#[test]
+fn a_flyer_charges_through_occupied_hexes_but_a_walker_cannot() {
+    // Embergard, Flying (001 L385; digest 4.14) applies to a Charge's move too (001
+    // L139-145): hemmed in by a ring of fighters, a flyer charges past them to a hex next
+    // to an enemy of the ring; a walker cannot charge.
+    let rules = rules();
+    let centre = open_centre(&rules, &[]);
+    let ring = centre.neighbors();
+    for (kind, charges) in [(TAROS, true), (CALTHIA, false)] {
+        let game = scenario(
+            &rules,
+            move |ctx: &mut Ctx<'_>| {
+                place(ctx, kind, centre);
+                for (other, hex) in [MANNOK, TORKA, KROOKGRIN, GIKKIT, SHANK, LUXA]
+                    .iter()
+                    .zip(ring)
+                {
+                    place(ctx, other, hex);
+                }
+            },
+            vec![frame(
+                "charge_action",
+                &[
+                    ("player", Value::Player(SEEKERS)),
+                    ("fighter", Value::Piece(piece(&bare_state(), kind))),
+                ],
+            )],
+        );
+        if charges {
+            let asked = request(&game);
+            let hexes: Vec<Hex> = match &asked.options {
+                Options::One { choices } => choices
+                    .iter()
+                    .filter_map(|c| match c {
+                        Choice::Hex(h) => Some(*h),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            assert!(asked.prompt.contains("charge"), "{}", asked.prompt);
+            assert!(!hexes.is_empty(), "{asked:?}");
+            assert!(hexes.iter().all(|h| h.distance_to(centre) >= 2));
+        } else {
+            assert!(
+                game.pending().is_empty(),
+                "a walker hemmed in cannot charge"
+            );
+            assert_eq!(position(game.state(), kind), Some(centre));
+            assert_eq!(tokens(game.state(), kind, "charge"), 0);
+        }
+    }
+}
+
 /// The state right after the match's set-up (the fighters exist, off the battlefield).
 fn bare_state() -> GameState {
     let rules = rules();

@@ -18,8 +18,8 @@ use gloam::sim::{play_one, prepare, simulate};
 
 mod scenario;
 use scenario::{
-    KREW, SEEKERS, Scenario, answer, card_id, damage, frame, glory, inspired, option, options,
-    piece, place, player_counter, request, tokens,
+    KREW, SEEKERS, Scenario, answer, card_id, damage, frame, glory, hex_choices, inspired, option,
+    options, piece, place, player_counter, request, tokens,
 };
 
 const CALTHIA: &str = "Calthia Xandire (Embergard)";
@@ -479,45 +479,42 @@ fn entering_a_stagger_hex_staggers_a_walker_but_not_a_flyer() {
     }
 }
 
+/// `kind` on an open hex, hemmed in by a ring of six fighters (five enemies and Luxa), about
+/// to take the Seekers' `step` (`move_action` or `charge_action`); and that hex.
+fn hemmed_in(rules: &RulesetGame, kind: &'static str, step: &str) -> (Game<Scenario>, Hex) {
+    let centre = open_centre(rules, &[]);
+    let ring = centre.neighbors();
+    let game = scenario(
+        rules,
+        move |ctx: &mut Ctx<'_>| {
+            place(ctx, kind, centre);
+            for (other, hex) in [MANNOK, TORKA, KROOKGRIN, GIKKIT, SHANK, LUXA]
+                .iter()
+                .zip(ring)
+            {
+                place(ctx, other, hex);
+            }
+        },
+        vec![frame(
+            step,
+            &[
+                ("player", Value::Player(SEEKERS)),
+                ("fighter", Value::Piece(piece(&bare_state(), kind))),
+            ],
+        )],
+    );
+    (game, centre)
+}
+
 #[test]
 fn a_flyer_moves_through_occupied_hexes_but_a_walker_cannot() {
     // Embergard, Flying (001 L385; digest 4.14): a flying fighter may move through
     // occupied hexes (not blocked ones) and must end in an empty one.
     let rules = rules();
-    let centre = open_centre(&rules, &[]);
-    let ring = centre.neighbors();
     for (kind, escapes) in [(TAROS, true), (CALTHIA, false)] {
-        let game = scenario(
-            &rules,
-            move |ctx: &mut Ctx<'_>| {
-                place(ctx, kind, centre);
-                for (other, hex) in [MANNOK, TORKA, KROOKGRIN, GIKKIT, SHANK, LUXA]
-                    .iter()
-                    .zip(ring)
-                {
-                    place(ctx, other, hex);
-                }
-            },
-            vec![frame(
-                "move_action",
-                &[
-                    ("player", Value::Player(SEEKERS)),
-                    ("fighter", Value::Piece(piece(&bare_state(), kind))),
-                ],
-            )],
-        );
+        let (game, centre) = hemmed_in(&rules, kind, "move_action");
         if escapes {
-            let asked = request(&game);
-            let hexes: Vec<Hex> = match &asked.options {
-                Options::One { choices } => choices
-                    .iter()
-                    .filter_map(|c| match c {
-                        Choice::Hex(h) => Some(*h),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
+            let hexes = hex_choices(&request(&game));
             assert!(!hexes.is_empty());
             assert!(hexes.iter().all(|h| h.distance_to(centre) >= 2));
         } else {
@@ -533,40 +530,11 @@ fn a_flyer_charges_through_occupied_hexes_but_a_walker_cannot() {
     // L139-145): hemmed in by a ring of fighters, a flyer charges past them to a hex next
     // to an enemy of the ring; a walker cannot charge.
     let rules = rules();
-    let centre = open_centre(&rules, &[]);
-    let ring = centre.neighbors();
     for (kind, charges) in [(TAROS, true), (CALTHIA, false)] {
-        let game = scenario(
-            &rules,
-            move |ctx: &mut Ctx<'_>| {
-                place(ctx, kind, centre);
-                for (other, hex) in [MANNOK, TORKA, KROOKGRIN, GIKKIT, SHANK, LUXA]
-                    .iter()
-                    .zip(ring)
-                {
-                    place(ctx, other, hex);
-                }
-            },
-            vec![frame(
-                "charge_action",
-                &[
-                    ("player", Value::Player(SEEKERS)),
-                    ("fighter", Value::Piece(piece(&bare_state(), kind))),
-                ],
-            )],
-        );
+        let (game, centre) = hemmed_in(&rules, kind, "charge_action");
         if charges {
             let asked = request(&game);
-            let hexes: Vec<Hex> = match &asked.options {
-                Options::One { choices } => choices
-                    .iter()
-                    .filter_map(|c| match c {
-                        Choice::Hex(h) => Some(*h),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
+            let hexes = hex_choices(&asked);
             assert!(asked.prompt.contains("charge"), "{}", asked.prompt);
             assert!(!hexes.is_empty(), "{asked:?}");
             assert!(hexes.iter().all(|h| h.distance_to(centre) >= 2));

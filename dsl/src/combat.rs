@@ -122,6 +122,25 @@ fn charge_hexes_with(
     charge_hexes_within(run, function, fighter, hexes, longest)
 }
 
+/// `charge_hexes(fighter, weapons, through)` for a script: the lists read, then
+/// [`charge_hexes_with`] (an empty `through` is a walk).
+fn charge_hexes_listed(
+    ctx: &Ncc,
+    fighter: PieceId,
+    weapons: &Array,
+    through: &Array,
+) -> Res<Array> {
+    const F: &str = "charge_hexes";
+    with_run(ctx, F, |run| {
+        let weapons = list_of(F, "weapons", "weapon names", weapons, as_string)?;
+        let passage = passage_through(F, through)?;
+        Ok(charge_hexes_with(run, F, fighter, &weapons, passage)?
+            .into_iter()
+            .map(Dynamic::from)
+            .collect())
+    })
+}
+
 /// Of `hexes`, those from which a visible enemy of `fighter` lies within `longest` (the
 /// longest range of the weapons tried; `None` without a weapon: no hex). Some weapon
 /// reaches some enemy exactly when the longest range does (sight does not depend on the
@@ -184,30 +203,13 @@ pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn(
         "charge_hexes",
         |ctx: Ncc, fighter: PieceId, weapons: Array| -> Res<Array> {
-            const F: &str = "charge_hexes";
-            with_run(&ctx, F, |run| {
-                let weapons = list_of(F, "weapons", "weapon names", &weapons, as_string)?;
-                Ok(
-                    charge_hexes_with(run, F, fighter, &weapons, Passage::WALKING)?
-                        .into_iter()
-                        .map(Dynamic::from)
-                        .collect(),
-                )
-            })
+            charge_hexes_listed(&ctx, fighter, &weapons, &Array::new())
         },
     );
     engine.register_fn(
         "charge_hexes",
         |ctx: Ncc, fighter: PieceId, weapons: Array, through: Array| -> Res<Array> {
-            const F: &str = "charge_hexes";
-            with_run(&ctx, F, |run| {
-                let weapons = list_of(F, "weapons", "weapon names", &weapons, as_string)?;
-                let passage = passage_through(F, &through)?;
-                Ok(charge_hexes_with(run, F, fighter, &weapons, passage)?
-                    .into_iter()
-                    .map(Dynamic::from)
-                    .collect())
-            })
+            charge_hexes_listed(&ctx, fighter, &weapons, &through)
         },
     );
 }

@@ -324,6 +324,27 @@ fn a_function_called_on_a_variable_changes_it_as_a_method_call_would() {
     assert!(results[0].is_ok(), "{:?}", results[0]);
 }
 
+/// A filter keeps the list's own items, whatever its closure does with its parameter: the
+/// compiled engine keeps a game id the closure left as it was without copying it, and makes
+/// it again when the closure gave its parameter another value (`docs/compiler.md`, "List
+/// loops").
+#[test]
+fn a_filter_keeps_the_items_whatever_its_closure_assigns_its_parameter() {
+    let context =
+        ScriptContext::effect("filters").with_variables(["this_fighter", "target", "player"]);
+    let text = "let fs = fighters();\n\
+         let a = fs.filter(|f| { let keep = f != this_fighter; f = this_fighter; keep });\n\
+         let b = fighters().filter(|f| { f = target; true });\n\
+         let c = fighters().filter(|f| f != target);\n\
+         let d = filter(fs, |f| { f = (); true });\n\
+         let e = fighters().filter(|f, i| { if i == 0 { f = 5; } i < 2 });\n\
+         let h = [hex(0, 0), hex(1, 0)].filter(|x| { x = hex(2, 0); true });\n\
+         [a, b, c, d, e, h, fs, b == fighters(), d == fs]";
+    let results = on_both_engines("filters.gloam", text, &context);
+    assert!(results[0].is_ok(), "{:?}", results[0]);
+    assert_eq!(results[0], results[1]);
+}
+
 /// An integer expression that cannot fail (small numbers, no division, no overflow at this
 /// depth), reading and changing the fixed variables, the list in function-call style too.
 fn int_expr(depth: u32) -> BoxedStrategy<String> {

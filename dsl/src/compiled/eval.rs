@@ -2044,14 +2044,25 @@ impl<const LINES: bool> Machine<'_, LINES> {
             }
             // A filter keeps the item itself, so its closure gets a copy; the other list
             // functions are done with an item of their own once it is in the closure's slot.
-            let item = match (list_loop.kind, item) {
-                (ListKind::Filter, item) | (_, item @ Cow::Borrowed(_)) => {
-                    self.slots[list_loop.item as usize] = item.as_ref().clone();
-                    Some(item)
+            // A game id a filter keeps is the closure's own copy, unless the closure gave
+            // its parameter another value: then the id is made again (`Turn::Id`), so an
+            // id the loop owns is not copied at all.
+            let id = match list_loop.kind {
+                ListKind::Filter => IdKey::of(item.as_ref()).map(|key| (key, item.tag())),
+                _ => None,
+            };
+            let item = match (id, list_loop.kind, item) {
+                (Some((key, tag)), _, item) => {
+                    self.slots[list_loop.item as usize] = item.into_owned();
+                    Turn::Id(key, tag)
                 }
-                (_, Cow::Owned(item)) => {
+                (None, ListKind::Filter, item) | (None, _, item @ Cow::Borrowed(_)) => {
+                    self.slots[list_loop.item as usize] = item.as_ref().clone();
+                    Turn::Item(item)
+                }
+                (None, _, Cow::Owned(item)) => {
                     self.slots[list_loop.item as usize] = item;
-                    None
+                    Turn::Done
                 }
             };
             let result = match self.block(&list_loop.body) {
@@ -2067,7 +2078,20 @@ impl<const LINES: bool> Machine<'_, LINES> {
             match list_loop.kind {
                 ListKind::Filter => {
                     if result.as_bool().unwrap_or(false) {
-                        kept.extend(item.map(Cow::into_owned));
+                        match item {
+                            Turn::Id(key, tag) => {
+                                let slot = &mut self.slots[list_loop.item as usize];
+                                kept.push(if IdKey::of(slot) == Some(key) && slot.tag() == tag {
+                                    std::mem::take(slot)
+                                } else {
+                                    let mut value = key.value();
+                                    value.set_tag(tag);
+                                    value
+                                });
+                            }
+                            Turn::Item(item) => kept.push(item.into_owned()),
+                            Turn::Done => {}
+                        }
                     }
                 }
                 ListKind::Some => {
@@ -2088,6 +2112,59 @@ impl<const LINES: bool> Machine<'_, LINES> {
             ListKind::Some => Dynamic::FALSE,
             ListKind::All => Dynamic::TRUE,
         })
+    }
+}
+
+/// What a list loop's turn keeps of its item besides the closure's copy
+/// ([`Machine::list_turns`]).
+enum Turn<'i> {
+    /// A filter's game id, copied out with its tag: the closure's copy is kept if the
+    /// closure left it so, else the id is made again.
+    Id(IdKey, i32),
+    /// The item itself, for a filter to keep.
+    Item(Cow<'i, Dynamic>),
+    /// Nothing: the closure's slot holds the item.
+    Done,
+}
+
+/// A game id copied out of its value (fighter, hex, player, card, point, group), to be
+/// compared and made into a value again without copying the value (two allocations).
+#[derive(Clone, Copy, PartialEq)]
+enum IdKey {
+    Piece(gloam_core::PieceId),
+    Hex(gloam_core::Hex),
+    Player(gloam_core::PlayerId),
+    Card(gloam_core::CardId),
+    Point(gloam_core::Point),
+    Group(gloam_core::GroupId),
+}
+
+impl IdKey {
+    fn of(value: &Dynamic) -> Option<IdKey> {
+        if !value.is_variant() {
+            return None;
+        }
+        fn read<T: Copy + 'static>(value: &Dynamic) -> Option<T> {
+            value.read_lock::<T>().map(|id| *id)
+        }
+        read(value)
+            .map(IdKey::Piece)
+            .or_else(|| read(value).map(IdKey::Hex))
+            .or_else(|| read(value).map(IdKey::Player))
+            .or_else(|| read(value).map(IdKey::Card))
+            .or_else(|| read(value).map(IdKey::Point))
+            .or_else(|| read(value).map(IdKey::Group))
+    }
+
+    fn value(self) -> Dynamic {
+        match self {
+            IdKey::Piece(id) => Dynamic::from(id),
+            IdKey::Hex(id) => Dynamic::from(id),
+            IdKey::Player(id) => Dynamic::from(id),
+            IdKey::Card(id) => Dynamic::from(id),
+            IdKey::Point(id) => Dynamic::from(id),
+            IdKey::Group(id) => Dynamic::from(id),
+        }
     }
 }
 

@@ -325,6 +325,8 @@ pub struct Battlefield {
     boards: Vec<String>,
     cells: BTreeMap<Hex, BattlefieldHex>,
     mask: HexMask,
+    /// The edge hexes ([`Battlefield::is_edge`]), found once when the battlefield is made.
+    edges: HexMask,
 }
 
 impl Battlefield {
@@ -522,10 +524,17 @@ impl Battlefield {
 
     fn from_cells(boards: Vec<String>, cells: BTreeMap<Hex, BattlefieldHex>) -> Battlefield {
         let mask = HexMask::new(cells.keys().copied());
+        let edges = HexMask::new(
+            cells
+                .keys()
+                .copied()
+                .filter(|&hex| neighbors_checked(hex).filter(|&n| mask.contains(n)).count() < 6),
+        );
         Battlefield {
             boards,
             cells,
             mask,
+            edges,
         }
     }
 
@@ -593,7 +602,7 @@ impl Battlefield {
 
     /// Whether `hex` is a battlefield hex with fewer than six battlefield neighbours.
     pub fn is_edge(&self, hex: Hex) -> bool {
-        self.contains(hex) && neighbors_checked(hex).filter(|&n| self.contains(n)).count() < 6
+        self.edges.contains(hex)
     }
 
     /// The edge hexes, in sorted order.

@@ -238,6 +238,25 @@ proptest! {
         }
     }
 
+    /// An edge hex is a battlefield hex with fewer than six battlefield neighbours (found
+    /// once, when the battlefield is made): checked against the definition on random
+    /// shapes, at hexes on and off them.
+    #[test]
+    fn an_edge_hex_has_fewer_than_six_battlefield_neighbours(
+        hexes in proptest::collection::btree_set((-4i32..=4, -4i32..=4), 0..40),
+    ) {
+        let battlefield =
+            Battlefield::from_hexes(hexes.iter().map(|&(q, r)| (Hex::new(q, r), NO_TYPES)));
+        for hex in Hex::ORIGIN.range(6) {
+            let neighbours = hex.neighbors().into_iter().filter(|&n| battlefield.contains(n)).count();
+            prop_assert_eq!(
+                battlefield.is_edge(hex),
+                battlefield.contains(hex) && neighbours < 6,
+                "{}", hex
+            );
+        }
+    }
+
     #[test]
     fn join_with_shift_completes_seven_minus_shift(shift in -6i32..=6) {
         let expected = 7 - shift.unsigned_abs();

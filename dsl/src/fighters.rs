@@ -88,10 +88,10 @@ pub(crate) fn weapon_value(
     stat: &str,
 ) -> Result<i64, Stop> {
     let weapon = weapon(run, function, fighter, name)?;
-    let value = match stat {
-        "range" => weapon.range,
-        "dice" => weapon.dice,
-        "damage" => weapon.damage,
+    let (value, characteristic) = match stat {
+        "range" => (weapon.range, "attack_range"),
+        "dice" => (weapon.dice, "attack_dice"),
+        "damage" => (weapon.damage, "attack_damage"),
         _ => {
             return Err(Stop::failed(
                 function,
@@ -99,12 +99,11 @@ pub(crate) fn weapon_value(
             ));
         }
     };
-    let characteristic = format!("attack_{stat}");
     let state = run.state();
     let base = state
         .piece(fighter)
-        .and_then(|piece| piece.characteristics.get(&characteristic).copied());
-    let modified = state.characteristic(fighter, &characteristic);
+        .and_then(|piece| piece.characteristics.get(characteristic).copied());
+    let modified = state.characteristic(fighter, characteristic);
     Ok(match (base, modified) {
         (Some(base), Some(modified)) => value.saturating_add(modified.saturating_sub(base)),
         _ => value,

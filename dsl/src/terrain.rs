@@ -23,6 +23,36 @@ pub(crate) fn hex_has_type(run: &RunState, hex: Hex, name: &str) -> bool {
         || (name == run.world.names.edge && battlefield.is_edge(hex))
 }
 
+/// The hexes of `hexes` that have none of the types `names` as [`hex_has_type`] reads
+/// them, in their order: each hex's printed types are found once, and the hexes given a
+/// type in play once for all of them.
+fn without_types<'a>(
+    run: &'a RunState,
+    hexes: Vec<Hex>,
+    names: &'a [ImmutableString],
+) -> impl Iterator<Item = Hex> + 'a {
+    let battlefield = &run.world.battlefield;
+    let given: std::collections::BTreeSet<Hex> = run
+        .state()
+        .hex_types
+        .iter()
+        .filter(|(_, kind)| names.iter().any(|name| name.as_str() == kind.as_str()))
+        .map(|(hex, _)| *hex)
+        .collect();
+    let edge = names
+        .iter()
+        .any(|name| name.as_str() == run.world.names.edge);
+    hexes.into_iter().filter(move |&hex| {
+        let Some(cell) = battlefield.hex(hex) else {
+            // Off the battlefield a hex has no type.
+            return true;
+        };
+        !(names.iter().any(|name| cell.types.contains(name.as_str()))
+            || given.contains(&hex)
+            || (edge && battlefield.is_edge(hex)))
+    })
+}
+
 /// The battlefield hexes of type `name`, as [`hex_has_type`] reads types, sorted.
 pub(crate) fn hexes_of_type(run: &RunState, name: &str) -> Vec<Hex> {
     let battlefield = &run.world.battlefield;
@@ -80,9 +110,7 @@ pub(crate) fn register(engine: &mut Registrar) {
             with_run(&ctx, F, |run| {
                 let hexes = list_of(F, "hexes", "hexes", &hexes, as_hex)?;
                 let types = list_of(F, "types", "hex type names", &types, as_string)?;
-                Ok(hexes
-                    .into_iter()
-                    .filter(|&hex| !types.iter().any(|name| hex_has_type(run, hex, name)))
+                Ok(without_types(run, hexes, &types)
                     .map(Dynamic::from)
                     .collect())
             })

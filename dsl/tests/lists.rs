@@ -87,6 +87,18 @@ fn hexes_without_types_drops_every_hex_with_one_of_the_types() {
         ),
         Value::Bool(true)
     );
+    // A type given in play counts; a hex off the battlefield has no type, and stays.
+    assert_eq!(
+        f.value(
+            "set_hex_type(hex(0, 0), \"cover\", true); set_hex_type(hex(3, 0), \"lethal\", true); \
+             let hs = battlefield_hexes() + [hex(9, 9)]; \
+             [hexes_without_types(hs, [\"cover\", \"lethal\", \"edge\"]) == \
+              hs.filter(|h| !hex_has_type(h, \"cover\") && !hex_has_type(h, \"lethal\") && !hex_has_type(h, \"edge\")), \
+              hexes_without_types(hs, [\"cover\"]).len(), \
+              hexes_without_types(hs, [\"lethal\"]).len()]"
+        ),
+        Value::List(vec![Value::Bool(true), Value::Int(37), Value::Int(36)])
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@ use rhai::{Array, Dynamic, ImmutableString};
 use crate::fighters::{inspired, profile, usable};
 use crate::functions::{Ncc, Res, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run};
-use crate::values::{as_string, list_of, type_name};
+use crate::values::{as_piece, as_string, list_of, type_name};
 use crate::world::AbilityInfo;
 use crate::{FlowRequest, Script};
 
@@ -42,6 +42,30 @@ fn current_abilities<'a>(
                 .collect()
         })
         .unwrap_or_default())
+}
+
+/// A reaction's name and its condition, if it has one.
+type Reaction = (String, Option<Rc<Script>>);
+
+/// `fighter`'s reactions (abilities with `reaction = true` on its current side) used in one
+/// of `windows`, in the order of its abilities.
+fn reactions_for(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    windows: &[ImmutableString],
+) -> Result<Vec<Reaction>, Stop> {
+    Ok(current_abilities(run, function, fighter)?
+        .into_iter()
+        .filter(|ability| {
+            ability.reaction
+                && ability
+                    .window
+                    .as_deref()
+                    .is_some_and(|window| windows.iter().any(|w| w.as_str() == window))
+        })
+        .map(|ability| (ability.name.clone(), ability.condition.clone()))
+        .collect())
 }
 
 /// The ability named `name` that `fighter` has on its current side.
@@ -271,19 +295,9 @@ pub(crate) fn register(engine: &mut Registrar) {
          -> Res<Array> {
             const F: &str = "reactions_in";
             check_event_fighters(&ctx, F, &target, &attacker)?;
-            let candidates: Vec<(String, Option<Rc<Script>>)> = with_run(&ctx, F, |run| {
+            let candidates = with_run(&ctx, F, |run| {
                 let windows = list_of(F, "windows", "window names", &windows, as_string)?;
-                Ok(current_abilities(run, F, fighter)?
-                    .into_iter()
-                    .filter(|ability| {
-                        ability.reaction
-                            && ability
-                                .window
-                                .as_deref()
-                                .is_some_and(|window| windows.iter().any(|w| w.as_str() == window))
-                    })
-                    .map(|ability| (ability.name.clone(), ability.condition.clone()))
-                    .collect())
+                reactions_for(run, F, fighter, &windows)
             })?;
             let mut reactions = Array::new();
             for (name, condition) in candidates {
@@ -296,6 +310,40 @@ pub(crate) fn register(engine: &mut Registrar) {
                 }
             }
             Ok(reactions)
+        },
+    );
+    engine.register_fn(
+        "fighters_with_reactions",
+        |ctx: Ncc,
+         fighters: Array,
+         windows: Array,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<Array> {
+            const F: &str = "fighters_with_reactions";
+            check_event_fighters(&ctx, F, &target, &attacker)?;
+            let candidates = with_run(&ctx, F, |run| {
+                let fighters = list_of(F, "fighters", "fighters", &fighters, as_piece)?;
+                let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+                fighters
+                    .into_iter()
+                    .map(|fighter| Ok((fighter, reactions_for(run, F, fighter, &windows)?)))
+                    .collect::<Result<Vec<_>, Stop>>()
+            })?;
+            let mut found = Array::new();
+            'fighters: for (fighter, reactions) in candidates {
+                for (_, condition) in reactions {
+                    let holds = match &condition {
+                        Some(script) => evaluate(&ctx, F, fighter, script, &target, &attacker)?,
+                        None => true,
+                    };
+                    if holds {
+                        found.push(Dynamic::from(fighter));
+                        continue 'fighters;
+                    }
+                }
+            }
+            Ok(found)
         },
     );
     engine.register_fn(

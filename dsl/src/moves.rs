@@ -15,21 +15,52 @@ use crate::runtime::{RunState, Stop, with_run};
 use crate::terrain::hex_has_type;
 use crate::values::{as_hex, as_string, list_of};
 
+/// The fighters of `player` (pieces of no layer), in id order, whose hex (`None` off the
+/// battlefield, as `on_battlefield` reads it) passes `keep`.
+fn fighters_where(
+    run: &RunState,
+    function: &'static str,
+    player: PlayerId,
+    keep: impl Fn(Option<Hex>) -> bool,
+) -> Result<Array, Stop> {
+    if run.state().player(player).is_none() {
+        return Err(Stop::failed(function, format!("there is no {player}")));
+    }
+    Ok(run
+        .state()
+        .pieces
+        .values()
+        .filter(|piece| {
+            piece.owner == player
+                && piece.layer.is_empty()
+                && keep(piece.position.and_then(Position::hex))
+        })
+        .map(|piece| Dynamic::from(piece.id))
+        .collect())
+}
+
 pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn("fighters_of", |ctx: Ncc, player: PlayerId| -> Res<Array> {
         with_run(&ctx, "fighters_of", |run| {
-            if run.state().player(player).is_none() {
-                return Err(Stop::failed("fighters_of", format!("there is no {player}")));
-            }
-            Ok(run
-                .state()
-                .pieces
-                .values()
-                .filter(|piece| piece.owner == player && piece.layer.is_empty())
-                .map(|piece| Dynamic::from(piece.id))
-                .collect())
+            fighters_where(run, "fighters_of", player, |_| true)
         })
     });
+    engine.register_fn(
+        "fighters_on_battlefield",
+        |ctx: Ncc, player: PlayerId| -> Res<Array> {
+            with_run(&ctx, "fighters_on_battlefield", |run| {
+                fighters_where(run, "fighters_on_battlefield", player, |hex| hex.is_some())
+            })
+        },
+    );
+    engine.register_fn(
+        "fighters_off_battlefield",
+        |ctx: Ncc, player: PlayerId| -> Res<Array> {
+            with_run(&ctx, "fighters_off_battlefield", |run| {
+                fighters_where(run, "fighters_off_battlefield", player, |hex| hex.is_none())
+            })
+        },
+    );
     engine.register_fn(
         "on_battlefield",
         |ctx: Ncc, fighter: PieceId| -> Res<bool> {

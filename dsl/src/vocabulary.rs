@@ -288,6 +288,20 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "fighters_on_battlefield",
+        &[PLAYER],
+        "list of fighters",
+        "the fighters of `player` on the battlefield, in id order: `fighters_of(player).filter(|f| on_battlefield(f))` in one call",
+    ),
+    doc(
+        Query,
+        "fighters_off_battlefield",
+        &[PLAYER],
+        "list of fighters",
+        "the fighters of `player` not on the battlefield (out of action, or not yet placed), in id order: `fighters_of(player).filter(|f| !on_battlefield(f))` in one call",
+    ),
+    doc(
+        Query,
         "on_battlefield",
         &[FIGHTER],
         "bool",
@@ -677,6 +691,18 @@ static VOCABULARY: &[FunctionDoc] = &[
         ],
         "list of strings",
         "the names of `fighter`'s reactions used in any of `windows` whose condition holds, as `reactions_of` for each window, each name once, in the order of its abilities",
+    ),
+    doc(
+        Query,
+        "fighters_with_reactions",
+        &[
+            p("fighters", "list of fighters"),
+            p("windows", "list of strings"),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "list of fighters",
+        "the fighters of `fighters`, in their order, with a reaction `reactions_in(fighter, windows, target, attacker)` would list: one call for a whole warband rather than one per fighter",
     ),
     // Queries: the game.
     doc(

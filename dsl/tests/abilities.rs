@@ -212,6 +212,41 @@ fn reactions_in_lists_the_reactions_of_any_of_the_windows_once_each() {
 }
 
 #[test]
+fn fighters_with_reactions_lists_the_fighters_reactions_in_names_a_reaction_of() {
+    let mut f = with_abilities();
+    let hero = Value::Piece(f.hero);
+    assert_eq!(
+        f.value(
+            "[fighters_with_reactions([target, this_fighter], [\"fighter_action\", \"after_attack\"], this_fighter, target), \
+              fighters_with_reactions([this_fighter, target], [\"after_attack\"], target, this_fighter), \
+              fighters_with_reactions([], [\"after_attack\"], (), ())]"
+        ),
+        Value::List(vec![Value::List(vec![hero]), Value::List(vec![]), Value::List(vec![])])
+    );
+    // The same fighters, in the same order, as asking `reactions_in` of each; inspired
+    // or not, whatever the fighters of the event.
+    for prelude in ["", "inspire(this_fighter);"] {
+        for (t, a) in [
+            ("this_fighter", "target"),
+            ("target", "this_fighter"),
+            ("()", "()"),
+        ] {
+            let text = format!(
+                "{prelude} let ws = [\"after_attack\", \"fighter_action\"]; \
+                 fighters_with_reactions(fighters(), ws, {t}, {a}) == \
+                 fighters().filter(|f| reactions_in(f, ws, {t}, {a}).len() > 0)"
+            );
+            assert_eq!(f.value(&text), Value::Bool(true), "{text}");
+        }
+    }
+    assert_eq!(
+        f.failure("fighters_with_reactions([this_fighter, 3], [\"after_attack\"], (), ())")
+            .to_string(),
+        "test effect failed: `fighters_with_reactions`: `fighters` must be a list of fighters; item 2 is a int"
+    );
+}
+
+#[test]
 fn a_failing_ability_condition_is_a_runtime_error_and_changes_nothing() {
     let mut f = with_abilities();
     let error =

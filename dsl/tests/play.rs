@@ -279,6 +279,26 @@ fn fighters_of_a_player_on_the_battlefield_or_not() {
             Value::Bool(true),
         ])
     );
+    // The same split in one call each, in id order.
+    assert_eq!(
+        f.value(
+            "take_off(target); let o = owner(target); \
+             [fighters_on_battlefield(o), fighters_off_battlefield(o), fighters_off_battlefield(player), \
+              fighters_on_battlefield(o) == fighters_of(o).filter(|f| on_battlefield(f)), \
+              fighters_off_battlefield(o) == fighters_of(o).filter(|f| !on_battlefield(f))]"
+        ),
+        Value::List(vec![
+            Value::List(vec![Value::Piece(archer)]),
+            Value::List(vec![Value::Piece(brute)]),
+            Value::List(vec![]),
+            Value::Bool(true),
+            Value::Bool(true),
+        ])
+    );
+    assert_eq!(
+        f.failure("fighters_off_battlefield(7)").to_string(),
+        "test effect failed: no function matches fighters_off_battlefield (int)"
+    );
     assert_eq!(f.value("fighter_kind(target)"), Value::Str("brute".into()));
     assert_eq!(f.value("player_after(player)"), Value::Player(BO));
     assert_eq!(f.value("player_after(owner(target))"), Value::Player(ANN));

@@ -229,6 +229,28 @@ fn register_queries(engine: &mut Registrar) {
             cards_for_window(&ctx, cards, None, windows, fighter, target, attacker)
         },
     );
+    engine.register_fn(
+        "equipped_for_window",
+        |ctx: Ncc,
+         fighters: Array,
+         keyword: ImmutableString,
+         windows: Array,
+         target: Dynamic,
+         attacker: Dynamic|
+         -> Res<Array> {
+            equipped_for_window(&ctx, fighters, keyword, windows, target, attacker)
+        },
+    );
+    engine.register_fn("bearer", |ctx: Ncc, card: CardId| -> Res<Dynamic> {
+        with_run(&ctx, "bearer", |run| {
+            card_of(run, "bearer", card)?;
+            Ok(run
+                .state()
+                .zone_of(card)
+                .and_then(|zone| zone.piece)
+                .map_or(Dynamic::UNIT, Dynamic::from))
+        })
+    });
     engine.register_fn("equipped", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
         with_run(&ctx, "equipped", |run| {
             let zone = equipped_zone(run, "equipped", fighter)?;
@@ -255,12 +277,66 @@ fn cards_for_window(
 ) -> Res<Array> {
     const F: &str = "cards_for_window";
     let fighter = optional_fighter(ctx, F, fighter)?;
-    for (name, value) in [("target", &target), ("attacker", &attacker)] {
+    check_event_fighters(ctx, F, &target, &attacker)?;
+    let candidates = with_run(ctx, F, |run| {
+        let cards = list_of(F, "cards", "cards", &cards, as_card)?;
+        let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+        in_window(
+            run,
+            F,
+            cards.into_iter().map(|card| (card, fighter)),
+            keyword.as_deref(),
+            &windows,
+        )
+    })?;
+    holding(ctx, candidates, &target, &attacker)
+}
+
+/// The cards equipped on `fighters` (each fighter's in the order they were equipped) whose
+/// window is one of `windows`, with `keyword`, and whose condition holds with their bearer
+/// as `this_fighter` and `target` and `attacker` bound: `cards_for_window(equipped(f),
+/// keyword, windows, f, target, attacker)` for each fighter in turn, in one call.
+fn equipped_for_window(
+    ctx: &Ncc,
+    fighters: Array,
+    keyword: ImmutableString,
+    windows: Array,
+    target: Dynamic,
+    attacker: Dynamic,
+) -> Res<Array> {
+    const F: &str = "equipped_for_window";
+    check_event_fighters(ctx, F, &target, &attacker)?;
+    let candidates = with_run(ctx, F, |run| {
+        let fighters = list_of(F, "fighters", "fighters", &fighters, as_piece)?;
+        let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+        let mut worn = Vec::new();
+        for fighter in fighters {
+            let zone = equipped_zone(run, F, fighter)?;
+            worn.extend(
+                run.state()
+                    .zone_cards(&zone)
+                    .iter()
+                    .map(|&card| (card, Some(fighter))),
+            );
+        }
+        in_window(run, F, worn, Some(keyword.as_str()), &windows)
+    })?;
+    holding(ctx, candidates, &target, &attacker)
+}
+
+/// `target` and `attacker`, each a fighter or `()`.
+fn check_event_fighters(
+    ctx: &Ncc,
+    function: &'static str,
+    target: &Dynamic,
+    attacker: &Dynamic,
+) -> Res<()> {
+    for (name, value) in [("target", target), ("attacker", attacker)] {
         if !value.is_unit() && !value.is::<PieceId>() {
             return Err(stop_run(
                 ctx,
                 Stop::failed(
-                    F,
+                    function,
                     format!(
                         "`{name}` must be a fighter or (), not a {}",
                         type_name(value)
@@ -269,30 +345,42 @@ fn cards_for_window(
             ));
         }
     }
-    // The cheap tests first, in the run; the conditions of the few cards left are
-    // then evaluated one by one, as `condition_holds` does.
-    let candidates = with_run(ctx, F, |run| {
-        let cards = list_of(F, "cards", "cards", &cards, as_card)?;
-        let windows = list_of(F, "windows", "window names", &windows, as_string)?;
-        let mut candidates = Vec::new();
-        for card in cards {
-            let info = info(run, F, card)?;
-            let in_window = info
-                .window
-                .as_deref()
-                .is_some_and(|window| windows.iter().any(|w| w.as_str() == window));
-            if in_window
-                && keyword
-                    .as_ref()
-                    .is_none_or(|keyword| info.keywords.contains(keyword.as_str()))
-            {
-                candidates.push(card);
-            }
+    Ok(())
+}
+
+/// The cards (each with the fighter its condition sees) whose window is one of `windows`,
+/// with `keyword` if given: the cheap tests, in the run, before any condition is evaluated.
+fn in_window(
+    run: &RunState,
+    function: &'static str,
+    cards: impl IntoIterator<Item = (CardId, Option<PieceId>)>,
+    keyword: Option<&str>,
+    windows: &[ImmutableString],
+) -> Result<Vec<(CardId, Option<PieceId>)>, Stop> {
+    let mut candidates = Vec::new();
+    for (card, fighter) in cards {
+        let info = info(run, function, card)?;
+        let in_window = info
+            .window
+            .as_deref()
+            .is_some_and(|window| windows.iter().any(|w| w.as_str() == window));
+        if in_window && keyword.is_none_or(|keyword| info.keywords.contains(keyword)) {
+            candidates.push((card, fighter));
         }
-        Ok(candidates)
-    })?;
+    }
+    Ok(candidates)
+}
+
+/// The cards of `candidates` whose condition holds, evaluated one by one as
+/// `condition_holds` does, in their order.
+fn holding(
+    ctx: &Ncc,
+    candidates: Vec<(CardId, Option<PieceId>)>,
+    target: &Dynamic,
+    attacker: &Dynamic,
+) -> Res<Array> {
     let mut found = Array::new();
-    for card in candidates {
+    for (card, fighter) in candidates {
         if condition_holds(ctx, card, fighter, target.clone(), attacker.clone())? {
             found.push(Dynamic::from(card));
         }

@@ -884,6 +884,13 @@ static VOCABULARY: &[FunctionDoc] = &[
         "list of cards",
         "the cards equipped on `fighter`, in the order they were equipped",
     ),
+    doc(
+        Query,
+        "bearer",
+        &[p("card", "card")],
+        "fighter or ()",
+        "the fighter `card` is equipped on (held in a zone of that fighter's), or `()`",
+    ),
     // Queries: dice.
     doc(
         Query,
@@ -911,6 +918,19 @@ static VOCABULARY: &[FunctionDoc] = &[
         ],
         "list of cards",
         "the same, whatever the cards' keywords (the persisting cards and surge objectives a window wakes)",
+    ),
+    doc(
+        Query,
+        "equipped_for_window",
+        &[
+            p("fighters", "list of fighters"),
+            n("keyword", NameKind::Keyword),
+            p("windows", "list of strings"),
+            p("target", "fighter or ()"),
+            p("attacker", "fighter or ()"),
+        ],
+        "list of cards",
+        "the cards equipped on `fighters`, fighter by fighter, that `cards_for_window(equipped(f), keyword, windows, f, target, attacker)` gives for each fighter `f`: their bearer is the condition's `this_fighter`",
     ),
     doc(
         Query,

@@ -1,5 +1,6 @@
 //! The native list queries the flows use instead of closures over every hex or card
-//! (`hexes_without_types`, `hexes_farther_than`, `cards_of_kind`, `cards_for_window`): what
+//! (`hexes_without_types`, `hexes_farther_than`, `cards_of_kind`, `cards_for_window`,
+//! `equipped_for_window`): what
 //! they keep, that they answer as the closures they replace, and their errors.
 
 mod common;
@@ -235,6 +236,74 @@ fn cards_for_window_without_a_keyword_keeps_every_card_of_the_windows() {
             &format!("cards_for_window({deck}, [\"after_attack\"], (), target, ())")
         ),
         strings(&["Cut"])
+    );
+}
+
+/// The player's Cut on the hero and Sidestep on the brute, for the queries of cards worn.
+const WORN: &str = "let deck = cards_in(player, \"power_deck\"); \
+     let cut = deck.filter(|c| card_name(c) == \"Cut\")[0]; \
+     let side = deck.filter(|c| card_name(c) == \"Sidestep\")[0]; \
+     equip(cut, this_fighter); equip(side, target);";
+
+/// `text` run after [`WORN`], on a fixture of its own (running it commits the cards worn).
+fn worn(text: &str) -> Value {
+    with_reactions().value(&format!("{WORN} {text}"))
+}
+
+#[test]
+fn equipped_for_window_keeps_the_worn_cards_cards_for_window_keeps_for_each_bearer() {
+    let names = |fighters: &str, attacker: &str| {
+        worn(&format!(
+            "let out = []; \
+             for c in equipped_for_window({fighters}, \"reaction\", [\"after_attack\"], target, {attacker}) \
+             {{ out.push(card_name(c)); }} out"
+        ))
+    };
+    // Fighter by fighter, in the order given; Sidestep's condition wants an attacker.
+    assert_eq!(
+        names("[this_fighter, target]", "this_fighter"),
+        strings(&["Cut", "Sidestep"])
+    );
+    assert_eq!(
+        names("[target, this_fighter]", "this_fighter"),
+        strings(&["Sidestep", "Cut"])
+    );
+    assert_eq!(names("[this_fighter, target]", "()"), strings(&["Cut"]));
+    // The same as asking each fighter's cards with the fighter bound, in turn.
+    for (windows, t, a) in [
+        ("[\"after_attack\"]", "target", "this_fighter"),
+        ("[\"after_move\", \"after_attack\"]", "()", "()"),
+        ("[\"after_move\"]", "this_fighter", "target"),
+    ] {
+        let text = format!(
+            "let fs = [target, this_fighter, target]; let each = []; \
+             for f in fs {{ for c in cards_for_window(equipped(f), \"reaction\", {windows}, f, {t}, {a}) \
+             {{ each.push(c); }} }} \
+             equipped_for_window(fs, \"reaction\", {windows}, {t}, {a}) == each"
+        );
+        assert_eq!(worn(&text), Value::Bool(true), "{text}");
+    }
+    let mut f = with_reactions();
+    assert_eq!(
+        f.failure("equipped_for_window([3], \"reaction\", [], (), ())")
+            .to_string(),
+        "test effect failed: `equipped_for_window`: `fighters` must be a list of fighters; item 1 is a int"
+    );
+    assert_eq!(
+        f.failure("equipped_for_window([], \"reaction\", [], (), 2)")
+            .to_string(),
+        "test effect failed: `equipped_for_window`: `attacker` must be a fighter or (), not a int"
+    );
+}
+
+#[test]
+fn bearer_is_the_fighter_a_card_is_equipped_on() {
+    assert_eq!(
+        worn(
+            "[bearer(cut) == this_fighter, bearer(side) == target, \
+             bearer(deck.filter(|c| card_name(c) == \"Shove\")[0])]"
+        ),
+        Value::List(vec![Value::Bool(true), Value::Bool(true), Value::Unit])
     );
 }
 

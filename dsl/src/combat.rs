@@ -14,7 +14,7 @@ use crate::fighters::{usable_weapons, weapon_value};
 use crate::functions::{Ncc, Res, characteristic};
 use crate::moves::{passage_through, reachable_hexes, reachable_hexes_passing};
 use crate::runtime::{RunState, Stop, with_run};
-use crate::values::{as_string, list_of};
+use crate::values::{as_hex, as_string, list_of};
 
 /// The hexes of the fighter's enemies on the battlefield (the pieces of other owners), in
 /// fighter order.
@@ -112,14 +112,25 @@ fn charge_hexes_with(
     weapons: &[ImmutableString],
     passage: Passage,
 ) -> Result<Vec<Hex>, Stop> {
+    let longest = longest_range(run, function, fighter, weapons)?;
+    let budget = characteristic(run, function, fighter, "move")?;
+    let hexes = reachable_hexes_passing(run, function, fighter, budget, passage)?;
+    charge_hexes_within(run, function, fighter, hexes, longest)
+}
+
+/// The longest range of `fighter`'s `weapons` (`None` without a weapon).
+fn longest_range(
+    run: &RunState,
+    function: &'static str,
+    fighter: PieceId,
+    weapons: &[ImmutableString],
+) -> Result<Option<i64>, Stop> {
     let mut longest = None;
     for weapon in weapons {
         let range = weapon_value(run, function, fighter, weapon, "range")?;
         longest = Some(longest.map_or(range, |best: i64| best.max(range)));
     }
-    let budget = characteristic(run, function, fighter, "move")?;
-    let hexes = reachable_hexes_passing(run, function, fighter, budget, passage)?;
-    charge_hexes_within(run, function, fighter, hexes, longest)
+    Ok(longest)
 }
 
 /// `charge_hexes(fighter, weapons, through)` for a script: the lists read, then
@@ -186,6 +197,21 @@ pub(crate) fn register(engine: &mut Registrar) {
         |ctx: Ncc, fighter: PieceId| -> Res<Array> {
             with_run(&ctx, "armed_weapons", |run| {
                 Ok(armed_weapons(run, "armed_weapons", fighter)?
+                    .into_iter()
+                    .map(Dynamic::from)
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "hexes_in_reach",
+        |ctx: Ncc, fighter: PieceId, hexes: Array, weapons: Array| -> Res<Array> {
+            const F: &str = "hexes_in_reach";
+            with_run(&ctx, F, |run| {
+                let hexes = list_of(F, "hexes", "hexes", &hexes, as_hex)?;
+                let weapons = list_of(F, "weapons", "weapon names", &weapons, as_string)?;
+                let longest = longest_range(run, F, fighter, &weapons)?;
+                Ok(charge_hexes_within(run, F, fighter, hexes, longest)?
                     .into_iter()
                     .map(Dynamic::from)
                     .collect())

@@ -584,6 +584,17 @@ static VOCABULARY: &[FunctionDoc] = &[
     ),
     doc(
         Query,
+        "hexes_in_reach",
+        &[
+            FIGHTER,
+            p("hexes", "list of hexes"),
+            p("weapons", "list of strings"),
+        ],
+        "list of hexes",
+        "the hexes of `hexes`, in their order, from which one of `fighter`'s `weapons` would reach an enemy of it in range and in sight, were it standing there: the test `charge_hexes` applies, to any hexes (a charge whose Move differs from the fighter's)",
+    ),
+    doc(
+        Query,
         "weapon_symbol",
         &[FIGHTER, p("weapon", "string")],
         "string",

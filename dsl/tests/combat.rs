@@ -1,4 +1,5 @@
-//! The combat reach queries (`attack_targets`, `armed_weapons`, `charge_hexes`): what they
+//! The combat reach queries (`attack_targets`, `armed_weapons`, `charge_hexes`,
+//! `hexes_in_reach`): what they
 //! return, and that they answer exactly as the nested closures they replace in the flows.
 
 mod common;
@@ -46,6 +47,10 @@ const AGREE: &str = r#"
         reachable_hexes(f, characteristic(f, "move")).filter(|h| list.some(|w|
             enemy_fighters().some(|e| distance(h, e) <= weapon_value(f, w, "range") && visible(h, e))))
     }
+    fn slow_in_reach(f, hexes, list) {
+        hexes.filter(|h| list.some(|w|
+            enemy_fighters().some(|e| distance(h, e) <= weapon_value(f, w, "range") && visible(h, e))))
+    }
     fn slow_charge_hexes_through(f, through) {
         reachable_hexes(f, characteristic(f, "move"), through).filter(|h| weapons(f).some(|w|
             enemy_fighters().some(|e| distance(h, e) <= weapon_value(f, w, "range") && visible(h, e))))
@@ -60,6 +65,11 @@ const AGREE: &str = r#"
         && charge_hexes(f, weapons(f), []) == charge_hexes(f)
         && [["occupied"], ["blocked"], ["blocked", "occupied"]].all(|through|
             charge_hexes(f, weapons(f), through) == slow_charge_hexes_through(f, through))
+        && [1, 2, 4].all(|budget| [reachable_hexes(f, budget), flying_hexes(f, budget), battlefield_hexes()]
+            .all(|hexes| hexes_in_reach(f, hexes, weapons(f)) == slow_in_reach(f, hexes, weapons(f))
+                && weapons(f).all(|w| hexes_in_reach(f, hexes, [w]) == slow_in_reach(f, hexes, [w]))))
+        && hexes_in_reach(f, reachable_hexes(f, characteristic(f, "move")), weapons(f)) == charge_hexes(f)
+        && hexes_in_reach(f, battlefield_hexes(), []).is_empty()
 "#;
 
 #[test]
@@ -128,6 +138,18 @@ fn charge_hexes_with_weapons_the_fighter_cannot_use_fails() {
     );
     let error = f.failure("charge_hexes(this_fighter, [1])");
     assert!(error.to_string().contains("item 1 is a int"), "{error}");
+    let error = f.failure(r#"hexes_in_reach(this_fighter, [hex(0, 0), 2], ["Sword"])"#);
+    assert_eq!(
+        error.to_string(),
+        "test effect failed: `hexes_in_reach`: `hexes` must be a list of hexes; item 2 is a int"
+    );
+    let error = f.failure(r#"hexes_in_reach(this_fighter, [hex(0, 0)], ["Spear"])"#);
+    assert!(
+        error
+            .to_string()
+            .contains("no weapon \"Spear\" on its current side"),
+        "{error}"
+    );
     f.value("take_off(this_fighter)");
     assert_eq!(
         f.value(r#"charge_hexes(this_fighter, ["Sword"])"#),

@@ -367,7 +367,10 @@ fn read_logic(scan: &ScriptScan, in_condition: bool, found: &mut Behaviour) {
                     .condition_sides
                     .push((Side::Enemy, scan.call_span(call)));
             }
-            "fighters_of" if in_condition => {
+            // A player's fighters, all of them or those on or off the battlefield.
+            "fighters_of" | "fighters_on_battlefield" | "fighters_off_battlefield"
+                if in_condition =>
+            {
                 if let Some(arg) = call.args.first()
                     && arg.len() == 1
                     && scan.text(arg.start) == "player"

@@ -112,7 +112,7 @@ fn optional_fighter(
 }
 
 /// Checks that `target` and `attacker` are fighters or `()`.
-fn check_event_fighters(
+pub(crate) fn check_event_fighters(
     ctx: &Ncc,
     function: &'static str,
     target: &Dynamic,

@@ -6,6 +6,7 @@ use gloam_core::{CardId, PieceId, PlayerId, Visibility, ZoneId};
 use rhai::{Array, Dynamic, EvalAltResult, ImmutableString};
 
 use crate::FunctionKind;
+use crate::abilities::check_event_fighters;
 use crate::functions::{Ncc, Res, draw_from, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
 use crate::values::{as_card, as_piece, as_string, humanize_types, list_of, type_name};
@@ -322,30 +323,6 @@ fn equipped_for_window(
         in_window(run, F, worn, Some(keyword.as_str()), &windows)
     })?;
     holding(ctx, candidates, &target, &attacker)
-}
-
-/// `target` and `attacker`, each a fighter or `()`.
-fn check_event_fighters(
-    ctx: &Ncc,
-    function: &'static str,
-    target: &Dynamic,
-    attacker: &Dynamic,
-) -> Res<()> {
-    for (name, value) in [("target", target), ("attacker", attacker)] {
-        if !value.is_unit() && !value.is::<PieceId>() {
-            return Err(stop_run(
-                ctx,
-                Stop::failed(
-                    function,
-                    format!(
-                        "`{name}` must be a fighter or (), not a {}",
-                        type_name(value)
-                    ),
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The cards (each with the fighter its condition sees) whose window is one of `windows`,

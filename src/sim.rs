@@ -179,13 +179,18 @@ pub fn check_invariants(state: &GameState) -> Result<(), String> {
             continue;
         }
         let damage = piece.counters.get("damage").copied().unwrap_or(0);
-        let wounds = state.characteristic(piece.id, "wounds").unwrap_or(i64::MAX);
         if damage < 0 {
             return Err(format!(
                 "{} ({}) has {damage} damage: damage is never negative",
                 piece.id, piece.kind
             ));
         }
+        // Wounds never fall below their floor: with a floor of 0 or more, a fighter without
+        // damage has no more damage than Wounds, and its Wounds need not be worked out.
+        if damage == 0 && state.floors.get("wounds").is_some_and(|&floor| floor >= 0) {
+            continue;
+        }
+        let wounds = state.characteristic(piece.id, "wounds").unwrap_or(i64::MAX);
         if damage > wounds {
             return Err(format!(
                 "{} ({}) stands on the battlefield with {damage} damage and {wounds} wounds",

@@ -374,6 +374,40 @@ fn the_soak_invariants_catch_negative_damage() {
     );
 }
 
+/// The soak's Wounds check: more damage than Wounds is caught; a fighter without damage is
+/// only passed over when Wounds have a floor of 0 or more (they cannot be below it), so
+/// Wounds below zero without a floor are still caught.
+#[test]
+fn the_soak_invariants_compare_damage_with_wounds() {
+    use gloam::core::{Ctx, GameState, Hex, PlayerId, Position, Scope};
+    let standing = |wounds: i64, damage: i64, floor: Option<i64>| {
+        let mut state = GameState::new(2, &["Ann", "Bo"]);
+        let mut log = Vec::new();
+        let mut ctx = Ctx::new(&mut state, &mut log);
+        if let Some(floor) = floor {
+            ctx.set_floor("wounds", floor).unwrap();
+        }
+        let piece = ctx
+            .create_piece(PlayerId(0), "fighter", [("wounds".to_owned(), wounds)])
+            .unwrap();
+        ctx.place_piece(piece, Some(Position::Hex(Hex::ORIGIN)), vec![], "deploy")
+            .unwrap();
+        ctx.add_counter(Scope::Piece(piece), "damage", damage)
+            .unwrap();
+        gloam::sim::check_invariants(&state)
+    };
+    let broken = standing(2, 3, Some(1)).unwrap_err();
+    assert!(broken.contains("with 3 damage and 2 wounds"), "{broken}");
+    assert_eq!(standing(2, 2, Some(1)), Ok(()));
+    assert_eq!(standing(2, 0, Some(1)), Ok(()));
+    let broken = standing(-1, 0, None).unwrap_err();
+    assert!(broken.contains("with 0 damage and -1 wounds"), "{broken}");
+    // A floor below zero does not vouch for Wounds of zero or more.
+    let broken = standing(-3, 0, Some(-5)).unwrap_err();
+    assert!(broken.contains("with 0 damage and -3 wounds"), "{broken}");
+    assert_eq!(standing(-3, 0, Some(0)), Ok(()));
+}
+
 /// Issue 17 item 6: every limit the runtime enforces on data is checked at load. A roll in a
 /// script holds its faces as a list of names, so one roll of the testbed's attack or defence
 /// die (longest face `double_support`, 14 characters; a list holds 4096) has at most 292

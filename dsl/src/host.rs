@@ -451,6 +451,7 @@ impl Host {
             ASKING_EFFECTS.contains(&name)
                 || entries(name).any(|doc| doc.kind == FunctionKind::Choice)
         });
+        natives.settle();
         let library = library_of(&engine);
         let mut lenient = sandbox(&limits);
         lenient.set_strict_variables(false);

@@ -1434,6 +1434,15 @@ impl<const LINES: bool> Machine<'_, LINES> {
                     let mut value = self.expr(part).map_err(abandon)?;
                     if let Some(s) = value.read_lock::<rhai::ImmutableString>() {
                         text.push_str(s.as_str());
+                    } else if let Some(n) = int_of(&value)
+                        && self.env.natives.shows_integers_itself()
+                    {
+                        // Rhai's `to_string` of an integer is its decimal digits, and the
+                        // call does no work Rhai counts: counted here, not looked up by name.
+                        use std::fmt::Write;
+                        self.env.operations += 1;
+                        self.env.count_line(part.position(), 1);
+                        let _ = write!(text, "{n}");
                     } else {
                         // Rhai counts the call of `to_string`, and a limit it meets there
                         // only shows the value as Rust shows it: the next count stops the run.

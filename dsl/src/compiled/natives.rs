@@ -72,6 +72,8 @@ pub(crate) struct Natives {
     /// Indexes into `list` by name and number of parameters, fewest `Dynamic` parameters
     /// first (an exact match is preferred, as Rhai prefers it).
     pub(crate) by_name: BTreeMap<(Identifier, usize), Vec<usize>>,
+    /// See [`Natives::shows_integers_itself`].
+    integers_shown_by_rhai: bool,
 }
 
 impl Natives {
@@ -104,6 +106,23 @@ impl Natives {
                 None => native.accepts(args),
             }
         })
+    }
+
+    /// Whether Rhai shows an integer in an interpolated string with its own `to_string`
+    /// (found once, when the table is complete: [`Natives::settle`]).
+    pub(crate) fn shows_integers_itself(&self) -> bool {
+        self.integers_shown_by_rhai
+    }
+
+    /// Notes what the complete table implies for the evaluator: whether no registered
+    /// `to_string` takes an integer (or any value), so Rhai's own shows integers.
+    pub(crate) fn settle(&mut self) {
+        self.integers_shown_by_rhai = self.overloads("to_string", 1).is_none_or(|overloads| {
+            overloads.iter().all(|&index| {
+                let param = self.list[index].params[0];
+                param != TypeId::of::<rhai::INT>() && param != TypeId::of::<Dynamic>()
+            })
+        });
     }
 
     /// Marks the functions that may ask a player (`asks` says which names).

@@ -568,6 +568,10 @@ const LIMITED: &[&str] = &[
     "let a = -9223372036854775807 - 1; let r = []; try { r.push(-a); } catch (e) { r.push(`${e}`); } r",
     "let r = []; try { r.push(true + true); } catch (e) { r.push(1); } try { r.push(!()); } catch (e) { r.push(2); } r",
     "let r = [\"a\" + \"b\", \"ab\" - \"b\", \"a\" < \"b\", 2 ** 3, 7 % 2, 1 << 2]; try { r.push(2 ** -1); } catch (e) { r.push(3); } r",
+    // Ranges, as loops take them and as values.
+    "let one = 1; let two = 2; let three = 3; let n = 0; for i in one..=three { n += i; } \
+     for i in two..two { n += 100; } for i in three..one { n += 1000; } for i in 0..two { n += 10; } \
+     let r = one..three + 1; let s = 0..=two; [n, r, s, r == 1..4, s != 0..=3, `${r}`]",
     // Integers, negative ones, flags, `()`, a list and a fighter shown in strings.
     "let r = []; for i in -2..3 { r.push(`n${i}_${i * 10}`); } r.push(`${true}${()}${[1, 2]}`); r.push(`${fighters()[0]}`); r",
 ];

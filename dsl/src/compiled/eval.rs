@@ -896,6 +896,9 @@ impl<const LINES: bool> Env<'_, LINES> {
                         "^" => Some((a ^ b).into()),
                         "<<" => Some(shift_left(a, b).into()),
                         ">>" => Some(shift_right(a, b).into()),
+                        // Ranges, as Rhai's built-in operators make them (`for i in 0..n`).
+                        ".." => Some(Dynamic::from(a..b)),
+                        "..=" => Some(Dynamic::from(a..=b)),
                         _ => None,
                     };
                 }

@@ -169,10 +169,44 @@ fn ability_holds(
     let condition = with_run(ctx, function, |run| {
         Ok(ability(run, function, fighter, name)?.condition.clone())
     })?;
+    condition_holds(ctx, function, fighter, condition.as_ref(), target, attacker)
+}
+
+/// Whether an ability's `condition` holds for `fighter` (true without one).
+fn condition_holds(
+    ctx: &Ncc,
+    function: &'static str,
+    fighter: PieceId,
+    condition: Option<&Rc<Script>>,
+    target: &Dynamic,
+    attacker: &Dynamic,
+) -> Res<bool> {
     match condition {
-        Some(script) => evaluate(ctx, function, fighter, &script, target, attacker),
+        Some(script) => evaluate(ctx, function, fighter, script, target, attacker),
         None => Ok(true),
     }
+}
+
+/// The names of `fighter`'s reactions used in one of `windows` whose condition holds, in
+/// the order of its abilities (`reactions_of`, `reactions_in`).
+fn holding_reactions(
+    ctx: &Ncc,
+    function: &'static str,
+    fighter: PieceId,
+    windows: &[ImmutableString],
+    target: &Dynamic,
+    attacker: &Dynamic,
+) -> Res<Array> {
+    let candidates = with_run(ctx, function, |run| {
+        reactions_for(run, function, fighter, windows)
+    })?;
+    let mut reactions = Array::new();
+    for (name, condition) in candidates {
+        if condition_holds(ctx, function, fighter, condition.as_ref(), target, attacker)? {
+            reactions.push(string(&name));
+        }
+    }
+    Ok(reactions)
 }
 
 fn string(text: &str) -> Dynamic {
@@ -263,26 +297,7 @@ pub(crate) fn register(engine: &mut Registrar) {
          -> Res<Array> {
             const F: &str = "reactions_of";
             check_event_fighters(&ctx, F, &target, &attacker)?;
-            let candidates: Vec<(String, Option<Rc<Script>>)> = with_run(&ctx, F, |run| {
-                Ok(current_abilities(run, F, fighter)?
-                    .into_iter()
-                    .filter(|ability| {
-                        ability.reaction && ability.window.as_deref() == Some(window.as_str())
-                    })
-                    .map(|ability| (ability.name.clone(), ability.condition.clone()))
-                    .collect())
-            })?;
-            let mut reactions = Array::new();
-            for (name, condition) in candidates {
-                let holds = match &condition {
-                    Some(script) => evaluate(&ctx, F, fighter, script, &target, &attacker)?,
-                    None => true,
-                };
-                if holds {
-                    reactions.push(string(&name));
-                }
-            }
-            Ok(reactions)
+            holding_reactions(&ctx, F, fighter, &[window], &target, &attacker)
         },
     );
     engine.register_fn(
@@ -295,21 +310,10 @@ pub(crate) fn register(engine: &mut Registrar) {
          -> Res<Array> {
             const F: &str = "reactions_in";
             check_event_fighters(&ctx, F, &target, &attacker)?;
-            let candidates = with_run(&ctx, F, |run| {
-                let windows = list_of(F, "windows", "window names", &windows, as_string)?;
-                reactions_for(run, F, fighter, &windows)
+            let windows = with_run(&ctx, F, |_| {
+                list_of(F, "windows", "window names", &windows, as_string)
             })?;
-            let mut reactions = Array::new();
-            for (name, condition) in candidates {
-                let holds = match &condition {
-                    Some(script) => evaluate(&ctx, F, fighter, script, &target, &attacker)?,
-                    None => true,
-                };
-                if holds {
-                    reactions.push(string(&name));
-                }
-            }
-            Ok(reactions)
+            holding_reactions(&ctx, F, fighter, &windows, &target, &attacker)
         },
     );
     engine.register_fn(
@@ -331,15 +335,11 @@ pub(crate) fn register(engine: &mut Registrar) {
                     .collect::<Result<Vec<_>, Stop>>()
             })?;
             let mut found = Array::new();
-            'fighters: for (fighter, reactions) in candidates {
+            for (fighter, reactions) in candidates {
                 for (_, condition) in reactions {
-                    let holds = match &condition {
-                        Some(script) => evaluate(&ctx, F, fighter, script, &target, &attacker)?,
-                        None => true,
-                    };
-                    if holds {
+                    if condition_holds(&ctx, F, fighter, condition.as_ref(), &target, &attacker)? {
                         found.push(Dynamic::from(fighter));
-                        continue 'fighters;
+                        break;
                     }
                 }
             }

@@ -341,21 +341,28 @@ fn move_fighter(run: &mut RunState, fighter: PieceId, hex: Hex) -> Result<Array,
         return Ok(Array::new());
     }
     destination(run, F, hex)?;
-    // The kernel's shortest walk; if none reaches the hex (the rules chose it anyway), the
-    // fighter goes straight there.
+    place_along_path(run, F, fighter, start, hex, Passage::WALKING)
+}
+
+/// Puts `fighter` on `hex` along the kernel's shortest path from `start` with `passage` (a
+/// walk, a flight); if none reaches the hex (the rules chose it anyway), the fighter goes
+/// straight there. The hexes it enters, `start` left out.
+pub(crate) fn place_along_path(
+    run: &mut RunState,
+    function: &'static str,
+    fighter: PieceId,
+    start: Hex,
+    hex: Hex,
+    passage: Passage,
+) -> Result<Array, Stop> {
     let budget = u32::try_from(run.world.battlefield.len()).unwrap_or(u32::MAX);
-    let path = path_avoiding(
-        &grid_for(run, fighter),
-        start,
-        hex,
-        budget,
-        Passage::WALKING,
-        |_| false,
-    )
+    let path = path_avoiding(&grid_for(run, fighter), start, hex, budget, passage, |_| {
+        false
+    })
     .unwrap_or_else(|| vec![start, hex]);
     run.ctx()
         .place_piece(fighter, Some(Position::Hex(hex)), path.clone(), "move")
-        .map_err(|error| Stop::refused(F, error))?;
+        .map_err(|error| Stop::refused(function, error))?;
     Ok(path.into_iter().skip(1).map(Dynamic::from).collect())
 }
 

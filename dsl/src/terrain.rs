@@ -2,11 +2,11 @@
 //! computed edge type, and whose territory a hex is.
 
 use crate::compiled::Registrar;
-use gloam_core::{Hex, Passage, PieceId, PlayerId, Position, path_avoiding, reachable_flying};
+use gloam_core::{Hex, Passage, PieceId, PlayerId, reachable_flying};
 use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::functions::{Ncc, Res, effect, refused};
-use crate::moves::grid_for;
+use crate::moves::{grid_for, place_along_path};
 use crate::runtime::{RunState, Stop, with_run};
 use crate::values::{as_hex, as_string, list_of};
 
@@ -247,20 +247,7 @@ pub(crate) fn register(engine: &mut Registrar) {
                         format!("{hex} is not an open battlefield hex"),
                     ));
                 }
-                let budget = u32::try_from(run.world.battlefield.len()).unwrap_or(u32::MAX);
-                let path = path_avoiding(
-                    &grid_for(run, fighter),
-                    start,
-                    hex,
-                    budget,
-                    Passage::FLYING,
-                    |_| false,
-                )
-                .unwrap_or_else(|| vec![start, hex]);
-                run.ctx()
-                    .place_piece(fighter, Some(Position::Hex(hex)), path.clone(), "move")
-                    .map_err(|error| Stop::refused(F, error))?;
-                Ok(path.into_iter().skip(1).map(Dynamic::from).collect())
+                place_along_path(run, F, fighter, start, hex, Passage::FLYING)
             })
         },
     );

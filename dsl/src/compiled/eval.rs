@@ -7,29 +7,27 @@
 //! string) is a [`Flow::Bail`]: the host then runs the script again on Rhai from the start,
 //! with nothing of the compiled run kept.
 
-use rhai::{
-    Array, Dynamic, DynamicReadLock, Engine, EvalAltResult, GlobalRuntimeState, NativeCallContext,
-    Position,
-};
+use std::rc::Rc;
+
+use rhai::{Dynamic, Engine, EvalAltResult, GlobalRuntimeState, NativeCallContext, Position};
 
 use super::ir::{
     Arm, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place,
     Program, Property, Root, Stmt, Switch,
 };
 use super::natives::Natives;
+use super::value::{Entries, Val};
 use crate::Limits;
-use crate::values::{bool_of, int_of};
 use smallvec::SmallVec;
-use std::borrow::Cow;
 
 /// How evaluation left a statement other than by finishing it.
 pub(crate) enum Flow {
     /// An error, as Rhai reports it.
     Error(Box<EvalAltResult>),
     /// `break` (true) or `continue` (false), with `break`'s value.
-    Break(bool, Dynamic),
+    Break(bool, Val),
     /// `return`.
-    Return(Dynamic),
+    Return(Val),
     /// Something the evaluator does not cover yet: run the script on Rhai instead.
     Bail(String),
     /// A vocabulary call stopped the run at a choice with no answer yet: the marks of the
@@ -56,7 +54,7 @@ pub(crate) enum Mark {
     /// script's own function was running.
     Call(Option<Args>),
     /// The frame of the script's own function that was running.
-    Function(Vec<Dynamic>, Vec<bool>),
+    Function(Vec<Val>, Vec<bool>),
     /// `&&` or `||`: the item that was running.
     Item(usize),
     /// `switch`: `None` while its value ran, else the arm.
@@ -67,19 +65,19 @@ pub(crate) enum Mark {
 
 /// What a `for` loop iterates over, kept as data so a suspended loop resumes.
 pub(crate) enum ForItems {
-    List(std::vec::IntoIter<Dynamic>),
+    List(std::vec::IntoIter<Val>),
     Range(std::ops::Range<i64>),
     Inclusive(std::ops::RangeInclusive<i64>),
 }
 
 impl Iterator for ForItems {
-    type Item = Dynamic;
+    type Item = Val;
 
-    fn next(&mut self) -> Option<Dynamic> {
+    fn next(&mut self) -> Option<Val> {
         match self {
             ForItems::List(items) => items.next(),
-            ForItems::Range(range) => range.next().map(Dynamic::from_int),
-            ForItems::Inclusive(range) => range.next().map(Dynamic::from_int),
+            ForItems::Range(range) => range.next().map(Val::Int),
+            ForItems::Inclusive(range) => range.next().map(Val::Int),
         }
     }
 }
@@ -89,7 +87,7 @@ impl Iterator for ForItems {
 /// choice is answered, from the call that asked, as if it had never stopped.
 pub(crate) struct Suspension {
     marks: Vec<Mark>,
-    slots: Vec<Dynamic>,
+    slots: Vec<Val>,
     shared: Vec<bool>,
     operations: u64,
     lines: Option<Box<Lines>>,
@@ -149,20 +147,23 @@ impl From<Box<EvalAltResult>> for Flow {
 
 type Eval<T> = Result<T, Flow>;
 
-/// A call's arguments, by reference, as natives take them.
+/// A call's arguments, by reference, as Rhai's functions take them.
 type Refs<'a> = SmallVec<[&'a mut Dynamic; 6]>;
 
+/// A call's arguments as Rhai holds them.
+type Dynamics = SmallVec<[Dynamic; 4]>;
+
 /// A call's argument values.
-type Args = SmallVec<[Dynamic; 4]>;
+type Args = SmallVec<[Val; 4]>;
 
 /// A call's arguments read in place.
-type View<'a> = SmallVec<[&'a Dynamic; 6]>;
+type View<'a> = SmallVec<[&'a Val; 6]>;
 
 // Short lists of arguments are built one push at a time: `SmallVec`'s `collect` and
 // `extend` reserve first, and cost several pushes on lists this short.
 
 /// The arguments, borrowed.
-fn view_of(args: &[Dynamic]) -> View<'_> {
+fn view_of(args: &[Val]) -> View<'_> {
     let mut view = View::new();
     for arg in args {
         view.push(arg);
@@ -170,20 +171,8 @@ fn view_of(args: &[Dynamic]) -> View<'_> {
     view
 }
 
-/// The arguments, borrowed mutably, after `first` if there is one.
-fn refs_of<'a>(first: Option<&'a mut Dynamic>, args: &'a mut [Dynamic]) -> Refs<'a> {
-    let mut refs = Refs::new();
-    if let Some(first) = first {
-        refs.push(first);
-    }
-    for arg in args {
-        refs.push(arg);
-    }
-    refs
-}
-
 /// Copies of the arguments.
-fn copies_of<'a>(args: impl Iterator<Item = &'a Dynamic>) -> Args {
+fn copies_of<'a>(args: impl Iterator<Item = &'a Val>) -> Args {
     let mut copies = Args::new();
     for arg in args {
         copies.push(arg.clone());
@@ -210,8 +199,8 @@ pub(crate) fn run(
     limits: &Limits,
     variables: Vec<Dynamic>,
 ) -> Finish {
-    let mut slots = variables;
-    slots.resize(program.slots.max(slots.len()), Dynamic::UNIT);
+    let mut slots: Vec<Val> = variables.into_iter().map(Val::from_dynamic).collect();
+    slots.resize(program.slots.max(slots.len()), Val::Unit);
     let suspension = Suspension {
         marks: Vec::new(),
         shared: vec![false; slots.len()],
@@ -282,7 +271,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
         let operations = self.env.operations;
         match finish {
             Ok(value) | Err(Flow::Return(value)) | Err(Flow::Break(_, value)) => {
-                Finish::Done(Ok(value), operations, self.env.lines)
+                Finish::Done(Ok(value.into_dynamic()), operations, self.env.lines)
             }
             Err(Flow::Error(error)) => Finish::Done(Err(error), operations, self.env.lines),
             Err(Flow::Bail(why)) => Finish::Bail(why),
@@ -317,7 +306,7 @@ struct Env<'a, const LINES: bool> {
 struct Machine<'a, const LINES: bool> {
     functions: &'a [Function],
     env: Env<'a, LINES>,
-    slots: Vec<Dynamic>,
+    slots: Vec<Val>,
     /// Which slots hold a variable a closure has captured (Rhai has made it shared).
     shared: Vec<bool>,
     /// The marks of a suspended run still to take on the way down to the call that asked
@@ -355,29 +344,6 @@ fn calc_index(len: usize, index: i64) -> Option<usize> {
     }
 }
 
-/// The sizes Rhai counts against the limits: list items, map entries, string bytes, nested.
-fn sizes(value: &Dynamic) -> (usize, usize, usize) {
-    if let Some(list) = value.read_lock::<Array>() {
-        let mut total = (0, 0, 0);
-        for item in list.iter() {
-            let inner = sizes(item);
-            total = (total.0 + 1 + inner.0, total.1 + inner.1, total.2 + inner.2);
-        }
-        total
-    } else if let Some(map) = value.read_lock::<rhai::Map>() {
-        let mut total = (0, 0, 0);
-        for item in map.values() {
-            let inner = sizes(item);
-            total = (total.0 + inner.0, total.1 + 1 + inner.1, total.2 + inner.2);
-        }
-        total
-    } else if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
-        (0, 0, text.len())
-    } else {
-        (0, 0, 0)
-    }
-}
-
 fn too_large(what: &str, pos: Position) -> Flow {
     error(EvalAltResult::ErrorDataTooLarge(what.to_owned(), pos))
 }
@@ -407,7 +373,7 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// A plain call answered with its arguments where they are (`Machine::call_plain`): an
     /// operator the evaluator does itself, or a native's borrowing form; `None` when
     /// neither takes them, and the call is to be made with copies.
-    fn answer_plain(&mut self, call: &Call, refs: &[&Dynamic]) -> Eval<Option<Dynamic>> {
+    fn answer_plain(&mut self, call: &Call, refs: &[&Val]) -> Eval<Option<Val>> {
         if call.operator {
             return self.answer_operator(call, refs);
         } else {
@@ -418,10 +384,7 @@ impl<const LINES: bool> Env<'_, LINES> {
                 .map(|&index| &natives.list[index])
                 .find(|native| native.accepts(refs));
             if let Some(native) = chosen {
-                if let (Some(borrowed), false) = (
-                    &native.borrowed,
-                    native.asks || refs.iter().any(|arg| arg.is_shared()),
-                ) {
+                if let (Some(borrowed), false) = (&native.borrowed, native.asks) {
                     let pos = call.pos;
                     self.track(pos)?;
                     let context = NativeCallContext::from((
@@ -444,7 +407,7 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// own values (`fast_operator`), `==`/`!=` of two game ids of one type (counted as the
     /// registered operator's call), a comparison of two types (`cross_type_comparison`);
     /// `None` for any other.
-    fn answer_operator(&mut self, call: &Call, args: &[&Dynamic]) -> Eval<Option<Dynamic>> {
+    fn answer_operator(&mut self, call: &Call, args: &[&Val]) -> Eval<Option<Val>> {
         let game_value = args.iter().any(|arg| arg.is_variant());
         if !game_value {
             if let Some(value) = Self::fast_operator(&call.name, args) {
@@ -452,7 +415,7 @@ impl<const LINES: bool> Env<'_, LINES> {
             }
         } else if let Some(equal) = Self::id_equality(&call.name, args) {
             self.track(call.pos)?;
-            return Ok(Some(Dynamic::from_bool(equal)));
+            return Ok(Some(Val::Bool(equal)));
         }
         if let Some(holds) = Self::cross_type_comparison(&call.name, args) {
             if game_value {
@@ -460,7 +423,7 @@ impl<const LINES: bool> Env<'_, LINES> {
                 // is counted, then answered by the built-in.
                 self.track(call.pos)?;
             }
-            return Ok(Some(holds.into()));
+            return Ok(Some(Val::Bool(holds)));
         }
         Ok(None)
     }
@@ -487,11 +450,27 @@ impl<const LINES: bool> Env<'_, LINES> {
     }
 
     /// The limits on sizes, checked on a value as Rhai checks a function's result.
-    fn check_size(&self, value: &Dynamic, pos: Position) -> Eval<()> {
-        if value.is_array() || value.is_map() || value.is_string() {
-            self.engine
-                .ensure_data_size_within_limits(value)
-                .map_err(|e| Flow::Error(fill(e, pos)))?;
+    fn check_size(&self, value: &Val, pos: Position) -> Eval<()> {
+        if matches!(
+            value,
+            Val::List(_) | Val::Map(_) | Val::Str(_) | Val::Other(_)
+        ) {
+            self.check_totals(value.sizes(), pos)?;
+        }
+        Ok(())
+    }
+
+    /// Rhai's limits on sizes (`Engine::throw_on_size`), its errors at `pos`.
+    fn check_totals(&self, (lists, maps, text): (usize, usize, usize), pos: Position) -> Eval<()> {
+        let engine = self.engine;
+        if engine.max_string_size() > 0 && text > engine.max_string_size() {
+            return Err(too_large("Length of string", pos));
+        }
+        if engine.max_array_size() > 0 && lists > engine.max_array_size() {
+            return Err(too_large("Size of array/BLOB", pos));
+        }
+        if engine.max_map_size() > 0 && maps > engine.max_map_size() {
+            return Err(too_large("Size of object map", pos));
         }
         Ok(())
     }
@@ -509,21 +488,51 @@ impl<const LINES: bool> Env<'_, LINES> {
         self.call_rhai_counted(name, is_ref_mut, args, pos)
     }
 
+    /// [`Env::call_rhai`] on the evaluator's values: they are handed to Rhai as Rhai holds
+    /// them, and the receiver (the first argument of a call by reference) is taken back,
+    /// as the function may have changed it. `counted`: the call was counted already.
+    fn call_rhai_with(
+        &mut self,
+        name: &str,
+        receiver: Option<&mut Val>,
+        args: &[Val],
+        pos: Position,
+        counted: bool,
+    ) -> Eval<Val> {
+        let mut first = receiver.as_ref().map(|value| value.to_dynamic());
+        let mut rest: Dynamics = args.iter().map(Val::to_dynamic).collect();
+        let mut refs = Refs::new();
+        if let Some(first) = &mut first {
+            refs.push(first);
+        }
+        for arg in &mut rest {
+            refs.push(arg);
+        }
+        let is_ref_mut = receiver.is_some();
+        let result = if counted {
+            self.call_rhai_counted(name, is_ref_mut, &mut refs, pos)
+        } else {
+            self.call_rhai(name, is_ref_mut, &mut refs, pos)
+        };
+        drop(refs);
+        if let (Some(target), Some(first)) = (receiver, first) {
+            *target = Val::from_dynamic(first);
+        }
+        result.map(Val::from_dynamic)
+    }
+
     /// An operator on Rhai's own types that the evaluator does not do itself (a string's
     /// `+`, a string's `<`, an integer's overflow): Rhai's interpreter does it with a
     /// built-in, which it does not count as a call. Rhai's error for an integer's overflow
     /// or division by zero; else Rhai's built-in, its call not counted.
-    fn builtin_operator(&mut self, call: &Call, args: &mut [&mut Dynamic]) -> Eval<Dynamic> {
-        let view: View<'_> = args.iter().map(|arg| &**arg).collect();
+    fn builtin_operator(&mut self, call: &Call, args: &[Val]) -> Eval<Val> {
+        let view = view_of(args);
         if let Some(message) = Self::int_failure(&call.name, &view) {
             return Err(error(EvalAltResult::ErrorArithmetic(message, call.pos)));
         }
+        let counted = builtin_exists(&call.name, &view);
         drop(view);
-        if builtin_exists(&call.name, args) {
-            self.call_rhai_counted(&call.name, false, args, call.pos)
-        } else {
-            self.call_rhai(&call.name, false, args, call.pos)
-        }
+        self.call_rhai_with(&call.name, None, args, call.pos, counted)
     }
 
     /// Calls one of Rhai's functions, its call counted by Rhai's own count of it.
@@ -564,10 +573,10 @@ impl<const LINES: bool> Env<'_, LINES> {
     fn call_with(
         &mut self,
         call: &Call,
-        receiver: Option<&mut Dynamic>,
-        args: &mut [Dynamic],
+        receiver: Option<&mut Val>,
+        args: &mut [Val],
         resumed: bool,
-    ) -> Eval<Dynamic> {
+    ) -> Eval<Val> {
         let pos = call.pos;
         let chosen = self
             .natives
@@ -596,33 +605,22 @@ impl<const LINES: bool> Env<'_, LINES> {
                 for _ in 0..compared {
                     self.track(pos)?;
                 }
-                return Ok(found.into());
+                return Ok(Val::Bool(found));
             }
             // `list.push(item)` on a list in a variable, as Rhai's call of the standard
             // library's `push` does it: the item moved in, then the list's size checked.
-            let pushes = &*call.name == "push"
-                && args.len() == 1
-                && !args[0].is_shared()
-                && receiver.as_ref().is_some_and(|list| {
-                    list.is_array() && !list.is_shared() && !list.is_read_only()
-                });
             return match receiver {
-                Some(list) if pushes => {
+                Some(Val::List(items)) if &*call.name == "push" && args.len() == 1 => {
                     self.track(pos)?;
-                    if let Some(mut items) = list.write_lock::<Array>() {
-                        items.push(std::mem::take(&mut args[0]));
+                    Rc::make_mut(items).push(std::mem::take(&mut args[0]));
+                    let list = Val::List(std::mem::take(items));
+                    let checked = self.check_size(&list, pos);
+                    if let Val::List(list) = list {
+                        *items = list;
                     }
-                    self.check_size(list, pos)?;
-                    Ok(Dynamic::UNIT)
+                    checked.map(|()| Val::Unit)
                 }
-                Some(first) => {
-                    let mut refs = refs_of(Some(first), args);
-                    self.call_rhai(&call.name, true, &mut refs, pos)
-                }
-                None => {
-                    let mut refs = refs_of(None, args);
-                    self.call_rhai(&call.name, false, &mut refs, pos)
-                }
+                receiver => self.call_rhai_with(&call.name, receiver, args, pos, false),
             };
         };
         self.call_native(call, index, receiver, args, resumed)
@@ -633,10 +631,10 @@ impl<const LINES: bool> Env<'_, LINES> {
         &mut self,
         call: &Call,
         index: usize,
-        receiver: Option<&mut Dynamic>,
-        args: &mut [Dynamic],
+        receiver: Option<&mut Val>,
+        args: &mut [Val],
         resumed: bool,
-    ) -> Eval<Dynamic> {
+    ) -> Eval<Val> {
         let pos = call.pos;
         if !resumed {
             self.track(pos)?;
@@ -646,29 +644,42 @@ impl<const LINES: bool> Env<'_, LINES> {
         // suspended and the call made again with them once the choice is answered.
         let kept: Option<Args> =
             (native.asks && receiver.is_none()).then(|| copies_of(args.iter()));
-        let Some(func) = native.func.get_native_fn() else {
-            return Err(Flow::Bail(format!(
-                "`{}` is not a native function",
-                call.name
-            )));
-        };
         let context = NativeCallContext::from((self.engine, &*call.name, None, &self.global, pos));
-        let result = match receiver {
-            Some(first) if native.func.is_method() => {
-                let mut refs = refs_of(Some(first), args);
-                func(Some(context), &mut refs)
+        let result = if let Some(borrowed) = &native.borrowed {
+            // Its arguments read where they are; a receiver is read, not changed.
+            let mut view = View::new();
+            if let Some(first) = &receiver {
+                view.push(&**first);
             }
-            Some(first) => {
-                // A function that takes its first argument by value must not consume the
-                // variable it was called on.
-                let mut copy = first.clone();
-                let mut refs = refs_of(Some(&mut copy), args);
-                func(Some(context), &mut refs)
+            for arg in args.iter() {
+                view.push(arg);
             }
-            None => {
-                let mut refs = refs_of(None, args);
-                func(Some(context), &mut refs)
+            borrowed(context, &view)
+        } else {
+            let Some(func) = native.func.get_native_fn() else {
+                return Err(Flow::Bail(format!(
+                    "`{}` is not a native function",
+                    call.name
+                )));
+            };
+            let method = native.func.is_method();
+            let mut first = receiver.as_ref().map(|value| value.to_dynamic());
+            let mut rest: Dynamics = args.iter().map(Val::to_dynamic).collect();
+            let mut refs = Refs::new();
+            if let Some(first) = &mut first {
+                refs.push(first);
             }
+            for arg in &mut rest {
+                refs.push(arg);
+            }
+            let result = func(Some(context), &mut refs);
+            drop(refs);
+            // A method changes the value it was called on; a function that takes its first
+            // argument by value must not consume the variable it was called on.
+            if let (Some(target), Some(first), true) = (receiver, first, method) {
+                *target = Val::from_dynamic(first);
+            }
+            result.map(Val::from_dynamic)
         };
         let result = match result {
             Ok(result) => result,
@@ -688,16 +699,15 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// A call of an operator or a native (not the script's own function) with its
     /// arguments evaluated: an operator the evaluator does itself, else the native or
     /// Rhai's resolution.
-    fn call_ready(&mut self, call: &Call, args: &mut Args) -> Eval<Dynamic> {
+    fn call_ready(&mut self, call: &Call, args: &mut Args) -> Eval<Val> {
         if call.operator {
             let view = view_of(args);
             if let Some(value) = self.answer_operator(call, &view)? {
                 return Ok(value);
             }
             drop(view);
-            if !args.iter().any(Dynamic::is_variant) {
-                let mut refs = refs_of(None, args);
-                return self.builtin_operator(call, &mut refs);
+            if !args.iter().any(Val::is_variant) {
+                return self.builtin_operator(call, args);
             }
         }
         self.call_with(call, None, args, false)
@@ -706,20 +716,18 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// `len` and `is_empty` of a list or a map, as Rhai's standard library gives them;
     /// `None` for anything else. (A string's are left to Rhai's resolution: the sandbox's
     /// standard library has no `len` of a string, and the call is an error there.)
-    fn size_of(name: &str, value: &Dynamic) -> Option<Dynamic> {
+    fn size_of(name: &str, value: &Val) -> Option<Val> {
         if name != "len" && name != "is_empty" {
             return None;
         }
-        let len = if value.is_array() {
-            value.as_array_ref().ok()?.len()
-        } else if value.is_map() {
-            value.as_map_ref().ok()?.len()
-        } else {
-            return None;
+        let len = match value {
+            Val::List(items) => items.len(),
+            Val::Map(entries) => entries.len(),
+            _ => return None,
         };
         match name {
-            "len" => Some(Dynamic::from_int(i64::try_from(len).unwrap_or(i64::MAX))),
-            "is_empty" => Some(Dynamic::from_bool(len == 0)),
+            "len" => Some(Val::Int(i64::try_from(len).unwrap_or(i64::MAX))),
+            "is_empty" => Some(Val::Bool(len == 0)),
             _ => None,
         }
     }
@@ -728,58 +736,43 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// `==` is plain equality (numbers, booleans, strings, fighters, hexes, players,
     /// cards): what Rhai's `contains` finds by calling `==` on each item; `None` for
     /// anything else, which Rhai's own `contains` answers.
-    fn contains(name: &str, list: &Dynamic, value: &Dynamic) -> Option<(bool, usize)> {
-        /// Whether an item equals `value`, and how many items Rhai compares to find out
-        /// (up to the first equal one).
-        fn compared_until_equal<T: Clone + PartialEq + 'static>(
-            list: &[Dynamic],
-            value: &T,
-        ) -> Option<(bool, usize)> {
-            let mut first = None;
-            for (index, item) in list.iter().enumerate() {
-                let item = item.read_lock::<T>()?;
-                if first.is_none() && *item == *value {
-                    first = Some(index);
-                }
-            }
-            Some(first.map_or((false, list.len()), |index| (true, index + 1)))
-        }
+    fn contains(name: &str, list: &Val, value: &Val) -> Option<(bool, usize)> {
         if name != "contains" {
             return None;
         }
-        if !list.is_array() {
+        let Val::List(items) = list else {
+            return None;
+        };
+        if !matches!(
+            value,
+            Val::Int(_)
+                | Val::Bool(_)
+                | Val::Str(_)
+                | Val::Piece(_)
+                | Val::Hex(_)
+                | Val::Player(_)
+                | Val::Card(_)
+        ) {
             return None;
         }
-        let list = list.as_array_ref().ok()?;
-        if let Some(n) = int_of(value) {
-            return compared_until_equal(&list, &n);
+        let kind = std::mem::discriminant(value);
+        let mut first = None;
+        for (index, item) in items.iter().enumerate() {
+            if std::mem::discriminant(item) != kind {
+                return None;
+            }
+            if first.is_none() && item == value {
+                first = Some(index);
+            }
         }
-        if let Some(b) = bool_of(value) {
-            return compared_until_equal(&list, &b);
-        }
-        if let Some(text) = value.read_lock::<rhai::ImmutableString>() {
-            return compared_until_equal(&list, &*text);
-        }
-        if let Some(piece) = value.read_lock::<gloam_core::PieceId>() {
-            return compared_until_equal(&list, &*piece);
-        }
-        if let Some(hex) = value.read_lock::<gloam_core::Hex>() {
-            return compared_until_equal(&list, &*hex);
-        }
-        if let Some(player) = value.read_lock::<gloam_core::PlayerId>() {
-            return compared_until_equal(&list, &*player);
-        }
-        if let Some(card) = value.read_lock::<gloam_core::CardId>() {
-            return compared_until_equal(&list, &*card);
-        }
-        None
+        Some(first.map_or((false, items.len()), |index| (true, index + 1)))
     }
 
     /// A comparison of values of two types: Rhai's built-in answers it (`!=` is true, `==`,
     /// `<`, `<=`, `>`, `>=` false), without counting a call, unless a game value is one of
     /// them (then Rhai counts the call as it looks for a registered function first); `None`
     /// for anything else.
-    fn cross_type_comparison(name: &str, args: &[&Dynamic]) -> Option<bool> {
+    fn cross_type_comparison(name: &str, args: &[&Val]) -> Option<bool> {
         let [left, right] = args else {
             return None;
         };
@@ -796,7 +789,7 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// `a == b` or `a != b` between two game ids of one type (fighters, hexes, players,
     /// cards, points, groups), answered as their registered operators answer it; `None`
     /// for any other call.
-    fn id_equality(name: &str, args: &[&Dynamic]) -> Option<bool> {
+    fn id_equality(name: &str, args: &[&Val]) -> Option<bool> {
         let negate = match name {
             "==" => false,
             "!=" => true,
@@ -810,34 +803,36 @@ impl<const LINES: bool> Env<'_, LINES> {
 
     /// Whether two game ids of the same type are equal; `None` unless both are ids of one
     /// type.
-    fn ids_equal(left: &Dynamic, right: &Dynamic) -> Option<bool> {
+    fn ids_equal(left: &Val, right: &Val) -> Option<bool> {
         fn same<T: PartialEq + Clone + 'static>(left: &Dynamic, right: &Dynamic) -> Option<bool> {
             let left = left.read_lock::<T>()?;
             let right = right.read_lock::<T>()?;
             Some(*left == *right)
         }
-        if !left.is_variant() || !right.is_variant() {
-            return None;
+        match (left, right) {
+            (Val::Piece(a), Val::Piece(b)) => Some(a == b),
+            (Val::Hex(a), Val::Hex(b)) => Some(a == b),
+            (Val::Player(a), Val::Player(b)) => Some(a == b),
+            (Val::Card(a), Val::Card(b)) => Some(a == b),
+            (Val::Other(left), Val::Other(right)) if left.is_variant() && right.is_variant() => {
+                same::<gloam_core::Point>(left, right)
+                    .or_else(|| same::<gloam_core::GroupId>(left, right))
+            }
+            _ => None,
         }
-        same::<gloam_core::PieceId>(left, right)
-            .or_else(|| same::<gloam_core::Hex>(left, right))
-            .or_else(|| same::<gloam_core::PlayerId>(left, right))
-            .or_else(|| same::<gloam_core::CardId>(left, right))
-            .or_else(|| same::<gloam_core::Point>(left, right))
-            .or_else(|| same::<gloam_core::GroupId>(left, right))
     }
 
     /// Rhai's error for an integer operator that fails (overflow, division by zero), with
     /// Rhai's words; `None` if the operator does not fail.
-    fn int_failure(name: &str, args: &[&Dynamic]) -> Option<String> {
+    fn int_failure(name: &str, args: &[&Val]) -> Option<String> {
         match args {
             [value] => {
-                let x = int_of(value)?;
+                let x = value.as_int()?;
                 // Rhai's interpreter negates an integer itself, with its own message.
                 (name == "-" && x.checked_neg().is_none()).then(|| "integer overflow".to_owned())
             }
             [left, right] => {
-                let (x, y) = (int_of(left)?, int_of(right)?);
+                let (x, y) = (left.as_int()?, right.as_int()?);
                 match name {
                     "+" if x.checked_add(y).is_none() => {
                         Some(format!("Addition overflow: {x} + {y}"))
@@ -863,64 +858,53 @@ impl<const LINES: bool> Env<'_, LINES> {
     }
 
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
-    fn fast_operator(name: &str, args: &[&Dynamic]) -> Option<Dynamic> {
+    fn fast_operator(name: &str, args: &[&Val]) -> Option<Val> {
         match args {
-            [value] => match name {
-                "!" => bool_of(value).map(|b| (!b).into()),
-                "-" => int_of(value).and_then(i64::checked_neg).map(Into::into),
+            [value] => match (name, value) {
+                ("!", Val::Bool(b)) => Some(Val::Bool(!b)),
+                ("-", Val::Int(n)) => n.checked_neg().map(Val::Int),
                 _ => None,
             },
-            [left, right] => {
-                if left.is_unit() && right.is_unit() {
-                    return match name {
-                        "==" => Some(true.into()),
-                        "!=" => Some(false.into()),
-                        _ => None,
-                    };
+            [Val::Unit, Val::Unit] => match name {
+                "==" => Some(Val::Bool(true)),
+                "!=" => Some(Val::Bool(false)),
+                _ => None,
+            },
+            [Val::Int(a), Val::Int(b)] => {
+                let (a, b) = (*a, *b);
+                match name {
+                    "+" => a.checked_add(b).map(Val::Int),
+                    "-" => a.checked_sub(b).map(Val::Int),
+                    "*" => a.checked_mul(b).map(Val::Int),
+                    "/" => a.checked_div(b).map(Val::Int),
+                    "%" => a.checked_rem(b).map(Val::Int),
+                    "==" => Some(Val::Bool(a == b)),
+                    "!=" => Some(Val::Bool(a != b)),
+                    "<" => Some(Val::Bool(a < b)),
+                    "<=" => Some(Val::Bool(a <= b)),
+                    ">" => Some(Val::Bool(a > b)),
+                    ">=" => Some(Val::Bool(a >= b)),
+                    "&" => Some(Val::Int(a & b)),
+                    "|" => Some(Val::Int(a | b)),
+                    "^" => Some(Val::Int(a ^ b)),
+                    "<<" => Some(Val::Int(shift_left(a, b))),
+                    ">>" => Some(Val::Int(shift_right(a, b))),
+                    // Ranges, as Rhai's built-in operators make them (`for i in 0..n`).
+                    ".." => Some(Val::Other(Box::new(Dynamic::from(a..b)))),
+                    "..=" => Some(Val::Other(Box::new(Dynamic::from(a..=b)))),
+                    _ => None,
                 }
-                if let (Some(a), Some(b)) = (int_of(left), int_of(right)) {
-                    return match name {
-                        "+" => a.checked_add(b).map(Into::into),
-                        "-" => a.checked_sub(b).map(Into::into),
-                        "*" => a.checked_mul(b).map(Into::into),
-                        "/" => a.checked_div(b).map(Into::into),
-                        "%" => a.checked_rem(b).map(Into::into),
-                        "==" => Some((a == b).into()),
-                        "!=" => Some((a != b).into()),
-                        "<" => Some((a < b).into()),
-                        "<=" => Some((a <= b).into()),
-                        ">" => Some((a > b).into()),
-                        ">=" => Some((a >= b).into()),
-                        "&" => Some((a & b).into()),
-                        "|" => Some((a | b).into()),
-                        "^" => Some((a ^ b).into()),
-                        "<<" => Some(shift_left(a, b).into()),
-                        ">>" => Some(shift_right(a, b).into()),
-                        // Ranges, as Rhai's built-in operators make them (`for i in 0..n`).
-                        ".." => Some(Dynamic::from(a..b)),
-                        "..=" => Some(Dynamic::from(a..=b)),
-                        _ => None,
-                    };
-                }
-                if let (Some(a), Some(b)) = (bool_of(left), bool_of(right)) {
-                    return match name {
-                        "==" => Some((a == b).into()),
-                        "!=" => Some((a != b).into()),
-                        _ => None,
-                    };
-                }
-                if let (Some(a), Some(b)) = (
-                    left.read_lock::<rhai::ImmutableString>(),
-                    right.read_lock::<rhai::ImmutableString>(),
-                ) {
-                    return match name {
-                        "==" => Some((*a == *b).into()),
-                        "!=" => Some((*a != *b).into()),
-                        _ => None,
-                    };
-                }
-                None
             }
+            [Val::Bool(a), Val::Bool(b)] => match name {
+                "==" => Some(Val::Bool(a == b)),
+                "!=" => Some(Val::Bool(a != b)),
+                _ => None,
+            },
+            [Val::Str(a), Val::Str(b)] => match name {
+                "==" => Some(Val::Bool(a == b)),
+                "!=" => Some(Val::Bool(a != b)),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -929,12 +913,13 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// else `target = target op value`.
     fn op_assign(
         &mut self,
-        target: &mut Dynamic,
+        target: &mut Val,
         op: &OpAssign,
-        mut value: Dynamic,
+        value: Val,
         pos: Position,
     ) -> Eval<()> {
-        if let (Some(a), Some(b)) = (int_of(target), int_of(&value)) {
+        if let (Val::Int(a), Val::Int(b)) = (&*target, &value) {
+            let (a, b) = (*a, *b);
             let done = match op.op {
                 "+" => a.checked_add(b),
                 "-" => a.checked_sub(b),
@@ -944,25 +929,27 @@ impl<const LINES: bool> Env<'_, LINES> {
                 _ => None,
             };
             if let Some(done) = done {
-                *target = done.into();
+                *target = Val::Int(done);
                 return Ok(());
             }
         }
+        let mut left = target.to_dynamic();
+        let mut right = value.into_dynamic();
         let attempt = {
-            let mut refs = [&mut *target, &mut value];
+            let mut refs = [&mut left, &mut right];
             self.call_rhai(op.op_assign, true, &mut refs, pos)
         };
         match attempt {
-            Ok(_) => {}
+            Ok(_) => *target = Val::from_dynamic(left),
             Err(Flow::Error(e))
                 if matches!(&*e, EvalAltResult::ErrorFunctionNotFound(signature, _)
                     if signature.starts_with(op.op_assign)) =>
             {
                 let result = {
-                    let mut refs = [&mut *target, &mut value];
+                    let mut refs = [&mut left, &mut right];
                     self.call_rhai(op.op, true, &mut refs, pos)?
                 };
-                *target = result;
+                *target = Val::from_dynamic(result);
             }
             Err(other) => return Err(other),
         }
@@ -971,9 +958,9 @@ impl<const LINES: bool> Env<'_, LINES> {
 
     /// Reads property `name` of `target`: a map's entry (an error if it has none), else the
     /// property's getter.
-    fn property(&mut self, target: &mut Dynamic, property: &Property) -> Eval<Dynamic> {
-        if let Some(map) = target.read_lock::<rhai::Map>() {
-            return match map.get(property.name.as_str()) {
+    fn property(&mut self, target: &mut Val, property: &Property) -> Eval<Val> {
+        if let Val::Map(entries) = target {
+            return match entries.get(property.name.as_str()) {
                 Some(value) => Ok(value.clone()),
                 None => Err(error(EvalAltResult::ErrorPropertyNotFound(
                     property.name.to_string(),
@@ -995,36 +982,30 @@ impl<const LINES: bool> Env<'_, LINES> {
 /// A list or a map a plain argument of a call is read in, held while the call reads it
 /// (`Machine::call_plain`).
 enum Held<'a> {
-    List(DynamicReadLock<'a, Array>),
-    Map(DynamicReadLock<'a, rhai::Map>),
+    List(&'a [Val]),
+    Map(&'a Entries),
 }
 
 impl<'a> Held<'a> {
-    /// `value` held, if it is a list or a map of its own (not a variable a closure shares,
-    /// which the chain's evaluation would not read in place either).
-    fn of(value: &'a Dynamic) -> Option<Held<'a>> {
-        if value.is_shared() {
-            return None;
+    /// `value` held, if it is a list or a map.
+    fn of(value: &'a Val) -> Option<Held<'a>> {
+        match value {
+            Val::List(items) => Some(Held::List(items)),
+            Val::Map(entries) => Some(Held::Map(entries)),
+            _ => None,
         }
-        if let Some(list) = value.read_lock::<Array>() {
-            return Some(Held::List(list));
-        }
-        value.read_lock::<rhai::Map>().map(Held::Map)
     }
 
     /// The part `link` reads (an index's key is `key`), as the chain's evaluation reads it
     /// (`with_part`); `None` where it would not simply read it: a property of a list (a
     /// getter), an index out of range or of the wrong type, a property a map has not.
-    fn part(&self, link: &Link, key: Option<&Dynamic>) -> Option<&Dynamic> {
+    fn part(&self, link: &Link, key: Option<&Val>) -> Option<&'a Val> {
         match (self, link) {
             (Held::List(list), Link::Index(..)) => {
-                let number = int_of(key?)?;
+                let number = key?.as_int()?;
                 list.get(calc_index(list.len(), number)?)
             }
-            (Held::Map(map), Link::Index(..)) => {
-                let name = key?.read_lock::<rhai::ImmutableString>()?;
-                map.get(name.as_str())
-            }
+            (Held::Map(map), Link::Index(..)) => map.get(key?.as_str()?.as_str()),
             (Held::Map(map), Link::Prop(property)) => map.get(property.name.as_str()),
             _ => None,
         }
@@ -1034,7 +1015,7 @@ impl<'a> Held<'a> {
 /// A link's value computed before the chain's root, as Rhai computes them.
 enum Ready {
     Prop,
-    Index(Dynamic),
+    Index(Val),
     Method(Args),
 }
 
@@ -1055,13 +1036,13 @@ impl<const LINES: bool> Machine<'_, LINES> {
         Flow::Bail("a resumed run did not find its way back".into())
     }
 
-    fn block(&mut self, statements: &[Stmt]) -> Eval<Dynamic> {
+    fn block(&mut self, statements: &[Stmt]) -> Eval<Val> {
         let start = match self.mark() {
             None => 0,
             Some(Mark::Block(index)) => index,
             Some(_) => return Err(Self::lost()),
         };
-        let mut value = Dynamic::UNIT;
+        let mut value = Val::Unit;
         for (index, statement) in statements.iter().enumerate().skip(start) {
             value = self
                 .stmt(statement)
@@ -1071,7 +1052,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
     }
 
     /// A loop body: `continue` goes on, `break` ends the loop with its value.
-    fn body(&mut self, statements: &[Stmt]) -> Eval<Option<Dynamic>> {
+    fn body(&mut self, statements: &[Stmt]) -> Eval<Option<Val>> {
         match self.block(statements) {
             Ok(_) | Err(Flow::Break(false, _)) => Ok(None),
             Err(Flow::Break(true, value)) => Ok(Some(value)),
@@ -1079,12 +1060,12 @@ impl<const LINES: bool> Machine<'_, LINES> {
         }
     }
 
-    fn stmt(&mut self, stmt: &Stmt) -> Eval<Dynamic> {
+    fn stmt(&mut self, stmt: &Stmt) -> Eval<Val> {
         if !self.resuming() {
             self.env.track(stmt.position())?;
         }
         match stmt {
-            Stmt::Noop(_) => Ok(Dynamic::UNIT),
+            Stmt::Noop(_) => Ok(Val::Unit),
             Stmt::Expr { value, call, .. } => {
                 if *call {
                     self.expr_uncounted(value)
@@ -1110,7 +1091,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 for captured in share {
                     self.shared[*captured as usize] = true;
                 }
-                Ok(Dynamic::UNIT)
+                Ok(Val::Unit)
             }
             Stmt::Assign {
                 target,
@@ -1121,7 +1102,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 let value = self.expr(value)?;
                 self.assign(target, op.as_ref(), value, *pos)
                     .map_err(abandon)?;
-                Ok(Dynamic::UNIT)
+                Ok(Val::Unit)
             }
             Stmt::If {
                 cond,
@@ -1159,7 +1140,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                                 .cond(cond)
                                 .map_err(|flow| marked(flow, || Mark::Loop(false)))?;
                             if !holds {
-                                break Ok(Dynamic::UNIT);
+                                break Ok(Val::Unit);
                             }
                         } else if body.is_empty() {
                             self.env.track(*body_pos)?;
@@ -1197,7 +1178,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                         .cond(cond)
                         .map_err(|flow| marked(flow, || Mark::Loop(false)))?;
                     if holds ^ is_while {
-                        break Ok(Dynamic::UNIT);
+                        break Ok(Val::Unit);
                     }
                 }
             }
@@ -1207,14 +1188,14 @@ impl<const LINES: bool> Machine<'_, LINES> {
             } => {
                 let value = match value {
                     Some(value) => self.expr(value)?,
-                    None => Dynamic::UNIT,
+                    None => Val::Unit,
                 };
                 Err(Flow::Break(*is_break, value))
             }
             Stmt::Return { value, .. } => {
                 let value = match value {
                     Some(value) => self.expr(value)?,
-                    None => Dynamic::UNIT,
+                    None => Val::Unit,
                 };
                 Err(Flow::Return(value))
             }
@@ -1249,22 +1230,25 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 }
                 // A caught error's `try` is worth `()`, whatever its catch block ends with.
                 self.block(catch)
-                    .map(|_| Dynamic::UNIT)
+                    .map(|_| Val::Unit)
                     .map_err(|flow| marked(flow, || Mark::Try(true)))
             }
             Stmt::Throw { value, pos } => {
                 let value = match value {
                     Some(value) => self.expr(value)?,
-                    None => Dynamic::UNIT,
+                    None => Val::Unit,
                 };
-                Err(error(EvalAltResult::ErrorRuntime(value, *pos)))
+                Err(error(EvalAltResult::ErrorRuntime(
+                    value.into_dynamic(),
+                    *pos,
+                )))
             }
         }
     }
 
     /// `for var in iter { body }`: a resumed loop carries on with the turn that was running
     /// and the items after it.
-    fn for_loop(&mut self, for_loop: &ForLoop) -> Eval<Dynamic> {
+    fn for_loop(&mut self, for_loop: &ForLoop) -> Eval<Val> {
         let (mut items, mut index, mut resumed) = match self.mark() {
             Some(Mark::For(items, index)) => (items, index, true),
             Some(_) => return Err(Self::lost()),
@@ -1277,14 +1261,31 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 }
                 // A choice in the expression iterated over is not resumed.
                 let iterated = self.expr(&for_loop.iter).map_err(abandon)?;
-                let items = if iterated.is_array() {
-                    ForItems::List(iterated.into_array().unwrap_or_default().into_iter())
-                } else if let Some(range) = iterated.read_lock::<std::ops::Range<i64>>() {
-                    ForItems::Range(range.clone())
-                } else if let Some(range) = iterated.read_lock::<std::ops::RangeInclusive<i64>>() {
-                    ForItems::Inclusive(range.clone())
-                } else {
-                    return Err(Flow::Bail(format!("`for` over a {}", iterated.type_name())));
+                let items = match &iterated {
+                    Val::List(_) => {
+                        let Val::List(items) = iterated else {
+                            return Err(Self::lost());
+                        };
+                        let items = Rc::try_unwrap(items).unwrap_or_else(|items| (*items).clone());
+                        ForItems::List(items.into_iter())
+                    }
+                    Val::Other(value) => {
+                        if let Some(range) = value.read_lock::<std::ops::Range<i64>>() {
+                            ForItems::Range(range.clone())
+                        } else if let Some(range) =
+                            value.read_lock::<std::ops::RangeInclusive<i64>>()
+                        {
+                            ForItems::Inclusive(range.clone())
+                        } else {
+                            return Err(Flow::Bail(format!(
+                                "`for` over a {}",
+                                Dynamic::type_name(value)
+                            )));
+                        }
+                    }
+                    other => {
+                        return Err(Flow::Bail(format!("`for` over a {}", other.type_name())));
+                    }
                 };
                 (items, 0, false)
             }
@@ -1292,10 +1293,10 @@ impl<const LINES: bool> Machine<'_, LINES> {
         loop {
             if !std::mem::take(&mut resumed) {
                 let Some(item) = items.next() else {
-                    return Ok(Dynamic::UNIT);
+                    return Ok(Val::Unit);
                 };
                 if let Some(counter) = for_loop.counter {
-                    self.slots[counter as usize] = Dynamic::from_int(index as i64);
+                    self.slots[counter as usize] = Val::Int(index as i64);
                 }
                 self.slots[for_loop.var as usize] = item;
                 if for_loop.body.is_empty() {
@@ -1318,7 +1319,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
 
     /// A `switch`, as Rhai runs it: the value's hash picks the value cases, tried in
     /// order with their conditions; then the integer ranges; then the default arm.
-    fn switch(&mut self, switch: &Switch) -> Eval<Dynamic> {
+    fn switch(&mut self, switch: &Switch) -> Eval<Val> {
         let arm = match self.mark() {
             None | Some(Mark::Switch(None)) => self
                 .switch_arm(switch)
@@ -1330,7 +1331,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
             Some(arm) => self
                 .expr(&switch.arms[arm].value)
                 .map_err(|flow| marked(flow, || Mark::Switch(Some(arm)))),
-            None => Ok(Dynamic::UNIT),
+            None => Ok(Val::Unit),
         }
     }
 
@@ -1338,10 +1339,8 @@ impl<const LINES: bool> Machine<'_, LINES> {
     fn switch_arm(&mut self, switch: &Switch) -> Eval<Option<usize>> {
         let value = self.expr(&switch.value)?;
         let mut chosen = None;
-        if value.is_shared() {
-            return Err(Flow::Bail("`switch` on a shared value".into()));
-        }
         if hashable(&value) {
+            let value = value.into_dynamic();
             if let Some(arms) = switch.cases.get(&switch_hash(&value)) {
                 for &arm in arms {
                     if self.arm_holds(&switch.arms[arm])? {
@@ -1375,13 +1374,13 @@ impl<const LINES: bool> Machine<'_, LINES> {
     fn cond(&mut self, cond: &Expr) -> Eval<bool> {
         let value = self.expr(cond)?;
         match value.as_bool() {
-            Ok(b) => Ok(b),
-            Err(actual) => {
+            Some(b) => Ok(b),
+            None => {
                 let actual = match cond {
                     Expr::Local(slot, _) if self.shared[*slot as usize] => {
                         std::any::type_name::<std::rc::Rc<std::cell::RefCell<Dynamic>>>()
                     }
-                    _ => actual,
+                    _ => value.type_name(),
                 };
                 Err(mismatch(self.env.engine, "bool", actual, cond.position()))
             }
@@ -1413,7 +1412,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
         Ok(())
     }
 
-    fn expr(&mut self, expr: &Expr) -> Eval<Dynamic> {
+    fn expr(&mut self, expr: &Expr) -> Eval<Val> {
         if !self.resuming() {
             self.env.track(expr.position())?;
         }
@@ -1427,17 +1426,17 @@ impl<const LINES: bool> Machine<'_, LINES> {
 
     /// An expression's value, the operation of evaluating it not counted (Rhai does not
     /// count a function-call statement's call as an expression).
-    fn expr_uncounted(&mut self, expr: &Expr) -> Eval<Dynamic> {
+    fn expr_uncounted(&mut self, expr: &Expr) -> Eval<Val> {
         match expr {
             Expr::Const(value, _) => Ok(value.clone()),
             Expr::Local(slot, _) => Ok(self.slots[*slot as usize].clone()),
             Expr::Interpolated(parts, _) => {
                 let mut text = String::new();
                 for part in parts {
-                    let mut value = self.expr(part).map_err(abandon)?;
-                    if let Some(s) = value.read_lock::<rhai::ImmutableString>() {
+                    let value = self.expr(part).map_err(abandon)?;
+                    if let Val::Str(s) = &value {
                         text.push_str(s.as_str());
-                    } else if let Some(n) = int_of(&value)
+                    } else if let Val::Int(n) = value
                         && self.env.natives.shows_integers_itself()
                     {
                         // Rhai's `to_string` of an integer is its decimal digits, and the
@@ -1453,6 +1452,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                         self.env.operations += 1;
                         self.env.count_line(pos, 1);
                         let engine = self.env.engine;
+                        let mut value = value.into_dynamic();
                         let shown = self.env.through_rhai(|global| {
                             let mut refs = [&mut value];
                             let context =
@@ -1470,31 +1470,31 @@ impl<const LINES: bool> Machine<'_, LINES> {
                         return Err(too_large("Length of string", part.position()));
                     }
                 }
-                Ok(Dynamic::from(rhai::ImmutableString::from(text)))
+                Ok(Val::Str(rhai::ImmutableString::from(text)))
             }
             Expr::Array(items, _) => {
-                let mut list = Array::with_capacity(items.len());
+                let mut list = Vec::with_capacity(items.len());
                 let mut total = (0, 0, 0);
                 for item in items {
                     let value = self.expr(item).map_err(abandon)?;
-                    let inner = sizes(&value);
+                    let inner = value.sizes();
                     total = (total.0 + inner.0 + 1, total.1 + inner.1, total.2 + inner.2);
-                    self.check_totals(total, item.position())?;
+                    self.env.check_totals(total, item.position())?;
                     list.push(value);
                 }
-                Ok(Dynamic::from_array(list))
+                Ok(Val::List(Rc::new(list)))
             }
             Expr::Map(entries, template, _) => {
                 let mut map = (**template).clone();
                 let mut total = (0, 0, 0);
                 for (key, value_expr) in entries {
                     let value = self.expr(value_expr).map_err(abandon)?;
-                    let inner = sizes(&value);
+                    let inner = value.sizes();
                     total = (total.0 + inner.0, total.1 + inner.1 + 1, total.2 + inner.2);
-                    self.check_totals(total, value_expr.position())?;
+                    self.env.check_totals(total, value_expr.position())?;
                     map.insert(key.clone(), value);
                 }
-                Ok(Dynamic::from_map(map))
+                Ok(Val::Map(Rc::new(map)))
             }
             Expr::And(items, _) | Expr::Or(items, _) => {
                 let is_and = matches!(expr, Expr::And(..));
@@ -1508,13 +1508,13 @@ impl<const LINES: bool> Machine<'_, LINES> {
                         .cond(item)
                         .map_err(|flow| marked(flow, || Mark::Item(index)))?;
                     if holds != is_and {
-                        return Ok(Dynamic::from_bool(holds));
+                        return Ok(Val::Bool(holds));
                     }
                 }
-                Ok(Dynamic::from_bool(is_and))
+                Ok(Val::Bool(is_and))
             }
             Expr::Coalesce(items, _) => {
-                let mut value = Dynamic::UNIT;
+                let mut value = Val::Unit;
                 for item in items {
                     value = self.expr(item).map_err(abandon)?;
                     if !value.is_unit() {
@@ -1580,7 +1580,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 for pos in counts.iter().skip(1) {
                     self.env.track(*pos)?;
                 }
-                Ok(Dynamic::UNIT)
+                Ok(Val::Unit)
             }
             Expr::Inline(inline) => {
                 // `call(f, ...)`: Rhai evaluates `f` first.
@@ -1600,7 +1600,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
     /// copies of its arguments) given no captured, shared variable. Otherwise the arguments
     /// are copied and the call goes on as any other: the same overload, result, error and
     /// count either way.
-    fn call_plain(&mut self, call: &Call) -> Eval<Dynamic> {
+    fn call_plain(&mut self, call: &Call) -> Eval<Val> {
         let Machine { env, slots, .. } = self;
         for arg in &call.args {
             env.track(arg.position())?;
@@ -1627,10 +1627,10 @@ impl<const LINES: bool> Machine<'_, LINES> {
     /// `None`: a part cannot be read in place (a property getter, an index out of range, a
     /// shared variable); nothing was counted, and the call is to be evaluated as any other,
     /// which reads the part, or reports why it cannot.
-    fn call_plain_parts(&mut self, call: &Call) -> Eval<Option<Dynamic>> {
+    fn call_plain_parts(&mut self, call: &Call) -> Eval<Option<Val>> {
         let Machine { env, slots, .. } = self;
-        let slots: &[Dynamic] = slots;
-        fn index_key<'k>(slots: &'k [Dynamic], link: &'k Link) -> Option<&'k Dynamic> {
+        let slots: &[Val] = slots;
+        fn index_key<'k>(slots: &'k [Val], link: &'k Link) -> Option<&'k Val> {
             match link {
                 Link::Index(Expr::Const(value, _), _) => Some(value),
                 Link::Index(Expr::Local(slot, _), _) => Some(&slots[*slot as usize]),
@@ -1710,7 +1710,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
 
     /// The arguments of a plain call copied, the variable a call on a variable is made on
     /// left out ([`Machine::call_copies`]).
-    fn copies(call: &Call, refs: &[&Dynamic]) -> Args {
+    fn copies(call: &Call, refs: &[&Val]) -> Args {
         let skip = usize::from(matches!(
             (call.first_by_ref, call.args.first()),
             (true, Some(Expr::Local(..)))
@@ -1720,7 +1720,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
 
     /// A plain call no operator or borrowing native answered, with copies of its arguments:
     /// made as any other call.
-    fn call_copies(&mut self, call: &Call, mut args: Args) -> Eval<Dynamic> {
+    fn call_copies(&mut self, call: &Call, mut args: Args) -> Eval<Val> {
         match (call.first_by_ref, call.args.first()) {
             (true, Some(Expr::Local(slot, _))) => self.call_on_local(call, *slot as usize, args),
             _ => self.env.call_ready(call, &mut args),
@@ -1733,15 +1733,13 @@ impl<const LINES: bool> Machine<'_, LINES> {
     /// `clear`, a method of the vocabulary) or of Rhai's own resolution, so the call changes
     /// it; a function that takes it by value, or a variable a closure captured, or a
     /// constant, gets a copy.
-    fn call_on_local(&mut self, call: &Call, slot: usize, mut rest: Args) -> Eval<Dynamic> {
+    fn call_on_local(&mut self, call: &Call, slot: usize, mut rest: Args) -> Eval<Val> {
         let target = &self.slots[slot];
         let natives = self.env.natives;
         let chosen = natives.choose(&call.natives, Some(target), &rest);
         // A variable a closure has captured is shared in Rhai (`shared` says which).
-        let shared = target.is_shared() || self.shared.get(slot).copied().unwrap_or(false);
-        let by_ref = !shared
-            && !target.is_read_only()
-            && chosen.is_none_or(|index| natives.list[index].func.is_method());
+        let shared = self.shared.get(slot).copied().unwrap_or(false);
+        let by_ref = !shared && chosen.is_none_or(|index| natives.list[index].func.is_method());
         if by_ref {
             let target = &mut self.slots[slot];
             return match chosen {
@@ -1761,7 +1759,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
     /// A closure kept in a variable, called: as Rhai calls a script function through its
     /// pointer, one level deeper, its errors wrapped as having happened in it (a system
     /// error, such as a limit, passes through at the call's position).
-    fn inline(&mut self, inline: &Inline, args: Args) -> Eval<Dynamic> {
+    fn inline(&mut self, inline: &Inline, args: Args) -> Eval<Val> {
         let pos = inline.pos;
         self.env.track(pos)?;
         if self.env.depth + 1 > self.env.max_depth {
@@ -1771,7 +1769,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
             return Err(error(EvalAltResult::ErrorTooManyVariables(pos)));
         }
         if inline.body.is_empty() {
-            return Ok(Dynamic::UNIT);
+            return Ok(Val::Unit);
         }
         for (slot, value) in inline.params.iter().zip(args) {
             self.slots[*slot as usize] = value;
@@ -1789,7 +1787,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
 
     /// Calls the script's own function `index`, as Rhai does: one level deeper, in a frame
     /// of its own, an error inside it wrapped as having happened in it.
-    fn call_script(&mut self, index: usize, args: Args, pos: Position) -> Eval<Dynamic> {
+    fn call_script(&mut self, index: usize, args: Args, pos: Position) -> Eval<Val> {
         let function = &self.functions[index];
         let (frame, shared) = match self.mark() {
             Some(Mark::Function(frame, shared)) => (frame, shared),
@@ -1800,7 +1798,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                     return Err(error(EvalAltResult::ErrorStackOverflow(pos)));
                 }
                 let mut frame = args.into_vec();
-                frame.resize(function.slots.max(function.params), Dynamic::UNIT);
+                frame.resize(function.slots.max(function.params), Val::Unit);
                 let shared = vec![false; frame.len()];
                 (frame, shared)
             }
@@ -1822,20 +1820,6 @@ impl<const LINES: bool> Machine<'_, LINES> {
             }
             Err(bail) => Err(bail),
         }
-    }
-
-    fn check_totals(&self, (lists, maps, text): (usize, usize, usize), pos: Position) -> Eval<()> {
-        let engine = self.env.engine;
-        if engine.max_string_size() > 0 && text > engine.max_string_size() {
-            return Err(too_large("Length of string", pos));
-        }
-        if engine.max_array_size() > 0 && lists > engine.max_array_size() {
-            return Err(too_large("Size of array/BLOB", pos));
-        }
-        if engine.max_map_size() > 0 && maps > engine.max_map_size() {
-            return Err(too_large("Size of object map", pos));
-        }
-        Ok(())
     }
 
     /// The values of a chain's links, left to right, before its root (Rhai's order).
@@ -1867,7 +1851,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
         Ok(())
     }
 
-    fn chain(&mut self, chain: &Chain) -> Eval<Dynamic> {
+    fn chain(&mut self, chain: &Chain) -> Eval<Val> {
         if let Root::Value(Expr::ListLoop(list_loop)) = &chain.root {
             // The list functions the chain starts from are its first links for Rhai.
             self.list_arguments(list_loop)?;
@@ -1907,7 +1891,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
         &mut self,
         place: &Place,
         op: Option<&OpAssign>,
-        value: Dynamic,
+        value: Val,
         pos: Position,
     ) -> Eval<()> {
         let mut ready = SmallVec::new();
@@ -1930,7 +1914,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
     /// A list function with its closure, as a loop. `arguments_counted`: called as a
     /// method, its part of the chain's pass over the arguments was counted already
     /// ([`Machine::list_arguments`]).
-    fn list_loop(&mut self, list_loop: &ListLoop, arguments_counted: bool) -> Eval<Dynamic> {
+    fn list_loop(&mut self, list_loop: &ListLoop, arguments_counted: bool) -> Eval<Val> {
         if !arguments_counted {
             self.list_arguments(list_loop)?;
         }
@@ -1942,28 +1926,27 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 }
                 // The closure never reads or changes the list's variable (the lowering
                 // refuses one that does through another closure, and one that captures it
-                // is Rhai's data race, below): the list is lent out of its variable for the
-                // loop and put back, not copied, as Rhai passes it by reference.
-                let slot = *slot as usize;
-                let list = std::mem::take(&mut self.slots[slot]);
-                let result = match list.as_array_ref() {
-                    Ok(items) => self
-                        .list_prelude(list_loop, true)
-                        .and_then(|()| self.list_turns(list_loop, items.iter().map(Cow::Borrowed))),
-                    Err(_) => self.list_prelude(list_loop, false).map(|()| Dynamic::UNIT),
-                };
-                self.slots[slot] = list;
-                result
+                // is Rhai's data race, below): the loop shares the list, not a copy, as
+                // Rhai passes it by reference.
+                match &self.slots[*slot as usize] {
+                    Val::List(items) => {
+                        let items = Rc::clone(items);
+                        self.list_prelude(list_loop, true)?;
+                        self.list_turns(list_loop, &items)
+                    }
+                    _ => self.list_prelude(list_loop, false).map(|()| Val::Unit),
+                }
             }
             Root::Value(expr) => {
                 let list = self.value_of_root(expr)?;
                 if list_loop.method.is_none() {
                     self.list_closure(list_loop)?;
                 }
-                let is_list = list.is_array();
-                self.list_prelude(list_loop, is_list)?;
-                let items = list.into_array().unwrap_or_default();
-                self.list_turns(list_loop, items.into_iter().map(Cow::Owned))
+                let Val::List(items) = list else {
+                    return self.list_prelude(list_loop, false).map(|()| Val::Unit);
+                };
+                self.list_prelude(list_loop, true)?;
+                self.list_turns(list_loop, &items)
             }
         }
     }
@@ -1989,7 +1972,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
     /// method is a link of the chain Rhai evaluates as one expression (`l.filter(f).len()`),
     /// not an expression of its own: it is not counted as one, and its arguments were
     /// counted with the chain's ([`Machine::list_arguments`]).
-    fn value_of_root(&mut self, expr: &Expr) -> Eval<Dynamic> {
+    fn value_of_root(&mut self, expr: &Expr) -> Eval<Val> {
         match expr {
             Expr::ListLoop(list_loop) if list_loop.method.is_some() => {
                 self.list_loop(list_loop, true)
@@ -2035,14 +2018,10 @@ impl<const LINES: bool> Machine<'_, LINES> {
     }
 
     /// The closure's turns on the list's items, and the list function's result.
-    fn list_turns<'i>(
-        &mut self,
-        list_loop: &ListLoop,
-        items: impl Iterator<Item = Cow<'i, Dynamic>>,
-    ) -> Eval<Dynamic> {
+    fn list_turns(&mut self, list_loop: &ListLoop, items: &[Val]) -> Eval<Val> {
         // Every turn counts against the run's limit (`limits::budget`).
-        let mut kept = Array::new();
-        for (index, item) in items.enumerate() {
+        let mut kept = Vec::new();
+        for (index, item) in items.iter().enumerate() {
             // The closure's call, counted where the list function was called. A closure
             // taking the item and its index is found at the third try (`functions.rs`,
             // `call_on_item`): each try that fails is a call counted too.
@@ -2052,31 +2031,11 @@ impl<const LINES: bool> Machine<'_, LINES> {
             }
             self.env.track(list_loop.call_pos)?;
             if let Some(slot) = list_loop.index {
-                self.slots[slot as usize] = Dynamic::from_int(index as i64);
+                self.slots[slot as usize] = Val::Int(index as i64);
             }
-            // A filter keeps the item itself, so its closure gets a copy; the other list
-            // functions are done with an item of their own once it is in the closure's slot.
-            // A game id a filter keeps is the closure's own copy, unless the closure gave
-            // its parameter another value: then the id is made again (`Turn::Id`), so an
-            // id the loop owns is not copied at all.
-            let id = match list_loop.kind {
-                ListKind::Filter => IdKey::of(item.as_ref()).map(|key| (key, item.tag())),
-                _ => None,
-            };
-            let item = match (id, list_loop.kind, item) {
-                (Some((key, tag)), _, item) => {
-                    self.slots[list_loop.item as usize] = item.into_owned();
-                    Turn::Id(key, tag)
-                }
-                (None, ListKind::Filter, item) | (None, _, item @ Cow::Borrowed(_)) => {
-                    self.slots[list_loop.item as usize] = item.as_ref().clone();
-                    Turn::Item(item)
-                }
-                (None, _, Cow::Owned(item)) => {
-                    self.slots[list_loop.item as usize] = item;
-                    Turn::Done
-                }
-            };
+            // The closure gets a copy of the item: a filter keeps the item itself, whatever
+            // the closure does with its parameter.
+            self.slots[list_loop.item as usize] = item.clone();
             let result = match self.block(&list_loop.body) {
                 Ok(value) | Err(Flow::Return(value)) => value,
                 Err(Flow::Break(..)) => {
@@ -2087,96 +2046,31 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 }
                 Err(other) => return Err(other),
             };
+            let holds = result.as_bool().unwrap_or(false);
             match list_loop.kind {
                 ListKind::Filter => {
-                    if result.as_bool().unwrap_or(false) {
-                        match item {
-                            Turn::Id(key, tag) => {
-                                let slot = &mut self.slots[list_loop.item as usize];
-                                kept.push(if IdKey::of(slot) == Some(key) && slot.tag() == tag {
-                                    std::mem::take(slot)
-                                } else {
-                                    let mut value = key.value();
-                                    value.set_tag(tag);
-                                    value
-                                });
-                            }
-                            Turn::Item(item) => kept.push(item.into_owned()),
-                            Turn::Done => {}
-                        }
+                    if holds {
+                        kept.push(item.clone());
                     }
                 }
                 ListKind::Some => {
-                    if result.as_bool().unwrap_or(false) {
-                        return Ok(Dynamic::TRUE);
+                    if holds {
+                        return Ok(Val::Bool(true));
                     }
                 }
                 ListKind::All => {
-                    if !result.as_bool().unwrap_or(false) {
-                        return Ok(Dynamic::FALSE);
+                    if !holds {
+                        return Ok(Val::Bool(false));
                     }
                 }
                 ListKind::Map => kept.push(result),
             }
         }
         Ok(match list_loop.kind {
-            ListKind::Filter | ListKind::Map => Dynamic::from_array(kept),
-            ListKind::Some => Dynamic::FALSE,
-            ListKind::All => Dynamic::TRUE,
+            ListKind::Filter | ListKind::Map => Val::List(Rc::new(kept)),
+            ListKind::Some => Val::Bool(false),
+            ListKind::All => Val::Bool(true),
         })
-    }
-}
-
-/// What a list loop's turn keeps of its item besides the closure's copy
-/// ([`Machine::list_turns`]).
-enum Turn<'i> {
-    /// A filter's game id, copied out with its tag: the closure's copy is kept if the
-    /// closure left it so, else the id is made again.
-    Id(IdKey, i32),
-    /// The item itself, for a filter to keep.
-    Item(Cow<'i, Dynamic>),
-    /// Nothing: the closure's slot holds the item.
-    Done,
-}
-
-/// A game id copied out of its value (fighter, hex, player, card, point, group), to be
-/// compared and made into a value again without copying the value (two allocations).
-#[derive(Clone, Copy, PartialEq)]
-enum IdKey {
-    Piece(gloam_core::PieceId),
-    Hex(gloam_core::Hex),
-    Player(gloam_core::PlayerId),
-    Card(gloam_core::CardId),
-    Point(gloam_core::Point),
-    Group(gloam_core::GroupId),
-}
-
-impl IdKey {
-    fn of(value: &Dynamic) -> Option<IdKey> {
-        if !value.is_variant() {
-            return None;
-        }
-        fn read<T: Copy + 'static>(value: &Dynamic) -> Option<T> {
-            value.read_lock::<T>().map(|id| *id)
-        }
-        read(value)
-            .map(IdKey::Piece)
-            .or_else(|| read(value).map(IdKey::Hex))
-            .or_else(|| read(value).map(IdKey::Player))
-            .or_else(|| read(value).map(IdKey::Card))
-            .or_else(|| read(value).map(IdKey::Point))
-            .or_else(|| read(value).map(IdKey::Group))
-    }
-
-    fn value(self) -> Dynamic {
-        match self {
-            IdKey::Piece(id) => Dynamic::from(id),
-            IdKey::Hex(id) => Dynamic::from(id),
-            IdKey::Player(id) => Dynamic::from(id),
-            IdKey::Card(id) => Dynamic::from(id),
-            IdKey::Point(id) => Dynamic::from(id),
-            IdKey::Group(id) => Dynamic::from(id),
-        }
     }
 }
 
@@ -2185,65 +2079,58 @@ impl IdKey {
 /// `body` and put back after, whatever `body` returns.
 fn with_part<R>(
     engine: &Engine,
-    target: &mut Dynamic,
-    key: &Dynamic,
+    target: &mut Val,
+    key: &Val,
     pos: Position,
     add: bool,
-    body: impl FnOnce(&mut Dynamic) -> Eval<R>,
+    body: impl FnOnce(&mut Val) -> Eval<R>,
 ) -> Eval<R> {
-    if target.is_array() {
-        let number = key
-            .as_int()
-            .map_err(|actual| mismatch(engine, "i64", actual, pos))?;
-        let len = target.as_array_ref().map_or(0, |list| list.len());
-        let Some(at) = calc_index(len, number) else {
-            return Err(error(EvalAltResult::ErrorArrayBounds(len, number, pos)));
-        };
-        // `write_lock`, not `as_array_mut`, which names the type first, found or not.
-        let mut part = match target.write_lock::<Array>() {
-            Some(mut list) => std::mem::take(&mut list[at]),
-            None => return Err(Flow::Bail("a shared list".into())),
-        };
-        let result = body(&mut part);
-        if let Some(mut list) = target.write_lock::<Array>() {
-            list[at] = part;
+    match target {
+        Val::List(items) => {
+            let Some(number) = key.as_int() else {
+                return Err(mismatch(engine, "i64", key.type_name(), pos));
+            };
+            let len = items.len();
+            let Some(at) = calc_index(len, number) else {
+                return Err(error(EvalAltResult::ErrorArrayBounds(len, number, pos)));
+            };
+            let items = Rc::make_mut(items);
+            let mut part = std::mem::take(&mut items[at]);
+            let result = body(&mut part);
+            items[at] = part;
+            result
         }
-        return result;
-    }
-    if target.is_map() {
-        let Some(name) = key.read_lock::<rhai::ImmutableString>().map(|k| k.clone()) else {
-            return Err(mismatch(engine, "string", key.type_name(), pos));
-        };
-        let mut part = match target.write_lock::<rhai::Map>() {
-            Some(mut map) => match map.get_mut(name.as_str()) {
+        Val::Map(entries) => {
+            let Some(name) = key.as_str().cloned() else {
+                return Err(mismatch(engine, "string", key.type_name(), pos));
+            };
+            let entries = Rc::make_mut(entries);
+            let mut part = match entries.get_mut(name.as_str()) {
                 Some(value) => std::mem::take(value),
-                None if add => Dynamic::UNIT,
+                None if add => Val::Unit,
                 None => {
                     return Err(error(EvalAltResult::ErrorPropertyNotFound(
                         name.to_string(),
                         pos,
                     )));
                 }
-            },
-            None => return Err(Flow::Bail("a shared map".into())),
-        };
-        let result = body(&mut part);
-        if let Some(mut map) = target.write_lock::<rhai::Map>() {
-            map.insert(name.as_str().into(), part);
+            };
+            let result = body(&mut part);
+            entries.insert(name.as_str().into(), part);
+            result
         }
-        return result;
+        other => Err(Flow::Bail(format!("indexing a {}", other.type_name()))),
     }
-    Err(Flow::Bail(format!("indexing a {}", target.type_name())))
 }
 
 /// Assigns `value` (or op-assigns it) to the part of `target` that `links` name.
 fn assign_at<const LINES: bool>(
     env: &mut Env<'_, LINES>,
-    target: &mut Dynamic,
+    target: &mut Val,
     links: &[Link],
     ready: &mut [Ready],
     op: Option<&OpAssign>,
-    value: Dynamic,
+    value: Val,
     pos: Position,
 ) -> Eval<()> {
     let (Some(link), Some((first, rest))) = (links.first(), ready.split_first_mut()) else {
@@ -2255,10 +2142,10 @@ fn assign_at<const LINES: bool>(
     };
     let engine = env.engine;
     match (link, first) {
-        (Link::Prop(property), Ready::Prop) if target.is_map() => {
+        (Link::Prop(property), Ready::Prop) if matches!(target, Val::Map(_)) => {
             // Counted as Rhai counts reaching a map's entry.
             env.track(Position::NONE)?;
-            let key = Dynamic::from(property.name.clone());
+            let key = Val::Str(property.name.as_str().into());
             with_part(engine, target, &key, property.pos, true, |part| {
                 assign_at(env, part, &links[1..], rest, op, value, pos)
             })
@@ -2278,11 +2165,11 @@ fn assign_at<const LINES: bool>(
 /// in is taken out of it, not copied.
 fn apply<const LINES: bool>(
     env: &mut Env<'_, LINES>,
-    target: &mut Dynamic,
+    target: &mut Val,
     links: &[Link],
     ready: &mut [Ready],
     owned: bool,
-) -> Eval<Dynamic> {
+) -> Eval<Val> {
     let (Some(link), Some((first, rest))) = (links.first(), ready.split_first_mut()) else {
         return Ok(if owned {
             std::mem::take(target)
@@ -2294,15 +2181,15 @@ fn apply<const LINES: bool>(
     match (link, first) {
         (Link::NullCheck, _) => {
             if target.is_unit() {
-                return Ok(Dynamic::UNIT);
+                return Ok(Val::Unit);
             }
             apply(env, target, &links[1..], rest, owned)
         }
         (Link::Prop(property), Ready::Prop) => {
-            if target.is_map() {
+            if matches!(target, Val::Map(_)) {
                 // Counted as Rhai counts reading a map's entry.
                 env.track(Position::NONE)?;
-                let key = Dynamic::from(property.name.clone());
+                let key = Val::Str(property.name.as_str().into());
                 return with_part(engine, target, &key, property.pos, false, |part| {
                     apply(env, part, &links[1..], rest, owned)
                 });
@@ -2336,23 +2223,23 @@ fn apply<const LINES: bool>(
 /// types, none a game value) with a built-in, which it does not count as a call: its
 /// table of built-ins (`rhai::func::builtin`) for the sandbox's types (no floats). A unary
 /// operator's built-ins (`!` of a flag, `-` of an integer) are the evaluator's own.
-fn builtin_exists(name: &str, args: &[&mut Dynamic]) -> bool {
+fn builtin_exists(name: &str, args: &[&Val]) -> bool {
     const COMPARE: &[&str] = &["==", "!=", ">", ">=", "<", "<="];
     let [left, right] = args else {
         return false;
     };
     let compare = COMPARE.contains(&name);
-    let string = |v: &Dynamic| v.is_string();
-    let ch = |v: &Dynamic| v.is_char();
-    let unit = |v: &Dynamic| v.is_unit();
-    if left.is_int() && right.is_int() {
+    let string = |v: &Val| matches!(v, Val::Str(_));
+    let ch = |v: &Val| matches!(v, Val::Other(value) if value.is_char());
+    let unit = |v: &Val| v.is_unit();
+    if matches!((left, right), (Val::Int(_), Val::Int(_))) {
         return compare
             || matches!(
                 name,
                 "+" | "-" | "*" | "/" | "%" | "**" | "<<" | ">>" | "&" | "|" | "^" | ".." | "..="
             );
     }
-    if left.is_bool() && right.is_bool() {
+    if matches!((left, right), (Val::Bool(_), Val::Bool(_))) {
         return compare || matches!(name, "&" | "|" | "^");
     }
     if string(left) && string(right) {
@@ -2408,9 +2295,9 @@ pub(crate) fn switch_hash_agrees() -> bool {
 /// The value a `catch (e)` gets, as Rhai makes it: a thrown value as it was thrown; any
 /// other error as a map of its message, place and fields. An error whose fields are not
 /// reproduced here makes the run give up (Rhai runs the script).
-fn caught(mut err: EvalAltResult) -> Eval<Dynamic> {
+fn caught(mut err: EvalAltResult) -> Eval<Val> {
     if let EvalAltResult::ErrorRuntime(value, _) = err.unwrap_inner() {
-        return Ok(value.clone());
+        return Ok(Val::from_dynamic(value.clone()));
     }
     let mut map = rhai::Map::new();
     let pos = err.take_position();
@@ -2460,23 +2347,23 @@ fn caught(mut err: EvalAltResult) -> Eval<Dynamic> {
         }
         _ => return Err(Flow::Bail(format!("`catch` of a {kind}"))),
     }
-    Ok(Dynamic::from_map(map))
+    Ok(Val::from_dynamic(Dynamic::from_map(map)))
 }
 
 /// Whether Rhai's `switch` looks a value up among its cases (Rhai's `is_hashable`, for
 /// the values a script of this engine can hold: no floats, one integer type).
-fn hashable(value: &Dynamic) -> bool {
-    if value.is_unit() || value.is_bool() || value.is_int() || value.is_char() || value.is_string()
-    {
-        return true;
+fn hashable(value: &Val) -> bool {
+    match value {
+        Val::Unit | Val::Bool(_) | Val::Int(_) | Val::Str(_) => true,
+        Val::List(items) => items.iter().all(hashable),
+        Val::Map(entries) => entries.values().all(hashable),
+        Val::Other(value) => {
+            value.is_char()
+                || value.is::<std::ops::Range<i64>>()
+                || value.is::<std::ops::RangeInclusive<i64>>()
+        }
+        Val::Piece(_) | Val::Hex(_) | Val::Player(_) | Val::Card(_) => false,
     }
-    if let Ok(list) = value.as_array_ref() {
-        return list.iter().all(hashable);
-    }
-    if let Ok(map) = value.as_map_ref() {
-        return map.values().all(hashable);
-    }
-    value.is::<std::ops::Range<i64>>() || value.is::<std::ops::RangeInclusive<i64>>()
 }
 
 /// An error inside a script function or closure called at `pos`, as Rhai's call of a

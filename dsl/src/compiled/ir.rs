@@ -3,7 +3,9 @@
 //! loops. Every node keeps the Rhai position of the source it came from, so errors and
 //! limits point where the interpreter's do.
 
-use rhai::{Dynamic, Identifier, Position};
+use rhai::{Identifier, Position};
+
+use super::value::{Entries, Val};
 
 /// A lowered script.
 #[derive(Debug)]
@@ -186,12 +188,12 @@ pub(crate) struct Place {
 /// An expression.
 #[derive(Debug)]
 pub(crate) enum Expr {
-    Const(Dynamic, Position),
+    Const(Val, Position),
     Local(Slot, Position),
     Interpolated(Vec<Expr>, Position),
     Array(Vec<Expr>, Position),
     /// A map literal: the template holds every key, the expressions fill them in.
-    Map(Vec<(Identifier, Expr)>, Box<rhai::Map>, Position),
+    Map(Vec<(Identifier, Expr)>, Box<Entries>, Position),
     And(Vec<Expr>, Position),
     Or(Vec<Expr>, Position),
     Coalesce(Vec<Expr>, Position),

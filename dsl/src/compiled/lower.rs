@@ -12,6 +12,7 @@ use super::ir::{
     Program, Property, Root, Slot, Stmt, Switch,
 };
 use super::natives::Natives;
+use super::value::Val;
 
 /// The start of the names Rhai gives closures.
 const ANONYMOUS: &str = "anon$";
@@ -348,13 +349,15 @@ impl Lowerer<'_> {
                 if value.is_fnptr() {
                     return Err("a closure outside `filter`/`some`/`all`/`map`".into());
                 }
-                Expr::Const((**value).clone(), *pos)
+                Expr::Const(Val::from_dynamic((**value).clone()), *pos)
             }
-            RExpr::BoolConstant(value, pos) => Expr::Const((*value).into(), *pos),
-            RExpr::IntegerConstant(value, pos) => Expr::Const((*value).into(), *pos),
-            RExpr::CharConstant(value, pos) => Expr::Const((*value).into(), *pos),
-            RExpr::StringConstant(value, pos) => Expr::Const(value.clone().into(), *pos),
-            RExpr::Unit(pos) => Expr::Const(rhai::Dynamic::UNIT, *pos),
+            RExpr::BoolConstant(value, pos) => Expr::Const(Val::Bool(*value), *pos),
+            RExpr::IntegerConstant(value, pos) => Expr::Const(Val::Int(*value), *pos),
+            RExpr::CharConstant(value, pos) => {
+                Expr::Const(Val::from_dynamic((*value).into()), *pos)
+            }
+            RExpr::StringConstant(value, pos) => Expr::Const(Val::Str(value.clone()), *pos),
+            RExpr::Unit(pos) => Expr::Const(Val::Unit, *pos),
             RExpr::InterpolatedString(parts, pos) => Expr::Interpolated(self.exprs(parts)?, *pos),
             RExpr::Array(items, pos) => Expr::Array(self.exprs(items)?, *pos),
             RExpr::Map(map, pos) => {
@@ -363,7 +366,11 @@ impl Lowerer<'_> {
                     .iter()
                     .map(|(key, value)| Ok((key.name.as_str().into(), self.expr(value)?)))
                     .collect::<Lowering<Vec<_>>>()?;
-                Expr::Map(entries, Box::new(template.clone()), *pos)
+                let template = template
+                    .iter()
+                    .map(|(key, value)| (key.clone(), Val::from_dynamic(value.clone())))
+                    .collect();
+                Expr::Map(entries, Box::new(template), *pos)
             }
             RExpr::Variable(var, _, pos) => Expr::Local(self.lookup(var.1.as_str(), *pos)?, *pos),
             RExpr::And(items, pos) => Expr::And(self.exprs(items)?, *pos),
@@ -790,7 +797,7 @@ impl Lowerer<'_> {
                     unreachable!("an inline call lowers to `Expr::Inline`")
                 };
                 first = Some((Link::Inline(inline), counts.then_some(*node)));
-                Root::Value(Expr::Const(rhai::Dynamic::UNIT, *var_pos))
+                Root::Value(Expr::Const(Val::Unit, *var_pos))
             }
             (RExpr::Variable(var, _, var_pos), _) => {
                 Root::Local(self.lookup(var.1.as_str(), *var_pos)?, *var_pos)

@@ -9,6 +9,7 @@ mod eval;
 mod ir;
 mod lower;
 mod natives;
+mod value;
 
 use std::rc::Rc;
 

@@ -11,6 +11,7 @@ use std::any::TypeId;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
+use super::value::Val;
 use rhai::{
     Dynamic, Engine, EvalAltResult, Identifier, NativeCallContext, RhaiFunc, RhaiNativeFunc,
     Variant,
@@ -21,7 +22,7 @@ use rhai::{
 /// count raised) instead of taking a copy the caller made, and runs the very closure the
 /// Rhai registration runs.
 pub(crate) type Borrowed =
-    Box<dyn Fn(NativeCallContext<'_>, &[&Dynamic]) -> Result<Dynamic, Box<EvalAltResult>>>;
+    Box<dyn Fn(NativeCallContext<'_>, &[&Val]) -> Result<Val, Box<EvalAltResult>>>;
 
 /// One registered function.
 pub(crate) struct Native {
@@ -33,7 +34,8 @@ pub(crate) struct Native {
     /// The function.
     pub(crate) func: RhaiFunc,
     /// The same function called with borrowed arguments, where its parameters allow it
-    /// (none of them `&str` or `String`; not a method).
+    /// (none of them `&str` or `String`; not a method, but a property's getter, which
+    /// reads a copy of its value).
     pub(crate) borrowed: Option<Borrowed>,
     /// It may ask a player (a choice, or an effect that asks): a call of it keeps its
     /// arguments, to be made again when a run suspended at its question resumes.
@@ -50,14 +52,14 @@ impl Native {
     }
 
     /// Whether parameter `index` takes `arg`.
-    pub(crate) fn accepts_at(&self, index: usize, arg: &Dynamic) -> bool {
+    pub(crate) fn accepts_at(&self, index: usize, arg: &Val) -> bool {
         self.params
             .get(index)
             .is_some_and(|param| *param == TypeId::of::<Dynamic>() || *param == arg.type_id())
     }
 
     /// Whether this function takes these arguments (values or references to them).
-    pub(crate) fn accepts<D: Borrow<Dynamic>>(&self, args: &[D]) -> bool {
+    pub(crate) fn accepts<D: Borrow<Val>>(&self, args: &[D]) -> bool {
         self.params.len() == args.len()
             && self.params.iter().zip(args).all(|(param, arg)| {
                 *param == TypeId::of::<Dynamic>() || *param == arg.borrow().type_id()
@@ -86,10 +88,10 @@ impl Natives {
 
     /// The first of `overloads` that takes these arguments (`receiver`: the value a method
     /// is called on, its first argument).
-    pub(crate) fn choose<D: Borrow<Dynamic>>(
+    pub(crate) fn choose<D: Borrow<Val>>(
         &self,
         overloads: &[usize],
-        receiver: Option<&Dynamic>,
+        receiver: Option<&Val>,
         args: &[D],
     ) -> Option<usize> {
         overloads.iter().copied().find(|&index| {
@@ -252,11 +254,16 @@ impl<'a> Registrar<'a> {
         get: fn(&mut T) -> R,
     ) -> &mut Self {
         self.engine.register_get(name, get);
+        // A getter reads its value: the borrowing form reads a copy of it.
+        let borrowed: Borrowed = Box::new(move |_, args: &[&Val]| {
+            let mut value = read::<T>(args.first().copied().unwrap_or(&Val::Unit))?;
+            Ok(Val::from_native(get(&mut value)))
+        });
         self.natives.add(Native {
             name: format!("get${name}").into(),
             params: vec![TypeId::of::<T>()],
             func: get.into_rhai_function(true, false),
-            borrowed: None,
+            borrowed: Some(borrowed),
             asks: false,
         });
         self
@@ -281,11 +288,11 @@ fn readable(params: &[TypeId]) -> bool {
 }
 
 /// One argument read in place as `T`: a copy of a game id, integer or flag, a string with
-/// its count raised, a clone of a list. The overload was chosen by these very types, so a
-/// mismatch is never expected; it is an error, not a panic.
-fn read<T: Variant + Clone>(arg: &Dynamic) -> Result<T, Box<EvalAltResult>> {
-    match arg.read_lock::<T>() {
-        Some(value) => Ok(value.clone()),
+/// its count raised, a list made as Rhai holds it ([`Val::read`]). The overload was chosen
+/// by these very types, so a mismatch is never expected; it is an error, not a panic.
+fn read<T: Variant + Clone>(arg: &Val) -> Result<T, Box<EvalAltResult>> {
+    match arg.read::<T>() {
+        Some(value) => Ok(value),
         None => Err(Box::new(EvalAltResult::ErrorMismatchDataType(
             std::any::type_name::<T>().into(),
             arg.type_name().into(),
@@ -306,10 +313,10 @@ macro_rules! borrowing {
                 if !readable(&[$(TypeId::of::<$par>()),*]) {
                     return None;
                 }
-                Some(Box::new(move |_, args: &[&Dynamic]| {
+                Some(Box::new(move |_, args: &[&Val]| {
                     let mut args = args.iter();
-                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Dynamic::UNIT))?;)*
-                    Ok(Dynamic::from(self($($par),*)))
+                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Val::Unit))?;)*
+                    Ok(Val::from_native(self($($par),*)))
                 }))
             }
         }
@@ -324,10 +331,10 @@ macro_rules! borrowing {
                 if !readable(&[$(TypeId::of::<$par>()),*]) {
                     return None;
                 }
-                Some(Box::new(move |ctx, args: &[&Dynamic]| {
+                Some(Box::new(move |ctx, args: &[&Val]| {
                     let mut args = args.iter();
-                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Dynamic::UNIT))?;)*
-                    Ok(Dynamic::from(self(ctx, $($par),*)))
+                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Val::Unit))?;)*
+                    Ok(Val::from_native(self(ctx, $($par),*)))
                 }))
             }
         }
@@ -342,10 +349,10 @@ macro_rules! borrowing {
                 if !readable(&[$(TypeId::of::<$par>()),*]) {
                     return None;
                 }
-                Some(Box::new(move |_, args: &[&Dynamic]| {
+                Some(Box::new(move |_, args: &[&Val]| {
                     let mut args = args.iter();
-                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Dynamic::UNIT))?;)*
-                    self($($par),*).map(Dynamic::from)
+                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Val::Unit))?;)*
+                    self($($par),*).map(Val::from_native)
                 }))
             }
         }
@@ -361,10 +368,10 @@ macro_rules! borrowing {
                 if !readable(&[$(TypeId::of::<$par>()),*]) {
                     return None;
                 }
-                Some(Box::new(move |ctx, args: &[&Dynamic]| {
+                Some(Box::new(move |ctx, args: &[&Val]| {
                     let mut args = args.iter();
-                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Dynamic::UNIT))?;)*
-                    self(ctx, $($par),*).map(Dynamic::from)
+                    $(let $par = read::<$par>(args.next().copied().unwrap_or(&Val::Unit))?;)*
+                    self(ctx, $($par),*).map(Val::from_native)
                 }))
             }
         }

@@ -2,7 +2,7 @@
 //! on its current side, their windows, evaluating their conditions (and the profile's
 //! inspire condition) inside a run, and queueing an ability's effect.
 
-use crate::compiled::Registrar;
+use crate::compiled::{Items, Listed, Registrar};
 use std::rc::Rc;
 
 use gloam_core::{PieceId, PlayerId, Value};
@@ -11,7 +11,7 @@ use rhai::{Array, Dynamic, ImmutableString};
 use crate::fighters::{inspired, profile, usable};
 use crate::functions::{Ncc, Res, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run};
-use crate::values::{as_piece, as_string, list_of, type_name};
+use crate::values::{as_string, items_of, list_of, type_name, val_piece, val_string};
 use crate::world::AbilityInfo;
 use crate::{FlowRequest, Script};
 
@@ -316,34 +316,34 @@ pub(crate) fn register(engine: &mut Registrar) {
             holding_reactions(&ctx, F, fighter, &windows, &target, &attacker)
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "fighters_with_reactions",
         |ctx: Ncc,
-         fighters: Array,
-         windows: Array,
+         fighters: Items,
+         windows: Items,
          target: Dynamic,
          attacker: Dynamic|
-         -> Res<Array> {
+         -> Res<Listed> {
             const F: &str = "fighters_with_reactions";
             check_event_fighters(&ctx, F, &target, &attacker)?;
             let candidates = with_run(&ctx, F, |run| {
-                let fighters = list_of(F, "fighters", "fighters", &fighters, as_piece)?;
-                let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+                let fighters = items_of(F, "fighters", "fighters", &fighters.0, val_piece)?;
+                let windows = items_of(F, "windows", "window names", &windows.0, val_string)?;
                 fighters
                     .into_iter()
                     .map(|fighter| Ok((fighter, reactions_for(run, F, fighter, &windows)?)))
                     .collect::<Result<Vec<_>, Stop>>()
             })?;
-            let mut found = Array::new();
+            let mut found = Vec::new();
             for (fighter, reactions) in candidates {
                 for (_, condition) in reactions {
                     if condition_holds(&ctx, F, fighter, condition.as_ref(), &target, &attacker)? {
-                        found.push(Dynamic::from(fighter));
+                        found.push(fighter.into());
                         break;
                     }
                 }
             }
-            Ok(found)
+            Ok(Listed(found))
         },
     );
     engine.register_fn(

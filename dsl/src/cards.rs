@@ -1,7 +1,7 @@
 //! The vocabulary's cards: what the catalog says of a card, moving cards between zones,
 //! equipping them, and evaluating a card's condition inside a run.
 
-use crate::compiled::Registrar;
+use crate::compiled::{Items, Listed, Registrar};
 use gloam_core::{CardId, PieceId, PlayerId, Visibility, ZoneId};
 use rhai::{Array, Dynamic, EvalAltResult, ImmutableString};
 
@@ -9,7 +9,10 @@ use crate::FunctionKind;
 use crate::abilities::check_event_fighters;
 use crate::functions::{Ncc, Res, draw_from, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
-use crate::values::{as_card, as_piece, as_string, humanize_types, list_of, type_name};
+use crate::values::{
+    as_card, as_piece, humanize_types, items_of, list_of, type_name, val_card, val_piece,
+    val_string,
+};
 use crate::world::{CardInfo, CardRestriction, WeaponInfo};
 
 /// A card's definition name and owner.
@@ -197,16 +200,16 @@ fn register_queries(engine: &mut Registrar) {
             condition_holds(&ctx, card, fighter, Dynamic::UNIT, Dynamic::UNIT)
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "cards_for_window",
         |ctx: Ncc,
-         cards: Array,
+         cards: Items,
          keyword: ImmutableString,
-         windows: Array,
+         windows: Items,
          fighter: Dynamic,
          target: Dynamic,
          attacker: Dynamic|
-         -> Res<Array> {
+         -> Res<Listed> {
             cards_for_window(
                 &ctx,
                 cards,
@@ -218,27 +221,27 @@ fn register_queries(engine: &mut Registrar) {
             )
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "cards_for_window",
         |ctx: Ncc,
-         cards: Array,
-         windows: Array,
+         cards: Items,
+         windows: Items,
          fighter: Dynamic,
          target: Dynamic,
          attacker: Dynamic|
-         -> Res<Array> {
+         -> Res<Listed> {
             cards_for_window(&ctx, cards, None, windows, fighter, target, attacker)
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "equipped_for_window",
         |ctx: Ncc,
-         fighters: Array,
+         fighters: Items,
          keyword: ImmutableString,
-         windows: Array,
+         windows: Items,
          target: Dynamic,
          attacker: Dynamic|
-         -> Res<Array> {
+         -> Res<Listed> {
             equipped_for_window(&ctx, fighters, keyword, windows, target, attacker)
         },
     );
@@ -252,15 +255,10 @@ fn register_queries(engine: &mut Registrar) {
                 .map_or(Dynamic::UNIT, Dynamic::from))
         })
     });
-    engine.register_fn("equipped", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
+    engine.register_typed("equipped", |ctx: Ncc, fighter: PieceId| -> Res<Listed> {
         with_run(&ctx, "equipped", |run| {
             let zone = equipped_zone(run, "equipped", fighter)?;
-            Ok(run
-                .state()
-                .zone_cards(&zone)
-                .iter()
-                .map(|card| Dynamic::from(*card))
-                .collect())
+            Ok(Listed::of(run.state().zone_cards(&zone).iter().copied()))
         })
     });
 }
@@ -269,19 +267,19 @@ fn register_queries(engine: &mut Registrar) {
 /// condition holds with `fighter`, `target` and `attacker` bound, in the order given.
 fn cards_for_window(
     ctx: &Ncc,
-    cards: Array,
+    cards: Items,
     keyword: Option<ImmutableString>,
-    windows: Array,
+    windows: Items,
     fighter: Dynamic,
     target: Dynamic,
     attacker: Dynamic,
-) -> Res<Array> {
+) -> Res<Listed> {
     const F: &str = "cards_for_window";
     let fighter = optional_fighter(ctx, F, fighter)?;
     check_event_fighters(ctx, F, &target, &attacker)?;
     let candidates = with_run(ctx, F, |run| {
-        let cards = list_of(F, "cards", "cards", &cards, as_card)?;
-        let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+        let cards = items_of(F, "cards", "cards", &cards.0, val_card)?;
+        let windows = items_of(F, "windows", "window names", &windows.0, val_string)?;
         in_window(
             run,
             F,
@@ -299,17 +297,17 @@ fn cards_for_window(
 /// keyword, windows, f, target, attacker)` for each fighter in turn, in one call.
 fn equipped_for_window(
     ctx: &Ncc,
-    fighters: Array,
+    fighters: Items,
     keyword: ImmutableString,
-    windows: Array,
+    windows: Items,
     target: Dynamic,
     attacker: Dynamic,
-) -> Res<Array> {
+) -> Res<Listed> {
     const F: &str = "equipped_for_window";
     check_event_fighters(ctx, F, &target, &attacker)?;
     let candidates = with_run(ctx, F, |run| {
-        let fighters = list_of(F, "fighters", "fighters", &fighters, as_piece)?;
-        let windows = list_of(F, "windows", "window names", &windows, as_string)?;
+        let fighters = items_of(F, "fighters", "fighters", &fighters.0, val_piece)?;
+        let windows = items_of(F, "windows", "window names", &windows.0, val_string)?;
         let mut worn = Vec::new();
         for fighter in fighters {
             let zone = equipped_zone(run, F, fighter)?;
@@ -355,14 +353,14 @@ fn holding(
     candidates: Vec<(CardId, Option<PieceId>)>,
     target: &Dynamic,
     attacker: &Dynamic,
-) -> Res<Array> {
-    let mut found = Array::new();
+) -> Res<Listed> {
+    let mut found = Vec::new();
     for (card, fighter) in candidates {
         if condition_holds(ctx, card, fighter, target.clone(), attacker.clone())? {
-            found.push(Dynamic::from(card));
+            found.push(card.into());
         }
     }
-    Ok(found)
+    Ok(Listed(found))
 }
 
 /// Whether `card`'s restrictions allow `fighter` to take it: one restriction matches (its

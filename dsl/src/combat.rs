@@ -6,7 +6,7 @@
 //! of a game (every reachable hex × weapon × enemy, each activation), so they are done
 //! here in Rust, with the same answers.
 
-use crate::compiled::Registrar;
+use crate::compiled::{Listed, Registrar};
 use gloam_core::{Hex, Passage, PieceId, Position};
 use rhai::{Array, Dynamic, ImmutableString};
 
@@ -218,14 +218,14 @@ pub(crate) fn register(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn("charge_hexes", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
-        with_run(&ctx, "charge_hexes", |run| {
-            Ok(charge_hexes(run, "charge_hexes", fighter)?
-                .into_iter()
-                .map(Dynamic::from)
-                .collect())
-        })
-    });
+    engine.register_typed(
+        "charge_hexes",
+        |ctx: Ncc, fighter: PieceId| -> Res<Listed> {
+            with_run(&ctx, "charge_hexes", |run| {
+                Ok(Listed::of(charge_hexes(run, "charge_hexes", fighter)?))
+            })
+        },
+    );
     engine.register_fn(
         "charge_hexes",
         |ctx: Ncc, fighter: PieceId, weapons: Array| -> Res<Array> {

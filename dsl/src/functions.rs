@@ -4,7 +4,7 @@
 //! [`RunState::state`], effects change the working copy through [`gloam_core::Ctx`], choices
 //! take the next recorded answer or stop the script with a request.
 
-use crate::compiled::Registrar;
+use crate::compiled::{Items, Listed, Registrar};
 use gloam_core::{
     Answer, CardId, Choice, Duration, Hex, MAX_PUSH_DISTANCE, ModOp, ModTarget, ModifierSpec,
     Options, PieceId, PlayerId, Pool, Position, PushConstraint, PushDistance, Request, RuleError,
@@ -16,7 +16,7 @@ use rhai::{
 
 use crate::FunctionKind::{Choice as ChoiceKind, Effect};
 use crate::runtime::{Lookup, RunState, Stop, memo_lookup, memo_store, with_run};
-use crate::values::type_name;
+use crate::values::{items_of, type_name, val_string};
 
 pub(crate) type Res<T> = Result<T, Box<EvalAltResult>>;
 pub(crate) type Ncc<'a> = NativeCallContext<'a>;
@@ -300,13 +300,14 @@ fn piece_tokens(
     Ok(entry.tokens.get(token).copied().unwrap_or(0))
 }
 
-fn on_battlefield(run: &RunState, keep: impl Fn(PlayerId) -> bool) -> Array {
-    run.state()
-        .pieces
-        .values()
-        .filter(|piece| matches!(piece.position, Some(Position::Hex(_))) && keep(piece.owner))
-        .map(|piece| Dynamic::from(piece.id))
-        .collect()
+fn on_battlefield(run: &RunState, keep: impl Fn(PlayerId) -> bool) -> Listed {
+    Listed::of(
+        run.state()
+            .pieces
+            .values()
+            .filter(|piece| matches!(piece.position, Some(Position::Hex(_))) && keep(piece.owner))
+            .map(|piece| piece.id),
+    )
 }
 
 fn zone_len(run: &RunState, player: PlayerId, zone: &str) -> i64 {
@@ -315,41 +316,41 @@ fn zone_len(run: &RunState, player: PlayerId, zone: &str) -> i64 {
 }
 
 fn register_queries(engine: &mut Registrar) {
-    engine.register_fn("fighters", |ctx: Ncc| -> Res<Array> {
+    engine.register_typed("fighters", |ctx: Ncc| -> Res<Listed> {
         with_run(&ctx, "fighters", |run| Ok(on_battlefield(run, |_| true)))
     });
-    engine.register_fn("friendly_fighters", |ctx: Ncc| -> Res<Array> {
+    engine.register_typed("friendly_fighters", |ctx: Ncc| -> Res<Listed> {
         with_run(&ctx, "friendly_fighters", |run| {
             let acting = run.acting("friendly_fighters")?;
             Ok(on_battlefield(run, |owner| owner == acting))
         })
     });
-    engine.register_fn("enemy_fighters", |ctx: Ncc| -> Res<Array> {
+    engine.register_typed("enemy_fighters", |ctx: Ncc| -> Res<Listed> {
         with_run(&ctx, "enemy_fighters", |run| {
             let acting = run.acting("enemy_fighters")?;
             Ok(on_battlefield(run, |owner| owner != acting))
         })
     });
-    engine.register_fn(
+    engine.register_typed(
         "fighters_within",
-        |ctx: Ncc, fighter: PieceId, distance: i64| -> Res<Array> {
+        |ctx: Ncc, fighter: PieceId, distance: i64| -> Res<Listed> {
             with_run(&ctx, "fighters_within", |run| {
                 let Some(center) = run.piece_hex("fighters_within", fighter)? else {
-                    return Ok(Array::new());
+                    return Ok(Listed(Vec::new()));
                 };
-                Ok(run
-                    .state()
-                    .pieces
-                    .values()
-                    .filter(|piece| piece.id != fighter)
-                    .filter(|piece| {
-                        piece
-                            .position
-                            .and_then(Position::hex)
-                            .is_some_and(|hex| i64::from(center.distance_to(hex)) <= distance)
-                    })
-                    .map(|piece| Dynamic::from(piece.id))
-                    .collect())
+                Ok(Listed::of(
+                    run.state()
+                        .pieces
+                        .values()
+                        .filter(|piece| piece.id != fighter)
+                        .filter(|piece| {
+                            piece
+                                .position
+                                .and_then(Position::hex)
+                                .is_some_and(|hex| i64::from(center.distance_to(hex)) <= distance)
+                        })
+                        .map(|piece| piece.id),
+                ))
             })
         },
     );
@@ -361,14 +362,11 @@ fn register_queries(engine: &mut Registrar) {
                 .map_or(Dynamic::UNIT, Dynamic::from))
         })
     });
-    engine.register_fn("players", |ctx: Ncc| -> Res<Array> {
+    engine.register_typed("players", |ctx: Ncc| -> Res<Listed> {
         with_run(&ctx, "players", |run| {
-            Ok(run
-                .state()
-                .players
-                .iter()
-                .map(|player| Dynamic::from(player.id))
-                .collect())
+            Ok(Listed::of(
+                run.state().players.iter().map(|player| player.id),
+            ))
         })
     });
     engine.register_fn(
@@ -384,31 +382,14 @@ fn register_queries(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "count_faces",
-        |ctx: Ncc, faces: Array, wanted: Array| -> Res<i64> {
-            with_run(&ctx, "count_faces", |_| {
-                let strings = |list: &Array, what: &str| -> Result<Vec<String>, Stop> {
-                    list.iter()
-                        .enumerate()
-                        .map(|(index, item)| {
-                            if item.is_string() {
-                                Ok(item.to_string())
-                            } else {
-                                Err(Stop::failed(
-                                    "count_faces",
-                                    format!(
-                                        "`{what}` must be a list of strings; item {} is a {}",
-                                        index + 1,
-                                        type_name(item)
-                                    ),
-                                ))
-                            }
-                        })
-                        .collect()
-                };
-                let faces = strings(&faces, "faces")?;
-                let wanted = strings(&wanted, "wanted")?;
+        |ctx: Ncc, faces: Items, wanted: Items| -> Res<i64> {
+            const F: &str = "count_faces";
+            with_run(&ctx, F, |_| {
+                let what = "strings";
+                let faces = items_of(F, "faces", what, &faces.0, val_string)?;
+                let wanted = items_of(F, "wanted", what, &wanted.0, val_string)?;
                 Ok(faces.iter().filter(|face| wanted.contains(face)).count() as i64)
             })
         },
@@ -477,14 +458,11 @@ fn register_queries(engine: &mut Registrar) {
             })
         })
     });
-    engine.register_fn(
+    engine.register_typed(
         "hexes_of_type",
-        |ctx: Ncc, name: ImmutableString| -> Res<Array> {
+        |ctx: Ncc, name: ImmutableString| -> Res<Listed> {
             with_run(&ctx, "hexes_of_type", |run| {
-                Ok(crate::terrain::hexes_of_type(run, &name)
-                    .into_iter()
-                    .map(Dynamic::from)
-                    .collect())
+                Ok(Listed::of(crate::terrain::hexes_of_type(run, &name)))
             })
         },
     );
@@ -581,17 +559,12 @@ fn register_queries(engine: &mut Registrar) {
             with_run(&ctx, "zone_size", |run| Ok(zone_len(run, player, &zone)))
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "cards_in",
-        |ctx: Ncc, player: PlayerId, zone: ImmutableString| -> Res<Array> {
+        |ctx: Ncc, player: PlayerId, zone: ImmutableString| -> Res<Listed> {
             with_run(&ctx, "cards_in", |run| {
                 let zone = ZoneId::new(player, zone.as_str());
-                Ok(run
-                    .state()
-                    .zone_cards(&zone)
-                    .iter()
-                    .map(|card| Dynamic::from(*card))
-                    .collect())
+                Ok(Listed::of(run.state().zone_cards(&zone).iter().copied()))
             })
         },
     );

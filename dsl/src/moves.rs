@@ -1,7 +1,7 @@
 //! The vocabulary's fighters and movement: who a player has, where they can go, moving,
 //! placing and taking them off.
 
-use crate::compiled::Registrar;
+use crate::compiled::{Listed, Registrar};
 use std::collections::BTreeSet;
 
 use gloam_core::{
@@ -22,40 +22,40 @@ fn fighters_where(
     function: &'static str,
     player: PlayerId,
     keep: impl Fn(Option<Hex>) -> bool,
-) -> Result<Array, Stop> {
+) -> Result<Listed, Stop> {
     if run.state().player(player).is_none() {
         return Err(Stop::failed(function, format!("there is no {player}")));
     }
-    Ok(run
-        .state()
-        .pieces
-        .values()
-        .filter(|piece| {
-            piece.owner == player
-                && piece.layer.is_empty()
-                && keep(piece.position.and_then(Position::hex))
-        })
-        .map(|piece| Dynamic::from(piece.id))
-        .collect())
+    Ok(Listed::of(
+        run.state()
+            .pieces
+            .values()
+            .filter(|piece| {
+                piece.owner == player
+                    && piece.layer.is_empty()
+                    && keep(piece.position.and_then(Position::hex))
+            })
+            .map(|piece| piece.id),
+    ))
 }
 
 pub(crate) fn register(engine: &mut Registrar) {
-    engine.register_fn("fighters_of", |ctx: Ncc, player: PlayerId| -> Res<Array> {
+    engine.register_typed("fighters_of", |ctx: Ncc, player: PlayerId| -> Res<Listed> {
         with_run(&ctx, "fighters_of", |run| {
             fighters_where(run, "fighters_of", player, |_| true)
         })
     });
-    engine.register_fn(
+    engine.register_typed(
         "fighters_on_battlefield",
-        |ctx: Ncc, player: PlayerId| -> Res<Array> {
+        |ctx: Ncc, player: PlayerId| -> Res<Listed> {
             with_run(&ctx, "fighters_on_battlefield", |run| {
                 fighters_where(run, "fighters_on_battlefield", player, |hex| hex.is_some())
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "fighters_off_battlefield",
-        |ctx: Ncc, player: PlayerId| -> Res<Array> {
+        |ctx: Ncc, player: PlayerId| -> Res<Listed> {
             with_run(&ctx, "fighters_off_battlefield", |run| {
                 fighters_where(run, "fighters_off_battlefield", player, |hex| hex.is_none())
             })
@@ -80,14 +80,16 @@ pub(crate) fn register(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "reachable_hexes",
-        |ctx: Ncc, fighter: PieceId, budget: i64| -> Res<Array> {
+        |ctx: Ncc, fighter: PieceId, budget: i64| -> Res<Listed> {
             with_run(&ctx, "reachable_hexes", |run| {
-                Ok(reachable_hexes(run, "reachable_hexes", fighter, budget)?
-                    .into_iter()
-                    .map(Dynamic::from)
-                    .collect())
+                Ok(Listed::of(reachable_hexes(
+                    run,
+                    "reachable_hexes",
+                    fighter,
+                    budget,
+                )?))
             })
         },
     );

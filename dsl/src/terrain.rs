@@ -1,14 +1,14 @@
 //! The vocabulary's terrain: hex types given in play (on top of the battlefield's own), the
 //! computed edge type, and whose territory a hex is.
 
-use crate::compiled::Registrar;
+use crate::compiled::{Items, Listed, Registrar};
 use gloam_core::{Hex, Passage, PieceId, PlayerId, reachable_flying};
 use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::functions::{Ncc, Res, effect, refused};
 use crate::moves::{grid_for, place_along_path};
 use crate::runtime::{RunState, Stop, with_run};
-use crate::values::{as_hex, as_string, list_of};
+use crate::values::{as_hex, items_of, list_of, val_hex, val_string};
 
 /// Whether `hex` is on the battlefield and has the type `name`: printed on its board, given
 /// in play (`set_hex_type`), or the world's edge type for a hex with fewer than six
@@ -103,16 +103,14 @@ pub(crate) fn register(engine: &mut Registrar) {
             Ok(owner.map_or(Dynamic::UNIT, Dynamic::from))
         })
     });
-    engine.register_fn(
+    engine.register_typed(
         "hexes_without_types",
-        |ctx: Ncc, hexes: Array, types: Array| -> Res<Array> {
+        |ctx: Ncc, hexes: Items, types: Items| -> Res<Listed> {
             const F: &str = "hexes_without_types";
             with_run(&ctx, F, |run| {
-                let hexes = list_of(F, "hexes", "hexes", &hexes, as_hex)?;
-                let types = list_of(F, "types", "hex type names", &types, as_string)?;
-                Ok(without_types(run, hexes, &types)
-                    .map(Dynamic::from)
-                    .collect())
+                let hexes = items_of(F, "hexes", "hexes", &hexes.0, val_hex)?;
+                let types = items_of(F, "types", "hex type names", &types.0, val_string)?;
+                Ok(Listed::of(without_types(run, hexes, &types)))
             })
         },
     );
@@ -198,9 +196,9 @@ pub(crate) fn register(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn("battlefield_hexes", |ctx: Ncc| -> Res<Array> {
+    engine.register_typed("battlefield_hexes", |ctx: Ncc| -> Res<Listed> {
         with_run(&ctx, "battlefield_hexes", |run| {
-            Ok(run.world.battlefield.hexes().map(Dynamic::from).collect())
+            Ok(Listed::of(run.world.battlefield.hexes()))
         })
     });
     engine.register_fn(

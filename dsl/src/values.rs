@@ -3,6 +3,8 @@
 use gloam_core::{CardId, Hex, PieceId, PlayerId, Value};
 use rhai::{Array, Dynamic, ImmutableString};
 
+use crate::compiled::Val;
+
 /// A kernel value as a script value.
 pub(crate) fn to_dynamic(value: &Value) -> Dynamic {
     match value {
@@ -124,6 +126,61 @@ pub(crate) fn list_of<T>(
             })
         })
         .collect()
+}
+
+/// The items of a list parameter read as one type ([`list_of`] for the evaluator's values).
+pub(crate) fn items_of<T>(
+    function: &'static str,
+    param: &str,
+    what: &str,
+    items: &[Val],
+    cast: impl Fn(&Val) -> Option<T>,
+) -> Result<Vec<T>, crate::runtime::Stop> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            cast(item).ok_or_else(|| {
+                crate::runtime::Stop::failed(
+                    function,
+                    format!(
+                        "`{param}` must be a list of {what}; item {} is a {}",
+                        index + 1,
+                        item.kind()
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// An item of a list parameter read as a fighter.
+pub(crate) fn val_piece(item: &Val) -> Option<PieceId> {
+    match item {
+        Val::Piece(id) => Some(*id),
+        _ => None,
+    }
+}
+
+/// An item of a list parameter read as a card.
+pub(crate) fn val_card(item: &Val) -> Option<CardId> {
+    match item {
+        Val::Card(id) => Some(*id),
+        _ => None,
+    }
+}
+
+/// An item of a list parameter read as a hex.
+pub(crate) fn val_hex(item: &Val) -> Option<Hex> {
+    match item {
+        Val::Hex(id) => Some(*id),
+        _ => None,
+    }
+}
+
+/// An item of a list parameter read as a string.
+pub(crate) fn val_string(item: &Val) -> Option<ImmutableString> {
+    item.as_str().cloned()
 }
 
 /// A list item read as a hex, in place.

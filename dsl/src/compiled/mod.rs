@@ -16,7 +16,8 @@ use std::rc::Rc;
 use rhai::{AST, Dynamic, Engine};
 
 pub(crate) use eval::{Finish, Lines, Suspension};
-pub(crate) use natives::{Natives, Registrar};
+pub(crate) use natives::{Items, Listed, Natives, Registrar};
+pub(crate) use value::Val;
 
 use crate::Limits;
 

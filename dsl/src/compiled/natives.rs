@@ -10,10 +10,11 @@
 use std::any::TypeId;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use super::value::Val;
 use rhai::{
-    Dynamic, Engine, EvalAltResult, Identifier, NativeCallContext, RhaiFunc, RhaiNativeFunc,
+    Array, Dynamic, Engine, EvalAltResult, Identifier, NativeCallContext, RhaiFunc, RhaiNativeFunc,
     Variant,
 };
 
@@ -182,6 +183,13 @@ impl<'a> Registrar<'a> {
     {
         let borrowed = func.clone().borrowing();
         self.keep(name, func, borrowed)
+    }
+
+    /// Registers `func` as `name`, a function whose parameters and result are typed for
+    /// the evaluator ([`Typed`]: lists of its values), on the engine and in the table.
+    pub(crate) fn register_typed<A, R>(&mut self, name: &str, func: impl Typed<A, R>) -> &mut Self {
+        func.keep_typed(self, name);
+        self
     }
 
     /// Registers a method (its first parameter `&mut`, the value it is called on) on the
@@ -387,3 +395,146 @@ borrowing!(5; P1, P2, P3, P4, P5);
 borrowing!(6; P1, P2, P3, P4, P5, P6);
 borrowing!(7; P1, P2, P3, P4, P5, P6, P7);
 borrowing!(8; P1, P2, P3, P4, P5, P6, P7, P8);
+
+/// A native's parameter of a type the evaluator reads itself ([`Registrar::register_typed`]):
+/// how Rhai passes it (`Rhai`, the type its overload is chosen by) and how it is read from
+/// either engine's value. Every Rhai type is one, read as itself.
+pub(crate) trait Param: Sized + 'static {
+    type Rhai: Variant + Clone;
+    fn from_rhai(value: Self::Rhai) -> Self;
+    fn from_val(value: &Val) -> Option<Self>;
+}
+
+impl<T: Variant + Clone> Param for T {
+    type Rhai = T;
+
+    fn from_rhai(value: T) -> T {
+        value
+    }
+
+    fn from_val(value: &Val) -> Option<T> {
+        value.read::<T>()
+    }
+}
+
+/// A list parameter read as the evaluator's values: the compiled engine shares its list,
+/// Rhai's is taken over (Rhai passes a list).
+pub(crate) struct Items(pub(crate) Rc<Vec<Val>>);
+
+impl Param for Items {
+    type Rhai = Array;
+
+    fn from_rhai(value: Array) -> Items {
+        Items(Rc::new(value.into_iter().map(Val::from_dynamic).collect()))
+    }
+
+    fn from_val(value: &Val) -> Option<Items> {
+        match value {
+            Val::List(items) => Some(Items(Rc::clone(items))),
+            _ => None,
+        }
+    }
+}
+
+/// A native's result of a type the evaluator takes as it is ([`Registrar::register_typed`]):
+/// Rhai gets it as `Rhai`.
+pub(crate) trait Returned: Sized + 'static {
+    type Rhai: Variant + Clone;
+    fn into_rhai(self) -> Self::Rhai;
+    fn into_val(self) -> Val;
+}
+
+impl<T: Variant + Clone> Returned for T {
+    type Rhai = T;
+
+    fn into_rhai(self) -> T {
+        self
+    }
+
+    fn into_val(self) -> Val {
+        Val::from_native(self)
+    }
+}
+
+/// A list made of the evaluator's values (Rhai gets a list).
+pub(crate) struct Listed(pub(crate) Vec<Val>);
+
+impl Listed {
+    /// A list of game ids (or any values the evaluator holds as themselves).
+    pub(crate) fn of<T: Into<Val>>(items: impl IntoIterator<Item = T>) -> Listed {
+        Listed(items.into_iter().map(Into::into).collect())
+    }
+}
+
+impl Returned for Listed {
+    type Rhai = Array;
+
+    fn into_rhai(self) -> Array {
+        self.0.into_iter().map(Val::into_dynamic).collect()
+    }
+
+    fn into_val(self) -> Val {
+        Val::List(Rc::new(self.0))
+    }
+}
+
+/// A registered closure whose parameters are [`Param`]s and whose result is a [`Returned`]
+/// (a `NativeCallContext` first, a result returned): registered on Rhai with its parameters
+/// and result as Rhai holds them, and kept in the table with a form that reads the
+/// evaluator's values itself.
+pub(crate) trait Typed<A, R> {
+    fn keep_typed(self, registrar: &mut Registrar<'_>, name: &str);
+}
+
+/// One argument read as parameter type `P` (see [`read`]).
+fn take<P: Param>(arg: &Val) -> Result<P, Box<EvalAltResult>> {
+    P::from_val(arg).ok_or_else(|| {
+        Box::new(EvalAltResult::ErrorMismatchDataType(
+            std::any::type_name::<P::Rhai>().into(),
+            arg.type_name().into(),
+            rhai::Position::NONE,
+        ))
+    })
+}
+
+macro_rules! typed {
+    ($($par:ident),*) => {
+        #[allow(non_snake_case, unused_mut, unused_variables)]
+        impl<FUNC, $($par: Param,)* RET: Returned> Typed<($($par,)*), RET> for FUNC
+        where
+            FUNC: for<'a> Fn(NativeCallContext<'a>, $($par),*) -> Result<RET, Box<EvalAltResult>>
+                + Clone
+                + 'static,
+        {
+            fn keep_typed(self, registrar: &mut Registrar<'_>, name: &str) {
+                let inner = self.clone();
+                let on_rhai = move |ctx: NativeCallContext,
+                                    $($par: <$par as Param>::Rhai),*|
+                      -> Result<<RET as Returned>::Rhai, Box<EvalAltResult>> {
+                    inner(ctx, $(<$par as Param>::from_rhai($par)),*).map(RET::into_rhai)
+                };
+                registrar.engine.register_fn(name, on_rhai.clone());
+                let borrowed: Borrowed = Box::new(move |ctx, args: &[&Val]| {
+                    let mut args = args.iter();
+                    $(let $par = take::<$par>(args.next().copied().unwrap_or(&Val::Unit))?;)*
+                    self(ctx, $($par),*).map(RET::into_val)
+                });
+                registrar.natives.add(Native {
+                    name: name.into(),
+                    params: vec![$(TypeId::of::<<$par as Param>::Rhai>()),*],
+                    func: on_rhai.into_rhai_function(true, false),
+                    borrowed: Some(borrowed),
+                    asks: false,
+                });
+            }
+        }
+    };
+}
+
+typed!();
+typed!(P1);
+typed!(P1, P2);
+typed!(P1, P2, P3);
+typed!(P1, P2, P3, P4);
+typed!(P1, P2, P3, P4, P5);
+typed!(P1, P2, P3, P4, P5, P6);

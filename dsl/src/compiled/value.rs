@@ -158,6 +158,23 @@ impl Val {
         }
     }
 
+    /// The type of this value in the documentation's words (`crate::values::type_name`).
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Val::Unit => "()",
+            Val::Bool(_) => "bool",
+            Val::Int(_) => "int",
+            Val::Str(_) => "string",
+            Val::Piece(_) => "fighter",
+            Val::Hex(_) => "hex",
+            Val::Player(_) => "player",
+            Val::Card(_) => "card",
+            Val::List(_) => "list",
+            Val::Map(_) => "map",
+            Val::Other(value) => crate::values::type_name(value),
+        }
+    }
+
     pub(crate) fn is_unit(&self) -> bool {
         matches!(self, Val::Unit)
     }
@@ -293,6 +310,18 @@ impl Val {
         }
     }
 }
+
+macro_rules! from_id {
+    ($($t:ty => $variant:ident),*) => {
+        $(impl From<$t> for Val {
+            fn from(id: $t) -> Val {
+                Val::$variant(id)
+            }
+        })*
+    };
+}
+
+from_id!(PieceId => Piece, Hex => Hex, PlayerId => Player, CardId => Card);
 
 /// Whether two values are the same value of the same type, as the evaluator compares a
 /// game id with `==` (only used on ids, numbers, flags and strings).

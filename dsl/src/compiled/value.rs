@@ -278,15 +278,15 @@ impl Val {
         let mut total = (0, 0, 0);
         match self {
             Val::List(items) => {
+                total.0 = items.len();
                 for item in items.iter() {
-                    let inner = item.inner_sizes();
-                    total = (total.0 + 1 + inner.0, total.1 + inner.1, total.2 + inner.2);
+                    item.add_inner_sizes(&mut total);
                 }
             }
             Val::Map(entries) => {
+                total.1 = entries.len();
                 for item in entries.values() {
-                    let inner = item.inner_sizes();
-                    total = (total.0 + inner.0, total.1 + 1 + inner.1, total.2 + inner.2);
+                    item.add_inner_sizes(&mut total);
                 }
             }
             Val::Str(text) => total.2 = text.len(),
@@ -300,14 +300,20 @@ impl Val {
         total
     }
 
-    /// The sizes of a value inside a list or a map (a blob counts its bytes as items).
-    fn inner_sizes(&self) -> (usize, usize, usize) {
-        match self {
+    /// Adds the sizes of this value, inside a list or a map, to `total` (a game id, a
+    /// number or a flag adds nothing; a blob counts its bytes as items).
+    #[inline]
+    fn add_inner_sizes(&self, total: &mut (usize, usize, usize)) {
+        let inner = match self {
+            Val::Str(text) => (0, 0, text.len()),
+            Val::List(_) | Val::Map(_) => self.sizes(),
             Val::Other(value) if value.is_blob() => {
                 (1 + value.as_blob_ref().map_or(0, |blob| blob.len()), 0, 0)
             }
-            other => other.sizes(),
-        }
+            Val::Other(_) => self.sizes(),
+            _ => return,
+        };
+        *total = (total.0 + inner.0, total.1 + inner.1, total.2 + inner.2);
     }
 }
 

@@ -2,7 +2,7 @@
 //! on its current side, their windows, evaluating their conditions (and the profile's
 //! inspire condition) inside a run, and queueing an ability's effect.
 
-use crate::compiled::{Items, Listed, Registrar};
+use crate::compiled::{Arg, Items, Listed, Registrar, Val};
 use std::rc::Rc;
 
 use gloam_core::{PieceId, PlayerId, Value};
@@ -11,7 +11,7 @@ use rhai::{Array, Dynamic, ImmutableString};
 use crate::fighters::{inspired, profile, usable};
 use crate::functions::{Ncc, Res, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run};
-use crate::values::{as_string, items_of, list_of, type_name, val_piece, val_string};
+use crate::values::{as_string, items_of, list_of, val_piece, val_string};
 use crate::world::AbilityInfo;
 use crate::{FlowRequest, Script};
 
@@ -91,21 +91,16 @@ fn optional_fighter(
     ctx: &Ncc,
     function: &'static str,
     param: &str,
-    value: &Dynamic,
+    value: &Val,
 ) -> Res<Option<PieceId>> {
-    if value.is_unit() {
-        return Ok(None);
-    }
-    match value.read_lock::<PieceId>().map(|v| *v) {
-        Some(piece) => Ok(Some(piece)),
-        None => Err(stop_run(
+    match value {
+        Val::Unit => Ok(None),
+        Val::Piece(piece) => Ok(Some(*piece)),
+        other => Err(stop_run(
             ctx,
             Stop::failed(
                 function,
-                format!(
-                    "`{param}` must be a fighter or (), not a {}",
-                    type_name(value)
-                ),
+                format!("`{param}` must be a fighter or (), not a {}", other.kind()),
             ),
         )),
     }
@@ -115,8 +110,8 @@ fn optional_fighter(
 pub(crate) fn check_event_fighters(
     ctx: &Ncc,
     function: &'static str,
-    target: &Dynamic,
-    attacker: &Dynamic,
+    target: &Val,
+    attacker: &Val,
 ) -> Res<(Option<PieceId>, Option<PieceId>)> {
     Ok((
         optional_fighter(ctx, function, "target", target)?,
@@ -131,8 +126,8 @@ fn evaluate(
     function: &'static str,
     fighter: PieceId,
     script: &Rc<Script>,
-    target: &Dynamic,
-    attacker: &Dynamic,
+    target: Option<PieceId>,
+    attacker: Option<PieceId>,
 ) -> Res<bool> {
     let (outer, owner) = with_run(ctx, function, |run| {
         let owner = owner_of(run, function, fighter)?;
@@ -149,10 +144,10 @@ fn evaluate(
         Ok((run.enter(owner, script.shared_label()), owner))
     })?;
     let values = [
-        ("this_fighter", Dynamic::from(fighter)),
-        ("player", Dynamic::from(owner)),
-        ("target", target.clone()),
-        ("attacker", attacker.clone()),
+        ("this_fighter", Val::Piece(fighter)),
+        ("player", Val::Player(owner)),
+        ("target", target.map_or(Val::Unit, Val::Piece)),
+        ("attacker", attacker.map_or(Val::Unit, Val::Piece)),
     ];
     crate::cards::evaluate_condition(ctx, function, script, outer, &values)
 }
@@ -163,8 +158,8 @@ fn ability_holds(
     function: &'static str,
     fighter: PieceId,
     name: &str,
-    target: &Dynamic,
-    attacker: &Dynamic,
+    target: Option<PieceId>,
+    attacker: Option<PieceId>,
 ) -> Res<bool> {
     let condition = with_run(ctx, function, |run| {
         Ok(ability(run, function, fighter, name)?.condition.clone())
@@ -178,8 +173,8 @@ fn condition_holds(
     function: &'static str,
     fighter: PieceId,
     condition: Option<&Rc<Script>>,
-    target: &Dynamic,
-    attacker: &Dynamic,
+    target: Option<PieceId>,
+    attacker: Option<PieceId>,
 ) -> Res<bool> {
     match condition {
         Some(script) => evaluate(ctx, function, fighter, script, target, attacker),
@@ -194,8 +189,8 @@ fn holding_reactions(
     function: &'static str,
     fighter: PieceId,
     windows: &[ImmutableString],
-    target: &Dynamic,
-    attacker: &Dynamic,
+    target: Option<PieceId>,
+    attacker: Option<PieceId>,
 ) -> Res<Array> {
     let candidates = with_run(ctx, function, |run| {
         reactions_for(run, function, fighter, windows)
@@ -222,7 +217,7 @@ pub(crate) fn register(engine: &mut Registrar) {
                 Ok(profile(run, F, fighter)?.and_then(|info| info.inspire.clone()))
             })?;
             match condition {
-                Some(script) => evaluate(&ctx, F, fighter, &script, &Dynamic::UNIT, &Dynamic::UNIT),
+                Some(script) => evaluate(&ctx, F, fighter, &script, None, None),
                 None => Ok(false),
             }
         },
@@ -235,7 +230,7 @@ pub(crate) fn register(engine: &mut Registrar) {
                 Ok(profile(run, F, fighter)?.and_then(|info| info.uninspire.clone()))
             })?;
             match condition {
-                Some(script) => evaluate(&ctx, F, fighter, &script, &Dynamic::UNIT, &Dynamic::UNIT),
+                Some(script) => evaluate(&ctx, F, fighter, &script, None, None),
                 None => Ok(false),
             }
         },
@@ -271,61 +266,51 @@ pub(crate) fn register(engine: &mut Registrar) {
         "ability_condition_holds",
         |ctx: Ncc, fighter: PieceId, name: ImmutableString| -> Res<bool> {
             const F: &str = "ability_condition_holds";
-            ability_holds(&ctx, F, fighter, &name, &Dynamic::UNIT, &Dynamic::UNIT)
+            ability_holds(&ctx, F, fighter, &name, None, None)
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "ability_condition_holds",
         |ctx: Ncc,
          fighter: PieceId,
          name: ImmutableString,
-         target: Dynamic,
-         attacker: Dynamic|
+         target: Arg,
+         attacker: Arg|
          -> Res<bool> {
             const F: &str = "ability_condition_holds";
-            check_event_fighters(&ctx, F, &target, &attacker)?;
-            ability_holds(&ctx, F, fighter, &name, &target, &attacker)
+            let (target, attacker) = check_event_fighters(&ctx, F, &target.0, &attacker.0)?;
+            ability_holds(&ctx, F, fighter, &name, target, attacker)
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "reactions_of",
         |ctx: Ncc,
          fighter: PieceId,
          window: ImmutableString,
-         target: Dynamic,
-         attacker: Dynamic|
+         target: Arg,
+         attacker: Arg|
          -> Res<Array> {
             const F: &str = "reactions_of";
-            check_event_fighters(&ctx, F, &target, &attacker)?;
-            holding_reactions(&ctx, F, fighter, &[window], &target, &attacker)
+            let (target, attacker) = check_event_fighters(&ctx, F, &target.0, &attacker.0)?;
+            holding_reactions(&ctx, F, fighter, &[window], target, attacker)
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "reactions_in",
-        |ctx: Ncc,
-         fighter: PieceId,
-         windows: Array,
-         target: Dynamic,
-         attacker: Dynamic|
-         -> Res<Array> {
+        |ctx: Ncc, fighter: PieceId, windows: Array, target: Arg, attacker: Arg| -> Res<Array> {
             const F: &str = "reactions_in";
-            check_event_fighters(&ctx, F, &target, &attacker)?;
+            let (target, attacker) = check_event_fighters(&ctx, F, &target.0, &attacker.0)?;
             let windows = with_run(&ctx, F, |_| {
                 list_of(F, "windows", "window names", &windows, as_string)
             })?;
-            holding_reactions(&ctx, F, fighter, &windows, &target, &attacker)
+            holding_reactions(&ctx, F, fighter, &windows, target, attacker)
         },
     );
     engine.register_typed(
         "fighters_with_reactions",
-        |ctx: Ncc,
-         fighters: Items,
-         windows: Items,
-         target: Dynamic,
-         attacker: Dynamic|
-         -> Res<Listed> {
+        |ctx: Ncc, fighters: Items, windows: Items, target: Arg, attacker: Arg| -> Res<Listed> {
             const F: &str = "fighters_with_reactions";
-            check_event_fighters(&ctx, F, &target, &attacker)?;
+            let (target, attacker) = check_event_fighters(&ctx, F, &target.0, &attacker.0)?;
             let candidates = with_run(&ctx, F, |run| {
                 let fighters = items_of(F, "fighters", "fighters", &fighters.0, val_piece)?;
                 let windows = items_of(F, "windows", "window names", &windows.0, val_string)?;
@@ -337,7 +322,7 @@ pub(crate) fn register(engine: &mut Registrar) {
             let mut found = Vec::new();
             for (fighter, reactions) in candidates {
                 for (_, condition) in reactions {
-                    if condition_holds(&ctx, F, fighter, condition.as_ref(), &target, &attacker)? {
+                    if condition_holds(&ctx, F, fighter, condition.as_ref(), target, attacker)? {
                         found.push(fighter.into());
                         break;
                     }
@@ -354,15 +339,16 @@ pub(crate) fn register(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "use_ability",
         |ctx: Ncc,
          fighter: PieceId,
          name: ImmutableString,
-         target: Dynamic,
-         attacker: Dynamic|
+         target: Arg,
+         attacker: Arg|
          -> Res<()> {
-            let (target, attacker) = check_event_fighters(&ctx, "use_ability", &target, &attacker)?;
+            let (target, attacker) =
+                check_event_fighters(&ctx, "use_ability", &target.0, &attacker.0)?;
             with_run(&ctx, "use_ability", |run| {
                 use_ability(run, fighter, &name, target, attacker)
             })

@@ -1,7 +1,7 @@
 //! The vocabulary's cards: what the catalog says of a card, moving cards between zones,
 //! equipping them, and evaluating a card's condition inside a run.
 
-use crate::compiled::{Items, Listed, Registrar};
+use crate::compiled::{Arg, Items, Listed, Registrar, Val};
 use gloam_core::{CardId, PieceId, PlayerId, Visibility, ZoneId};
 use rhai::{Array, Dynamic, EvalAltResult, ImmutableString};
 
@@ -165,39 +165,22 @@ fn register_queries(engine: &mut Registrar) {
         },
     );
     engine.register_fn("condition_holds", |ctx: Ncc, card: CardId| -> Res<bool> {
-        condition_holds(&ctx, card, None, Dynamic::UNIT, Dynamic::UNIT)
+        condition_holds(&ctx, card, None, None, None)
     });
-    engine.register_fn(
+    engine.register_typed(
         "condition_holds",
-        |ctx: Ncc,
-         card: CardId,
-         fighter: Dynamic,
-         target: Dynamic,
-         attacker: Dynamic|
-         -> Res<bool> {
-            let fighter = optional_fighter(&ctx, "condition_holds", fighter)?;
-            for (name, value) in [("target", &target), ("attacker", &attacker)] {
-                if !value.is_unit() && !value.is::<PieceId>() {
-                    return Err(stop_run(
-                        &ctx,
-                        Stop::failed(
-                            "condition_holds",
-                            format!(
-                                "`{name}` must be a fighter or (), not a {}",
-                                type_name(value)
-                            ),
-                        ),
-                    ));
-                }
-            }
+        |ctx: Ncc, card: CardId, fighter: Arg, target: Arg, attacker: Arg| -> Res<bool> {
+            const F: &str = "condition_holds";
+            let fighter = optional_fighter(&ctx, F, &fighter.0)?;
+            let (target, attacker) = check_event_fighters(&ctx, F, &target.0, &attacker.0)?;
             condition_holds(&ctx, card, fighter, target, attacker)
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "condition_holds",
-        |ctx: Ncc, card: CardId, fighter: Dynamic| -> Res<bool> {
-            let fighter = optional_fighter(&ctx, "condition_holds", fighter)?;
-            condition_holds(&ctx, card, fighter, Dynamic::UNIT, Dynamic::UNIT)
+        |ctx: Ncc, card: CardId, fighter: Arg| -> Res<bool> {
+            let fighter = optional_fighter(&ctx, "condition_holds", &fighter.0)?;
+            condition_holds(&ctx, card, fighter, None, None)
         },
     );
     engine.register_typed(
@@ -206,9 +189,9 @@ fn register_queries(engine: &mut Registrar) {
          cards: Items,
          keyword: ImmutableString,
          windows: Items,
-         fighter: Dynamic,
-         target: Dynamic,
-         attacker: Dynamic|
+         fighter: Arg,
+         target: Arg,
+         attacker: Arg|
          -> Res<Listed> {
             cards_for_window(
                 &ctx,
@@ -226,9 +209,9 @@ fn register_queries(engine: &mut Registrar) {
         |ctx: Ncc,
          cards: Items,
          windows: Items,
-         fighter: Dynamic,
-         target: Dynamic,
-         attacker: Dynamic|
+         fighter: Arg,
+         target: Arg,
+         attacker: Arg|
          -> Res<Listed> {
             cards_for_window(&ctx, cards, None, windows, fighter, target, attacker)
         },
@@ -239,8 +222,8 @@ fn register_queries(engine: &mut Registrar) {
          fighters: Items,
          keyword: ImmutableString,
          windows: Items,
-         target: Dynamic,
-         attacker: Dynamic|
+         target: Arg,
+         attacker: Arg|
          -> Res<Listed> {
             equipped_for_window(&ctx, fighters, keyword, windows, target, attacker)
         },
@@ -270,13 +253,13 @@ fn cards_for_window(
     cards: Items,
     keyword: Option<ImmutableString>,
     windows: Items,
-    fighter: Dynamic,
-    target: Dynamic,
-    attacker: Dynamic,
+    fighter: Arg,
+    target: Arg,
+    attacker: Arg,
 ) -> Res<Listed> {
     const F: &str = "cards_for_window";
-    let fighter = optional_fighter(ctx, F, fighter)?;
-    check_event_fighters(ctx, F, &target, &attacker)?;
+    let fighter = optional_fighter(ctx, F, &fighter.0)?;
+    let (target, attacker) = check_event_fighters(ctx, F, &target.0, &attacker.0)?;
     let candidates = with_run(ctx, F, |run| {
         let cards = items_of(F, "cards", "cards", &cards.0, val_card)?;
         let windows = items_of(F, "windows", "window names", &windows.0, val_string)?;
@@ -288,7 +271,7 @@ fn cards_for_window(
             &windows,
         )
     })?;
-    holding(ctx, candidates, &target, &attacker)
+    holding(ctx, candidates, target, attacker)
 }
 
 /// The cards equipped on `fighters` (each fighter's in the order they were equipped) whose
@@ -300,11 +283,11 @@ fn equipped_for_window(
     fighters: Items,
     keyword: ImmutableString,
     windows: Items,
-    target: Dynamic,
-    attacker: Dynamic,
+    target: Arg,
+    attacker: Arg,
 ) -> Res<Listed> {
     const F: &str = "equipped_for_window";
-    check_event_fighters(ctx, F, &target, &attacker)?;
+    let (target, attacker) = check_event_fighters(ctx, F, &target.0, &attacker.0)?;
     let candidates = with_run(ctx, F, |run| {
         let fighters = items_of(F, "fighters", "fighters", &fighters.0, val_piece)?;
         let windows = items_of(F, "windows", "window names", &windows.0, val_string)?;
@@ -320,7 +303,7 @@ fn equipped_for_window(
         }
         in_window(run, F, worn, Some(keyword.as_str()), &windows)
     })?;
-    holding(ctx, candidates, &target, &attacker)
+    holding(ctx, candidates, target, attacker)
 }
 
 /// The cards (each with the fighter its condition sees) whose window is one of `windows`,
@@ -351,12 +334,12 @@ fn in_window(
 fn holding(
     ctx: &Ncc,
     candidates: Vec<(CardId, Option<PieceId>)>,
-    target: &Dynamic,
-    attacker: &Dynamic,
+    target: Option<PieceId>,
+    attacker: Option<PieceId>,
 ) -> Res<Listed> {
     let mut found = Vec::new();
     for (card, fighter) in candidates {
-        if condition_holds(ctx, card, fighter, target.clone(), attacker.clone())? {
+        if condition_holds(ctx, card, fighter, target, attacker)? {
             found.push(card.into());
         }
     }
@@ -438,20 +421,15 @@ fn equipped_zone(run: &RunState, function: &'static str, fighter: PieceId) -> Re
 }
 
 /// A fighter argument that may be `()`.
-fn optional_fighter(ctx: &Ncc, function: &'static str, fighter: Dynamic) -> Res<Option<PieceId>> {
-    if fighter.is_unit() {
-        return Ok(None);
-    }
-    match fighter.read_lock::<PieceId>().map(|v| *v) {
-        Some(piece) => Ok(Some(piece)),
-        None => Err(stop_run(
+fn optional_fighter(ctx: &Ncc, function: &'static str, fighter: &Val) -> Res<Option<PieceId>> {
+    match fighter {
+        Val::Unit => Ok(None),
+        Val::Piece(piece) => Ok(Some(*piece)),
+        other => Err(stop_run(
             ctx,
             Stop::failed(
                 function,
-                format!(
-                    "`fighter` must be a fighter or (), not a {}",
-                    type_name(&fighter)
-                ),
+                format!("`fighter` must be a fighter or (), not a {}", other.kind()),
             ),
         )),
     }
@@ -463,8 +441,8 @@ fn condition_holds(
     ctx: &Ncc,
     card: CardId,
     fighter: Option<PieceId>,
-    target: Dynamic,
-    attacker: Dynamic,
+    target: Option<PieceId>,
+    attacker: Option<PieceId>,
 ) -> Res<bool> {
     const F: &str = "condition_holds";
     let prepared = with_run(ctx, F, |run| {
@@ -494,11 +472,11 @@ fn condition_holds(
         return Ok(true);
     };
     let values = [
-        ("this_card", Dynamic::from(card)),
-        ("player", Dynamic::from(owner)),
-        ("this_fighter", fighter.map_or(Dynamic::UNIT, Dynamic::from)),
-        ("target", target),
-        ("attacker", attacker),
+        ("this_card", Val::Card(card)),
+        ("player", Val::Player(owner)),
+        ("this_fighter", fighter.map_or(Val::Unit, Val::Piece)),
+        ("target", target.map_or(Val::Unit, Val::Piece)),
+        ("attacker", attacker.map_or(Val::Unit, Val::Piece)),
     ];
     evaluate_condition(ctx, F, &script, outer, &values)
 }
@@ -511,7 +489,7 @@ pub(crate) fn evaluate_condition(
     function: &'static str,
     script: &crate::Script,
     outer: crate::runtime::Outer,
-    values: &[(&str, Dynamic)],
+    values: &[(&str, Val)],
 ) -> Res<bool> {
     let result = crate::host::eval_nested(ctx.engine(), script, values);
     let Some(stopped) = with_run_raw(|run| run.leave(outer)) else {

@@ -16,7 +16,7 @@ use rhai::{
 };
 
 use crate::check::{Library, check_calls};
-use crate::compiled::{Finish, Lowered, Natives, Registrar, ScriptEngine, Suspension};
+use crate::compiled::{Finish, Lowered, Natives, Registrar, ScriptEngine, Suspension, Val};
 use crate::diagnostic::{DslDiagnostic, Site};
 use crate::runtime::{Memo, RestoreGuard, RunState, Stop, install};
 use crate::values::{from_dynamic, humanize_types, to_dynamic};
@@ -231,13 +231,13 @@ impl Script {
 pub(crate) fn eval_nested(
     engine: &Engine,
     script: &Script,
-    values: &[(&str, Dynamic)],
+    values: &[(&str, Val)],
 ) -> Result<Dynamic, Box<EvalAltResult>> {
     let bound = |name: &String| {
         values
             .iter()
             .find(|(bound, _)| bound == name)
-            .map_or(Dynamic::UNIT, |(_, value)| value.clone())
+            .map_or(Val::Unit, |(_, value)| value.clone())
     };
     if let Lowered::Program(program) = &script.lowered {
         if let Some(compiled) = crate::runtime::compiled() {
@@ -265,7 +265,7 @@ pub(crate) fn eval_nested(
         let value = values
             .iter()
             .find(|(bound, _)| bound == name)
-            .map_or(Dynamic::UNIT, |(_, value)| value.clone());
+            .map_or(Dynamic::UNIT, |(_, value)| value.to_dynamic());
         scope.push_dynamic(name.as_str(), value);
     }
     let max = engine.max_operations().max(1);
@@ -881,7 +881,7 @@ impl Host {
                     let variables = script
                         .variables
                         .iter()
-                        .map(|name| bindings.get(name).map_or(Dynamic::UNIT, to_dynamic))
+                        .map(|name| bindings.get(name).map_or(Val::Unit, Val::from_value))
                         .collect();
                     crate::compiled::run(
                         program,

@@ -197,9 +197,9 @@ pub(crate) fn run(
     engine: &Engine,
     natives: &Natives,
     limits: &Limits,
-    variables: Vec<Dynamic>,
+    variables: Vec<Val>,
 ) -> Finish {
-    let mut slots: Vec<Val> = variables.into_iter().map(Val::from_dynamic).collect();
+    let mut slots = variables;
     slots.resize(program.slots.max(slots.len()), Val::Unit);
     let suspension = Suspension {
         marks: Vec::new(),
@@ -2019,8 +2019,12 @@ impl<const LINES: bool> Machine<'_, LINES> {
 
     /// The closure's turns on the list's items, and the list function's result.
     fn list_turns(&mut self, list_loop: &ListLoop, items: &[Val]) -> Eval<Val> {
-        // Every turn counts against the run's limit (`limits::budget`).
-        let mut kept = Vec::new();
+        // Every turn counts against the run's limit (`limits::budget`). A filter or a map
+        // keeps at most an item a turn: room for them is made once.
+        let mut kept = match list_loop.kind {
+            ListKind::Filter | ListKind::Map => Vec::with_capacity(items.len()),
+            ListKind::Some | ListKind::All => Vec::new(),
+        };
         for (index, item) in items.iter().enumerate() {
             // The closure's call, counted where the list function was called. A closure
             // taking the item and its index is found at the third try (`functions.rs`,

@@ -13,10 +13,10 @@ mod value;
 
 use std::rc::Rc;
 
-use rhai::{AST, Dynamic, Engine};
+use rhai::{AST, Engine};
 
 pub(crate) use eval::{Finish, Lines, Suspension};
-pub(crate) use natives::{Items, Listed, Natives, Registrar};
+pub(crate) use natives::{Arg, Items, Listed, Natives, Registrar};
 pub(crate) use value::Val;
 
 use crate::Limits;
@@ -88,7 +88,7 @@ pub(crate) fn run(
     engine: &Engine,
     natives: &Natives,
     limits: &Limits,
-    variables: Vec<Dynamic>,
+    variables: Vec<Val>,
 ) -> Finish {
     eval::run(program, engine, natives, limits, variables)
 }

@@ -436,6 +436,22 @@ impl Param for Items {
     }
 }
 
+/// A parameter that takes any value (Rhai passes a `Dynamic`), read as the evaluator's:
+/// a fighter in it is not boxed as Rhai boxes one.
+pub(crate) struct Arg(pub(crate) Val);
+
+impl Param for Arg {
+    type Rhai = Dynamic;
+
+    fn from_rhai(value: Dynamic) -> Arg {
+        Arg(Val::from_dynamic(value))
+    }
+
+    fn from_val(value: &Val) -> Option<Arg> {
+        Some(Arg(value.clone()))
+    }
+}
+
 /// A native's result of a type the evaluator takes as it is ([`Registrar::register_typed`]):
 /// Rhai gets it as `Rhai`.
 pub(crate) trait Returned: Sized + 'static {
@@ -462,7 +478,13 @@ pub(crate) struct Listed(pub(crate) Vec<Val>);
 impl Listed {
     /// A list of game ids (or any values the evaluator holds as themselves).
     pub(crate) fn of<T: Into<Val>>(items: impl IntoIterator<Item = T>) -> Listed {
-        Listed(items.into_iter().map(Into::into).collect())
+        // Room for as many items as the source may give (a filter's upper bound), made
+        // once, rather than grown from nothing.
+        let items = items.into_iter();
+        let (least, most) = items.size_hint();
+        let mut list = Vec::with_capacity(most.unwrap_or(least));
+        list.extend(items.map(Into::into));
+        Listed(list)
     }
 }
 

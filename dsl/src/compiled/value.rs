@@ -12,7 +12,7 @@ use std::any::{Any, TypeId};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use gloam_core::{CardId, Hex, PieceId, PlayerId};
+use gloam_core::{CardId, Hex, PieceId, PlayerId, Value};
 use rhai::{Array, Dynamic, INT, Identifier, ImmutableString, Map, Variant};
 
 /// A map's entries, in Rhai's order (by key).
@@ -86,6 +86,21 @@ impl Val {
             }
         }
         Val::Other(Box::new(value))
+    }
+
+    /// A kernel value as a script value (as `crate::values::to_dynamic` makes it for Rhai).
+    pub(crate) fn from_value(value: &Value) -> Val {
+        match value {
+            Value::Int(n) => Val::Int(*n),
+            Value::Bool(b) => Val::Bool(*b),
+            Value::Str(s) => Val::Str(s.as_str().into()),
+            Value::Player(player) => Val::Player(*player),
+            Value::Piece(piece) => Val::Piece(*piece),
+            Value::Card(card) => Val::Card(*card),
+            Value::Hex(hex) => Val::Hex(*hex),
+            Value::List(items) => Val::List(Rc::new(items.iter().map(Val::from_value).collect())),
+            _ => Val::Unit,
+        }
     }
 
     /// This value as Rhai holds it.
@@ -290,10 +305,8 @@ impl Val {
                 }
             }
             Val::Str(text) => total.2 = text.len(),
-            Val::Other(value) => {
-                if value.is_array() || value.is_map() || value.is_string() {
-                    return Val::from_dynamic((**value).clone()).sizes();
-                }
+            Val::Other(value) if value.is_array() || value.is_map() || value.is_string() => {
+                return Val::from_dynamic((**value).clone()).sizes();
             }
             _ => {}
         }

@@ -295,7 +295,14 @@ impl Val {
             Val::List(items) => {
                 total.0 = items.len();
                 for item in items.iter() {
-                    item.add_inner_sizes(&mut total);
+                    // An id, a number or a flag adds nothing: no call for them.
+                    match item {
+                        Val::Str(text) => total.2 += text.len(),
+                        Val::List(_) | Val::Map(_) | Val::Other(_) => {
+                            item.add_inner_sizes(&mut total);
+                        }
+                        _ => {}
+                    }
                 }
             }
             Val::Map(entries) => {

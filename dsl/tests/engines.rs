@@ -641,3 +641,35 @@ proptest! {
         engines_agree(&text, Some(operations))?;
     }
 }
+
+/// The natives registered typed (`Registrar::register_typed`: their list parameters and
+/// results, and their fighter-or-`()` parameters, are the evaluator's own values) give the
+/// same lists and the same errors on both engines: lists they make, lists given to them
+/// (from a literal, a variable, another native), a list changed after a native made it,
+/// and a wrong item or a wrong fighter.
+#[test]
+fn typed_natives_agree_on_both_engines() {
+    let scripts = [
+        "let all = fighters(); let mine = fighters_of(player);\n\
+         let near = fighters_within(this_fighter, 3);\n\
+         [all.len(), mine.len(), near.len(), all == fighters(), players().len()]",
+        "let hexes = battlefield_hexes();\n\
+         let open = hexes_without_types(hexes, [\"blocked\"]);\n\
+         let copy = open; copy.push(open[0]); copy.remove(0);\n\
+         [hexes.len(), open.len(), copy.len(), open == hexes_without_types(hexes, [\"blocked\"])]",
+        "let r = reachable_hexes(this_fighter, 2); let c = charge_hexes(this_fighter);\n\
+         [r.len(), c.len(), r.contains(hex_of(this_fighter)), count_faces([\"a\", \"b\", \"a\"], [\"a\"])]",
+        "let f = fighters(); f[0] = 3; [f[0], fighters()[0] == this_fighter || true]",
+        "fighters_with_reactions(fighters(), [\"after_attack\"], target, ())",
+        "fighters_with_reactions([this_fighter, 2], [\"after_attack\"], (), ())",
+        "fighters_with_reactions(fighters(), [\"after_attack\"], 5, ())",
+        "count_faces([\"a\", 1], [\"a\"])",
+        "hexes_without_types(battlefield_hexes(), [\"blocked\", this_fighter])",
+    ];
+    let context =
+        ScriptContext::effect("typed").with_variables(["this_fighter", "target", "player"]);
+    for text in scripts {
+        let results = on_both_engines("typed.gloam", text, &context);
+        assert_eq!(results[0], results[1], "{text}");
+    }
+}

@@ -10,8 +10,7 @@ use crate::abilities::check_event_fighters;
 use crate::functions::{Ncc, Res, draw_from, effect, refused};
 use crate::runtime::{MAX_CONDITION_DEPTH, RunState, Stop, stop_run, with_run, with_run_raw};
 use crate::values::{
-    as_card, as_piece, humanize_types, items_of, list_of, type_name, val_card, val_piece,
-    val_string,
+    as_piece, humanize_types, items_of, list_of, type_name, val_card, val_piece, val_string,
 };
 use crate::world::{CardInfo, CardRestriction, WeaponInfo};
 
@@ -59,18 +58,18 @@ fn register_queries(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "cards_of_kind",
-        |ctx: Ncc, cards: Array, kind: ImmutableString| -> Res<Array> {
+        |ctx: Ncc, cards: Items, kind: ImmutableString| -> Res<Listed> {
             const F: &str = "cards_of_kind";
             with_run(&ctx, F, |run| {
-                let mut found = Array::new();
-                for card in list_of(F, "cards", "cards", &cards, as_card)? {
+                let mut found = Vec::new();
+                for card in items_of(F, "cards", "cards", &cards.0, val_card)? {
                     if info(run, F, card)?.kind == kind.as_str() {
-                        found.push(Dynamic::from(card));
+                        found.push(card.into());
                     }
                 }
-                Ok(found)
+                Ok(Listed(found))
             })
         },
     );

@@ -2,7 +2,7 @@
 //! their values and keywords, its defence symbol, and the hexes around it. Its abilities and
 //! inspire condition are in `abilities.rs`.
 
-use crate::compiled::Registrar;
+use crate::compiled::{Arg, Registrar};
 use gloam_core::{Hex, PieceId};
 use rhai::{Array, Dynamic, ImmutableString};
 
@@ -180,9 +180,9 @@ pub(crate) fn register(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn("hexes_around", |ctx: Ncc, x: Dynamic| -> Res<Array> {
+    engine.register_typed("hexes_around", |ctx: Ncc, x: Arg| -> Res<Array> {
         with_run(&ctx, "hexes_around", |run| {
-            let Some(center) = place(run, "hexes_around", "x", &x)? else {
+            let Some(center) = place(run, "hexes_around", "x", &x.0)? else {
                 return Ok(Array::new());
             };
             let mut around: Vec<Hex> = center

@@ -1,8 +1,8 @@
 //! What a script asks to happen after it finishes: the rules' flow.
 
-use crate::compiled::Registrar;
-use gloam_core::{CardId, GameResult, Hex, PieceId, PlayerId, Value};
-use rhai::{Array, Dynamic, ImmutableString, Map};
+use crate::compiled::{Entries, Fields, Registrar, Val};
+use gloam_core::{CardId, GameResult, PieceId, PlayerId, Value};
+use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::functions::{Ncc, Res, effect};
 use crate::runtime::{RunState, Stop, with_run};
@@ -57,46 +57,34 @@ pub enum FlowRequest {
 
 /// A value a flow variable may hold: a fighter, player, card, hex, int, bool, string or a
 /// list of those; `None` for anything else.
-pub(crate) fn flow_value(value: &Dynamic) -> Option<Value> {
-    if let Some(n) = crate::values::int_of(value) {
-        Some(Value::Int(n))
-    } else if let Some(b) = crate::values::bool_of(value) {
-        Some(Value::Bool(b))
-    } else if value.is_string() {
-        Some(Value::Str(value.to_string()))
-    } else if let Some(piece) = value.read_lock::<PieceId>().map(|id| *id) {
-        Some(Value::Piece(piece))
-    } else if let Some(player) = value.read_lock::<PlayerId>().map(|id| *id) {
-        Some(Value::Player(player))
-    } else if let Some(card) = value.read_lock::<CardId>().map(|id| *id) {
-        Some(Value::Card(card))
-    } else if let Some(hex) = value.read_lock::<Hex>().map(|id| *id) {
-        Some(Value::Hex(hex))
-    } else if let Some(items) = value.read_lock::<Array>() {
-        items
-            .iter()
-            .map(flow_value)
-            .collect::<Option<_>>()
-            .map(Value::List)
-    } else {
-        None
-    }
+pub(crate) fn flow_value(value: &Val) -> Option<Value> {
+    Some(match value {
+        Val::Int(n) => Value::Int(*n),
+        Val::Bool(b) => Value::Bool(*b),
+        Val::Str(s) => Value::Str(s.to_string()),
+        Val::Piece(piece) => Value::Piece(*piece),
+        Val::Player(player) => Value::Player(*player),
+        Val::Card(card) => Value::Card(*card),
+        Val::Hex(hex) => Value::Hex(*hex),
+        Val::List(items) => Value::List(items.iter().map(flow_value).collect::<Option<_>>()?),
+        _ => return None,
+    })
 }
 
 /// The variables of `then(step, vars)`, sorted by name; an error naming the first key whose
 /// value a step cannot receive.
-pub(crate) fn flow_vars(vars: &Map) -> Result<Vec<(String, Value)>, Stop> {
+pub(crate) fn flow_vars(vars: &Entries) -> Result<Vec<(String, Value)>, Stop> {
     vars.iter()
         .map(|(key, value)| {
             flow_value(value)
                 .map(|value| (key.to_string(), value))
                 .ok_or_else(|| {
-                    let what = match value.read_lock::<Array>() {
-                        Some(items) => {
+                    let what = match value {
+                        Val::List(items) => {
                             let bad = items.iter().find(|item| flow_value(item).is_none());
-                            format!("a list holding a {}", bad.map_or("value", type_name))
+                            format!("a list holding a {}", bad.map_or("value", Val::kind))
                         }
-                        None => format!("a {}", type_name(value)),
+                        other => format!("a {}", other.kind()),
                     };
                     Stop::failed(
                         "then",
@@ -113,12 +101,12 @@ pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn("then", |ctx: Ncc, step: ImmutableString| -> Res<()> {
         with_run(&ctx, "then", |run| then(run, &step, Vec::new()))
     });
-    engine.register_fn(
+    engine.register_typed(
         "then",
-        |ctx: Ncc, step: ImmutableString, vars: Map| -> Res<()> {
+        |ctx: Ncc, step: ImmutableString, vars: Fields| -> Res<()> {
             with_run(&ctx, "then", |run| {
                 effect(run, "then")?;
-                let vars = flow_vars(&vars)?;
+                let vars = flow_vars(&vars.0)?;
                 then(run, &step, vars)
             })
         },

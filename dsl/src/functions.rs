@@ -4,7 +4,7 @@
 //! [`RunState::state`], effects change the working copy through [`gloam_core::Ctx`], choices
 //! take the next recorded answer or stop the script with a request.
 
-use crate::compiled::{Items, Listed, Registrar};
+use crate::compiled::{Arg, Items, Listed, Registrar, Val};
 use gloam_core::{
     Answer, CardId, Choice, Duration, Hex, MAX_PUSH_DISTANCE, ModOp, ModTarget, ModifierSpec,
     Options, PieceId, PlayerId, Pool, Position, PushConstraint, PushDistance, Request, RuleError,
@@ -224,41 +224,30 @@ pub(crate) fn place(
     run: &RunState,
     function: &'static str,
     param: &str,
-    value: &Dynamic,
+    value: &Val,
 ) -> Result<Option<Hex>, Stop> {
-    // Read in place: cloning a game value out of a `Dynamic` allocates, and this runs for
-    // every `distance`, `visible` and `adjacent` a script's closures call.
-    let piece = value.read_lock::<PieceId>().map(|piece| *piece);
-    if let Some(piece) = piece {
-        return run.piece_hex(function, piece);
-    }
-    let hex = value.read_lock::<Hex>().map(|hex| *hex);
-    if let Some(hex) = hex {
-        Ok(run.world.battlefield.contains(hex).then_some(hex))
-    } else {
-        Err(Stop::failed(
+    match value {
+        Val::Piece(piece) => run.piece_hex(function, *piece),
+        Val::Hex(hex) => Ok(run.world.battlefield.contains(*hex).then_some(*hex)),
+        other => Err(Stop::failed(
             function,
             format!(
                 "`{param}` must be a fighter or a hex, not a {}",
-                type_name(value)
+                other.kind()
             ),
-        ))
+        )),
     }
 }
 
 /// The scope of a "fighter or player" argument.
-fn subject(function: &'static str, value: &Dynamic) -> Result<Scope, Stop> {
-    let piece = value.read_lock::<PieceId>().map(|piece| *piece);
-    let player = value.read_lock::<PlayerId>().map(|player| *player);
-    if let Some(piece) = piece {
-        Ok(Scope::Piece(piece))
-    } else if let Some(player) = player {
-        Ok(Scope::Player(player))
-    } else {
-        Err(Stop::failed(
+fn subject(function: &'static str, value: &Val) -> Result<Scope, Stop> {
+    match value {
+        Val::Piece(piece) => Ok(Scope::Piece(*piece)),
+        Val::Player(player) => Ok(Scope::Player(*player)),
+        other => Err(Stop::failed(
             function,
-            format!("expected a fighter or a player, not a {}", type_name(value)),
-        ))
+            format!("expected a fighter or a player, not a {}", other.kind()),
+        )),
     }
 }
 
@@ -424,21 +413,18 @@ fn register_queries(engine: &mut Registrar) {
                 .map_or(Dynamic::UNIT, Dynamic::from))
         })
     });
-    engine.register_fn(
-        "adjacent",
-        |ctx: Ncc, a: Dynamic, b: Dynamic| -> Res<bool> {
-            with_run(&ctx, "adjacent", |run| {
-                let a = place(run, "adjacent", "a", &a)?;
-                let b = place(run, "adjacent", "b", &b)?;
-                Ok(matches!((a, b), (Some(a), Some(b)) if a.is_adjacent(b)))
-            })
-        },
-    );
-    engine.register_fn("distance", |ctx: Ncc, a: Dynamic, b: Dynamic| -> Res<i64> {
+    engine.register_typed("adjacent", |ctx: Ncc, a: Arg, b: Arg| -> Res<bool> {
+        with_run(&ctx, "adjacent", |run| {
+            let a = place(run, "adjacent", "a", &a.0)?;
+            let b = place(run, "adjacent", "b", &b.0)?;
+            Ok(matches!((a, b), (Some(a), Some(b)) if a.is_adjacent(b)))
+        })
+    });
+    engine.register_typed("distance", |ctx: Ncc, a: Arg, b: Arg| -> Res<i64> {
         with_run(&ctx, "distance", |run| {
             let (Some(from), Some(to)) = (
-                place(run, "distance", "a", &a)?,
-                place(run, "distance", "b", &b)?,
+                place(run, "distance", "a", &a.0)?,
+                place(run, "distance", "b", &b.0)?,
             ) else {
                 return Err(Stop::failed(
                     "distance",
@@ -448,10 +434,10 @@ fn register_queries(engine: &mut Registrar) {
             Ok(i64::from(from.distance_to(to)))
         })
     });
-    engine.register_fn("visible", |ctx: Ncc, a: Dynamic, b: Dynamic| -> Res<bool> {
+    engine.register_typed("visible", |ctx: Ncc, a: Arg, b: Arg| -> Res<bool> {
         with_run(&ctx, "visible", |run| {
-            let a = place(run, "visible", "a", &a)?;
-            let b = place(run, "visible", "b", &b)?;
+            let a = place(run, "visible", "a", &a.0)?;
+            let b = place(run, "visible", "b", &b.0)?;
             Ok(match (a, b) {
                 (Some(a), Some(b)) => run.world.sight.visible(a, b).unwrap_or(false),
                 _ => false,
@@ -539,11 +525,11 @@ fn register_queries(engine: &mut Registrar) {
     engine.register_fn("counter", |ctx: Ncc, name: ImmutableString| -> Res<i64> {
         with_run(&ctx, "counter", |run| Ok(run.state().counter(&name)))
     });
-    engine.register_fn(
+    engine.register_typed(
         "counter",
-        |ctx: Ncc, who: Dynamic, name: ImmutableString| -> Res<i64> {
+        |ctx: Ncc, who: Arg, name: ImmutableString| -> Res<i64> {
             with_run(&ctx, "counter", |run| {
-                let scope = subject("counter", &who)?;
+                let scope = subject("counter", &who.0)?;
                 counter_of(run, "counter", scope, &name)
             })
         },
@@ -706,12 +692,12 @@ fn register_effects(engine: &mut Registrar) {
             with_run(&ctx, "push", |run| push(run, "push", fighter, hexes, None))
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "push_away",
-        |ctx: Ncc, fighter: PieceId, from: Dynamic, hexes: i64| -> Res<bool> {
+        |ctx: Ncc, fighter: PieceId, from: Arg, hexes: i64| -> Res<bool> {
             with_run(&ctx, "push_away", |run| {
                 effect(run, "push_away")?;
-                let Some(from) = place(run, "push_away", "from", &from).map_err(refused)? else {
+                let Some(from) = place(run, "push_away", "from", &from.0).map_err(refused)? else {
                     return Err(Stop::refused(
                         "push_away",
                         "the hex to push away from is not on the battlefield",
@@ -831,12 +817,12 @@ fn register_effects(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "set_counter",
-        |ctx: Ncc, who: Dynamic, name: ImmutableString, value: i64| -> Res<()> {
+        |ctx: Ncc, who: Arg, name: ImmutableString, value: i64| -> Res<()> {
             with_run(&ctx, "set_counter", |run| {
                 effect(run, "set_counter")?;
-                let scope = subject("set_counter", &who)?;
+                let scope = subject("set_counter", &who.0)?;
                 not_below_zero(run, "set_counter", scope, &name, value)?;
                 run.ctx()
                     .set_counter(scope, &name, value)
@@ -855,12 +841,12 @@ fn register_effects(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "add_counter",
-        |ctx: Ncc, who: Dynamic, name: ImmutableString, amount: i64| -> Res<i64> {
+        |ctx: Ncc, who: Arg, name: ImmutableString, amount: i64| -> Res<i64> {
             with_run(&ctx, "add_counter", |run| {
                 effect(run, "add_counter")?;
-                let scope = subject("add_counter", &who)?;
+                let scope = subject("add_counter", &who.0)?;
                 let current = counter_of(run, "add_counter", scope, &name).map_err(refused)?;
                 if let Some(value) = current.checked_add(amount) {
                     not_below_zero(run, "add_counter", scope, &name, value)?;
@@ -874,11 +860,11 @@ fn register_effects(engine: &mut Registrar) {
     engine.register_fn("mark", |ctx: Ncc, event: ImmutableString| -> Res<()> {
         with_run(&ctx, "mark", |run| mark(run, &event, Scope::Game))
     });
-    engine.register_fn(
+    engine.register_typed(
         "mark",
-        |ctx: Ncc, event: ImmutableString, who: Dynamic| -> Res<()> {
+        |ctx: Ncc, event: ImmutableString, who: Arg| -> Res<()> {
             with_run(&ctx, "mark", |run| {
-                let scope = subject("mark", &who)?;
+                let scope = subject("mark", &who.0)?;
                 mark(run, &event, scope)
             })
         },
@@ -910,11 +896,11 @@ fn register_effects(engine: &mut Registrar) {
     engine.register_fn("say", |ctx: Ncc, text: ImmutableString| -> Res<()> {
         with_run(&ctx, "say", |run| say(run, &text, Scope::Game))
     });
-    engine.register_fn(
+    engine.register_typed(
         "say",
-        |ctx: Ncc, text: ImmutableString, who: Dynamic| -> Res<()> {
+        |ctx: Ncc, text: ImmutableString, who: Arg| -> Res<()> {
             with_run(&ctx, "say", |run| {
-                let scope = subject("say", &who)?;
+                let scope = subject("say", &who.0)?;
                 say(run, &text, scope)
             })
         },

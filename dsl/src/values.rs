@@ -193,11 +193,6 @@ pub(crate) fn as_string(item: &Dynamic) -> Option<ImmutableString> {
     item.read_lock::<ImmutableString>().map(|s| s.clone())
 }
 
-/// A list item read as a card, in place.
-pub(crate) fn as_card(item: &Dynamic) -> Option<CardId> {
-    item.read_lock::<CardId>().map(|card| *card)
-}
-
 /// A list item read as a fighter, in place.
 pub(crate) fn as_piece(item: &Dynamic) -> Option<PieceId> {
     item.read_lock::<PieceId>().map(|piece| *piece)

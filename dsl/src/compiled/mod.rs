@@ -16,8 +16,8 @@ use std::rc::Rc;
 use rhai::{AST, Engine};
 
 pub(crate) use eval::{Finish, Lines, Suspension};
-pub(crate) use natives::{Arg, Items, Listed, Natives, Registrar};
-pub(crate) use value::Val;
+pub(crate) use natives::{Arg, Fields, Items, Listed, Natives, Registrar};
+pub(crate) use value::{Entries, Val};
 
 use crate::Limits;
 

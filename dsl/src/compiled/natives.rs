@@ -12,10 +12,10 @@ use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::value::Val;
+use super::value::{Entries, Val};
 use rhai::{
-    Array, Dynamic, Engine, EvalAltResult, Identifier, NativeCallContext, RhaiFunc, RhaiNativeFunc,
-    Variant,
+    Array, Dynamic, Engine, EvalAltResult, Identifier, Map, NativeCallContext, RhaiFunc,
+    RhaiNativeFunc, Variant,
 };
 
 /// A registered function called with its arguments borrowed (`docs/compiler.md`, "Calls
@@ -431,6 +431,29 @@ impl Param for Items {
     fn from_val(value: &Val) -> Option<Items> {
         match value {
             Val::List(items) => Some(Items(Rc::clone(items))),
+            _ => None,
+        }
+    }
+}
+
+/// A map parameter read as the evaluator's map (Rhai passes a map).
+pub(crate) struct Fields(pub(crate) Rc<Entries>);
+
+impl Param for Fields {
+    type Rhai = Map;
+
+    fn from_rhai(value: Map) -> Fields {
+        Fields(Rc::new(
+            value
+                .into_iter()
+                .map(|(key, value)| (key, Val::from_dynamic(value)))
+                .collect(),
+        ))
+    }
+
+    fn from_val(value: &Val) -> Option<Fields> {
+        match value {
+            Val::Map(entries) => Some(Fields(Rc::clone(entries))),
             _ => None,
         }
     }

@@ -16,7 +16,7 @@ use rhai::{
 
 use crate::FunctionKind::{Choice as ChoiceKind, Effect};
 use crate::runtime::{Lookup, RunState, Stop, memo_lookup, memo_store, with_run};
-use crate::values::{items_of, type_name, val_string};
+use crate::values::{items_of, type_name, val_card, val_hex, val_piece, val_string};
 
 pub(crate) type Res<T> = Result<T, Box<EvalAltResult>>;
 pub(crate) type Ncc<'a> = NativeCallContext<'a>;
@@ -1178,9 +1178,9 @@ fn push(
 /// The items of a choice's list, each turned into a kernel choice.
 fn choices_of(
     function: &'static str,
-    items: &Array,
+    items: &[Val],
     what: &str,
-    convert: impl Fn(&Dynamic) -> Option<Choice>,
+    convert: impl Fn(&Val) -> Option<Choice>,
 ) -> Result<Vec<Choice>, Stop> {
     let mut choices: Vec<Choice> = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
@@ -1190,7 +1190,7 @@ fn choices_of(
                 format!(
                     "expects a list of {what}; item {} is a {}",
                     index + 1,
-                    type_name(item)
+                    item.kind()
                 ),
             )
         })?;
@@ -1237,24 +1237,24 @@ pub(crate) fn ask(
 /// reveals them together once all are in. The answers, in the order of `players`.
 fn choose_secretly(
     run: &mut RunState,
-    players: &Array,
-    options: &Array,
+    players: &[Val],
+    options: &[Val],
     prompt: &str,
-) -> Result<Array, Stop> {
+) -> Result<Listed, Stop> {
     const NAME: &str = "choose_secretly";
     run.check_effect(NAME, ChoiceKind)?;
     let mut asked: Vec<PlayerId> = Vec::with_capacity(players.len());
     for (index, item) in players.iter().enumerate() {
-        let player = item.read_lock::<PlayerId>().map(|v| *v).ok_or_else(|| {
-            Stop::failed(
+        let Val::Player(player) = *item else {
+            return Err(Stop::failed(
                 NAME,
                 format!(
                     "expects a list of players; item {} is a {}",
                     index + 1,
-                    type_name(item)
+                    item.kind()
                 ),
-            )
-        })?;
+            ));
+        };
         if asked.contains(&player) {
             return Err(Stop::failed(
                 NAME,
@@ -1267,9 +1267,9 @@ fn choose_secretly(
         asked.push(player);
     }
     if asked.is_empty() {
-        return Ok(Array::new());
+        return Ok(Listed(Vec::new()));
     }
-    let per_player = !options.is_empty() && options.iter().all(Dynamic::is_array);
+    let per_player = !options.is_empty() && options.iter().all(|item| matches!(item, Val::List(_)));
     if per_player && options.len() != asked.len() {
         return Err(Stop::failed(
             NAME,
@@ -1280,12 +1280,15 @@ fn choose_secretly(
             ),
         ));
     }
-    let as_option = |item: &Dynamic| item.is_string().then(|| Choice::Option(item.to_string()));
+    let as_option = |item: &Val| item.as_str().map(|text| Choice::Option(text.to_string()));
     let mut requests = Vec::with_capacity(asked.len());
     for (index, player) in asked.iter().enumerate() {
         let choices = if per_player {
-            let list = options[index].clone().into_array().unwrap_or_default();
-            choices_of(NAME, &list, "options (strings)", as_option)?
+            let list: &[Val] = match &options[index] {
+                Val::List(items) => items,
+                _ => &[],
+            };
+            choices_of(NAME, list, "options (strings)", as_option)?
         } else {
             choices_of(NAME, options, "options (strings)", as_option)?
         };
@@ -1301,27 +1304,28 @@ fn choose_secretly(
     answers
         .into_iter()
         .map(|answer| match answer {
-            Answer::One(Choice::Option(option)) => Ok(Dynamic::from(ImmutableString::from(option))),
+            Answer::One(Choice::Option(option)) => Ok(Val::Str(option.into())),
             _ => Err(Stop::failed(NAME, "the recorded answer is not an option")),
         })
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(Listed)
 }
 
 fn register_choices(engine: &mut Registrar) {
-    engine.register_fn(
+    engine.register_typed(
         "choose_secretly",
-        |ctx: Ncc, players: Array, options: Array, prompt: ImmutableString| -> Res<Array> {
+        |ctx: Ncc, players: Items, options: Items, prompt: ImmutableString| -> Res<Listed> {
             with_run(&ctx, "choose_secretly", |run| {
-                choose_secretly(run, &players, &options, &prompt)
+                choose_secretly(run, &players.0, &options.0, &prompt)
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "choose_fighter",
-        |ctx: Ncc, fighters: Array, prompt: ImmutableString| -> Res<PieceId> {
+        |ctx: Ncc, fighters: Items, prompt: ImmutableString| -> Res<PieceId> {
             with_run(&ctx, "choose_fighter", |run| {
-                let choices = choices_of("choose_fighter", &fighters, "fighters", |item| {
-                    item.read_lock::<PieceId>().map(|v| *v).map(Choice::Piece)
+                let choices = choices_of("choose_fighter", &fighters.0, "fighters", |item| {
+                    val_piece(item).map(Choice::Piece)
                 })?;
                 match ask(run, "choose_fighter", choices, &prompt)? {
                     Choice::Piece(piece) => Ok(piece),
@@ -1333,12 +1337,12 @@ fn register_choices(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "choose_hex",
-        |ctx: Ncc, hexes: Array, prompt: ImmutableString| -> Res<Hex> {
+        |ctx: Ncc, hexes: Items, prompt: ImmutableString| -> Res<Hex> {
             with_run(&ctx, "choose_hex", |run| {
-                let choices = choices_of("choose_hex", &hexes, "hexes", |item| {
-                    item.read_lock::<Hex>().map(|v| *v).map(Choice::Hex)
+                let choices = choices_of("choose_hex", &hexes.0, "hexes", |item| {
+                    val_hex(item).map(Choice::Hex)
                 })?;
                 match ask(run, "choose_hex", choices, &prompt)? {
                     Choice::Hex(hex) => Ok(hex),
@@ -1347,13 +1351,14 @@ fn register_choices(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "choose_option",
-        |ctx: Ncc, options: Array, prompt: ImmutableString| -> Res<ImmutableString> {
+        |ctx: Ncc, options: Items, prompt: ImmutableString| -> Res<ImmutableString> {
             with_run(&ctx, "choose_option", |run| {
-                let choices = choices_of("choose_option", &options, "options (strings)", |item| {
-                    item.is_string().then(|| Choice::Option(item.to_string()))
-                })?;
+                let choices =
+                    choices_of("choose_option", &options.0, "options (strings)", |item| {
+                        item.as_str().map(|text| Choice::Option(text.to_string()))
+                    })?;
                 match ask(run, "choose_option", choices, &prompt)? {
                     Choice::Option(option) => Ok(option.into()),
                     _ => Err(Stop::failed("choose_option", "the answer is not an option")),
@@ -1361,12 +1366,12 @@ fn register_choices(engine: &mut Registrar) {
             })
         },
     );
-    engine.register_fn(
+    engine.register_typed(
         "choose_card",
-        |ctx: Ncc, cards: Array, prompt: ImmutableString| -> Res<CardId> {
+        |ctx: Ncc, cards: Items, prompt: ImmutableString| -> Res<CardId> {
             with_run(&ctx, "choose_card", |run| {
-                let choices = choices_of("choose_card", &cards, "cards", |item| {
-                    item.read_lock::<CardId>().map(|v| *v).map(Choice::Card)
+                let choices = choices_of("choose_card", &cards.0, "cards", |item| {
+                    val_card(item).map(Choice::Card)
                 })?;
                 match ask(run, "choose_card", choices, &prompt)? {
                     Choice::Card(card) => Ok(card),

@@ -229,62 +229,60 @@ impl Val {
     /// reads its argument: in place where the value holds a `T` itself, else through
     /// Rhai's value (a list for `Array`, any value for `Dynamic`).
     pub(crate) fn read<T: Variant + Clone>(&self) -> Option<T> {
-        let any: Option<&dyn Any> = match self {
-            Val::Unit => Some(&()),
-            Val::Bool(b) => Some(b),
-            Val::Int(n) => Some(n),
-            Val::Str(s) => Some(s),
-            Val::Piece(id) => Some(id),
-            Val::Hex(id) => Some(id),
-            Val::Player(id) => Some(id),
-            Val::Card(id) => Some(id),
+        // Each arm's types are known where it is compiled: the test of `T` is made then,
+        // not at run time through `Any`'s table.
+        let found = match self {
+            Val::Unit => same::<(), T>(&()),
+            Val::Bool(b) => same::<bool, T>(b),
+            Val::Int(n) => same::<INT, T>(n),
+            Val::Str(s) => same::<ImmutableString, T>(s),
+            Val::Piece(id) => same::<PieceId, T>(id),
+            Val::Hex(id) => same::<Hex, T>(id),
+            Val::Player(id) => same::<PlayerId, T>(id),
+            Val::Card(id) => same::<CardId, T>(id),
             Val::Other(value) => return value.read_lock::<T>().map(|v| v.clone()),
             Val::List(_) | Val::Map(_) => None,
         };
-        if let Some(value) = any.and_then(|any| any.downcast_ref::<T>()) {
-            return Some(value.clone());
+        match found {
+            Some(value) => Some(value.clone()),
+            None => self.to_dynamic().try_cast::<T>(),
         }
-        self.to_dynamic().try_cast::<T>()
     }
 
     /// A native's result as a value: an id, a number, a flag or a string as itself, a
     /// `Dynamic` or a list taken over, any other value as Rhai holds it.
     pub(crate) fn from_native<R: Variant + Clone>(result: R) -> Val {
-        let mut result = Some(result);
-        let any: &mut dyn Any = &mut result;
-        if let Some(slot) = any.downcast_mut::<Option<Dynamic>>() {
-            return slot.take().map_or(Val::Unit, Val::from_dynamic);
-        }
-        if let Some(slot) = any.downcast_mut::<Option<Array>>() {
-            let items = slot.take().unwrap_or_default();
-            return Val::List(Rc::new(items.into_iter().map(Val::from_dynamic).collect()));
-        }
-        if let Some(slot) = any.downcast_mut::<Option<String>>() {
-            return Val::Str(slot.take().unwrap_or_default().into());
-        }
+        // `R` is known where this is compiled: each test of it is made then.
         macro_rules! as_itself {
-            ($($t:ty => $variant:ident),* $(,)?) => {
-                $(if let Some(Some(value)) = any.downcast_mut::<Option<$t>>() {
-                    return Val::$variant(value.clone());
+            ($($t:ty => $make:expr),* $(,)?) => {
+                $(if TypeId::of::<R>() == TypeId::of::<$t>() {
+                    let mut slot = Some(result);
+                    if let Some(value) = (&mut slot as &mut dyn Any)
+                        .downcast_mut::<Option<$t>>()
+                        .and_then(Option::take)
+                    {
+                        return $make(value);
+                    }
+                    return Val::Unit;
                 })*
             };
         }
         as_itself!(
-            bool => Bool,
-            INT => Int,
-            ImmutableString => Str,
-            PieceId => Piece,
-            Hex => Hex,
-            PlayerId => Player,
-            CardId => Card,
+            INT => Val::Int,
+            bool => Val::Bool,
+            PieceId => Val::Piece,
+            Hex => Val::Hex,
+            PlayerId => Val::Player,
+            CardId => Val::Card,
+            ImmutableString => Val::Str,
+            String => |text: String| Val::Str(text.into()),
+            () => |()| Val::Unit,
+            Dynamic => Val::from_dynamic,
+            Array => |items: Array| Val::List(Rc::new(
+                items.into_iter().map(Val::from_dynamic).collect()
+            )),
         );
-        if any.downcast_mut::<Option<()>>().is_some() {
-            return Val::Unit;
-        }
-        match result {
-            Some(result) => Val::from_dynamic(Dynamic::from(result)),
-            None => Val::Unit,
-        }
+        Val::from_dynamic(Dynamic::from(result))
     }
 
     /// The sizes Rhai counts against the limits: list items, map entries, string bytes,
@@ -348,6 +346,16 @@ macro_rules! from_id {
 }
 
 from_id!(PieceId => Piece, Hex => Hex, PlayerId => Player, CardId => Card);
+
+/// `value` as a `B`, when `A` is `B` (decided where it is compiled, both types known).
+#[inline]
+fn same<A: 'static, B: 'static>(value: &A) -> Option<&B> {
+    if TypeId::of::<A>() == TypeId::of::<B>() {
+        (value as &dyn Any).downcast_ref::<B>()
+    } else {
+        None
+    }
+}
 
 /// Whether two values are the same value of the same type, as the evaluator compares a
 /// game id with `==` (only used on ids, numbers, flags and strings).

@@ -32,16 +32,12 @@ fn current_abilities<'a>(
     run: &'a RunState,
     function: &'static str,
     fighter: PieceId,
-) -> Result<Vec<&'a AbilityInfo>, Stop> {
+) -> Result<impl Iterator<Item = &'a AbilityInfo>, Stop> {
     let inspired = inspired(run, function, fighter)?;
     Ok(profile(run, function, fighter)?
-        .map(|info| {
-            info.abilities
-                .iter()
-                .filter(|ability| usable(ability.side, inspired))
-                .collect()
-        })
-        .unwrap_or_default())
+        .map_or(&[][..], |info| info.abilities.as_slice())
+        .iter()
+        .filter(move |ability| usable(ability.side, inspired)))
 }
 
 /// A reaction's name and its condition, if it has one.
@@ -49,21 +45,31 @@ type Reaction = (String, Option<Rc<Script>>);
 
 /// `fighter`'s reactions (abilities with `reaction = true` on its current side) used in one
 /// of `windows`, in the order of its abilities.
+fn reactions_in_windows<'a>(
+    run: &'a RunState,
+    function: &'static str,
+    fighter: PieceId,
+    windows: &'a [ImmutableString],
+) -> Result<impl Iterator<Item = &'a AbilityInfo>, Stop> {
+    Ok(
+        current_abilities(run, function, fighter)?.filter(|ability| {
+            ability.reaction
+                && ability
+                    .window
+                    .as_deref()
+                    .is_some_and(|window| windows.iter().any(|w| w.as_str() == window))
+        }),
+    )
+}
+
+/// [`reactions_in_windows`], each with its name and condition.
 fn reactions_for(
     run: &RunState,
     function: &'static str,
     fighter: PieceId,
     windows: &[ImmutableString],
 ) -> Result<Vec<Reaction>, Stop> {
-    Ok(current_abilities(run, function, fighter)?
-        .into_iter()
-        .filter(|ability| {
-            ability.reaction
-                && ability
-                    .window
-                    .as_deref()
-                    .is_some_and(|window| windows.iter().any(|w| w.as_str() == window))
-        })
+    Ok(reactions_in_windows(run, function, fighter, windows)?
         .map(|ability| (ability.name.clone(), ability.condition.clone()))
         .collect())
 }
@@ -76,7 +82,6 @@ fn ability<'a>(
     name: &str,
 ) -> Result<&'a AbilityInfo, Stop> {
     current_abilities(run, function, fighter)?
-        .into_iter()
         .find(|ability| ability.name == name)
         .ok_or_else(|| {
             Stop::failed(
@@ -238,7 +243,6 @@ pub(crate) fn register(engine: &mut Registrar) {
     engine.register_fn("abilities", |ctx: Ncc, fighter: PieceId| -> Res<Array> {
         with_run(&ctx, "abilities", |run| {
             Ok(current_abilities(run, "abilities", fighter)?
-                .into_iter()
                 .map(|ability| string(&ability.name))
                 .collect())
         })
@@ -316,12 +320,17 @@ pub(crate) fn register(engine: &mut Registrar) {
                 let windows = items_of(F, "windows", "window names", &windows.0, val_string)?;
                 fighters
                     .into_iter()
-                    .map(|fighter| Ok((fighter, reactions_for(run, F, fighter, &windows)?)))
+                    .map(|fighter| {
+                        let conditions = reactions_in_windows(run, F, fighter, &windows)?
+                            .map(|ability| ability.condition.clone())
+                            .collect::<Vec<_>>();
+                        Ok((fighter, conditions))
+                    })
                     .collect::<Result<Vec<_>, Stop>>()
             })?;
             let mut found = Vec::new();
             for (fighter, reactions) in candidates {
-                for (_, condition) in reactions {
+                for condition in reactions {
                     if condition_holds(&ctx, F, fighter, condition.as_ref(), target, attacker)? {
                         found.push(fighter.into());
                         break;

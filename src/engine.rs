@@ -976,15 +976,20 @@ impl Rules for RulesetGame {
                 self.run(ctx, frame, script, &extra)
             }
             step => {
-                if !self.inner.ruleset.steps.iter().any(|s| s.name == step) {
+                // The steps with a `run` script, by name; the ruleset's list of steps is
+                // searched only to say why a step is missing from them.
+                let Some(&index) = self.inner.steps.get(step) else {
+                    if !self.inner.ruleset.steps.iter().any(|s| s.name == step) {
+                        return Err(RuleError::step(
+                            step,
+                            "the ruleset has no step of this name",
+                        ));
+                    }
                     return Err(RuleError::step(
                         step,
-                        "the ruleset has no step of this name",
+                        format!("the step `{step}` has no `run` script"),
                     ));
-                }
-                let index = self.inner.steps.get(step).copied().ok_or_else(|| {
-                    RuleError::step(step, format!("the step `{step}` has no `run` script"))
-                })?;
+                };
                 self.run(ctx, frame, &self.inner.loaded.scripts[index].script, &[])
             }
         }

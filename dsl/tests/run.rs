@@ -6,7 +6,7 @@ use common::{fixture, render};
 use gloam_core::{
     Answer, Choice, Event, Hex, ModOp, PieceId, PlayerId, Position, Scope, Value, ZoneId,
 };
-use gloam_dsl::{Bindings, Host, Limits, Outcome, ScriptContext, ScriptSource};
+use gloam_dsl::{Bindings, Host, Limits, Outcome, ScriptContext, ScriptEngine, ScriptSource};
 
 fn int(n: i64) -> Value {
     Value::Int(n)
@@ -700,6 +700,8 @@ fn a_profile_counts_each_run_with_the_operations_the_limit_reads() {
     // so the script passes with exactly that limit and fails with one fewer.
     let text = "let n = 0; for i in 0..10 { n += i; } if n > 40 { n } else { 0 }";
     let mut f = fixture();
+    // A profile counts the compiled engine's runs, whatever `GLOAM_SCRIPT_ENGINE` says.
+    f.host.set_script_engine(ScriptEngine::Compiled);
     gloam_dsl::profile::start();
     assert_eq!(f.value(text), int(45));
     assert_eq!(f.value(text), int(45));
@@ -732,6 +734,8 @@ fn a_profile_counts_each_operation_on_its_line_of_the_data_file() {
     let start = file.find("let n").expect("the script");
     let end = file.rfind("n\n    }").expect("its end") + 1;
     let mut f = fixture();
+    // A profile counts the compiled engine's runs, whatever `GLOAM_SCRIPT_ENGINE` says.
+    f.host.set_script_engine(ScriptEngine::Compiled);
     let context = ScriptContext::effect("counting").with_variables(common::EFFECT_VARIABLES);
     let script = f
         .host
@@ -771,6 +775,7 @@ fn a_profile_counts_each_operation_on_its_line_of_the_data_file() {
     );
     // Answered from the start, the same run counts the same on every line.
     let mut fresh = fixture();
+    fresh.host.set_script_engine(ScriptEngine::Compiled);
     let direct = profile_of(&mut fresh, false);
     assert_eq!(direct.lines, resumed.lines);
     // Two profiles merge line by line.

@@ -3,8 +3,12 @@
 //! own invariants). They are checked at load like any condition, inherited and removed
 //! through `extends` like steps, and a broken one fails the game with its name and words.
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
+
+use common::with_mod;
 
 use gloam::agent::Agent as _;
 use gloam::core::{Game, GameState, Position};
@@ -13,15 +17,6 @@ use gloam::sim::{check_game_invariants, play_one, prepare, prepare_for};
 
 fn cards() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
-
-/// The shipped data plus `text` in a file of its own (one per call: tests run in parallel).
-fn with_mod(name: &str, text: &str) -> Vec<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("gloam-invariants-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(format!("{name}.gloam"));
-    std::fs::write(&file, text).expect("write the mod");
-    vec![cards(), file]
 }
 
 /// Harrowdeep with two invariants of a house rule: glory is never negative (true in every

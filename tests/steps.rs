@@ -2,22 +2,10 @@
 //! have, and a step it declares without a `run` script. The flow's data may name a step by
 //! a value made at run time, which the loader's checks cannot see.
 
-use std::path::PathBuf;
+mod common;
 
+use common::with_mod;
 use gloam::sim::{play_one, prepare_for};
-
-fn cards() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cards")
-}
-
-/// The shipped data plus `text` in a file of its own (one per call: tests run in parallel).
-fn with_mod(name: &str, text: &str) -> Vec<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("gloam-steps-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(format!("{name}.gloam"));
-    std::fs::write(&file, text).expect("write the mod");
-    vec![cards(), file]
-}
 
 /// A ruleset whose setup queues the step named `step`, spelt at run time.
 fn probe(name: &str, step: &str) -> String {

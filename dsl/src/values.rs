@@ -110,6 +110,19 @@ pub(crate) fn list_of<T>(
     items: &Array,
     cast: impl Fn(&Dynamic) -> Option<T>,
 ) -> Result<Vec<T>, crate::runtime::Stop> {
+    read_items(function, param, what, items, type_name, cast)
+}
+
+/// The items of `items` read with `cast`; an item it refuses is an error naming its place
+/// and its type (`kind`).
+fn read_items<I, T>(
+    function: &'static str,
+    param: &str,
+    what: &str,
+    items: &[I],
+    kind: impl Fn(&I) -> &'static str,
+    cast: impl Fn(&I) -> Option<T>,
+) -> Result<Vec<T>, crate::runtime::Stop> {
     items
         .iter()
         .enumerate()
@@ -120,7 +133,7 @@ pub(crate) fn list_of<T>(
                     format!(
                         "`{param}` must be a list of {what}; item {} is a {}",
                         index + 1,
-                        type_name(item)
+                        kind(item)
                     ),
                 )
             })
@@ -136,22 +149,7 @@ pub(crate) fn items_of<T>(
     items: &[Val],
     cast: impl Fn(&Val) -> Option<T>,
 ) -> Result<Vec<T>, crate::runtime::Stop> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(index, item)| {
-            cast(item).ok_or_else(|| {
-                crate::runtime::Stop::failed(
-                    function,
-                    format!(
-                        "`{param}` must be a list of {what}; item {} is a {}",
-                        index + 1,
-                        item.kind()
-                    ),
-                )
-            })
-        })
-        .collect()
+    read_items(function, param, what, items, Val::kind, cast)
 }
 
 /// An item of a list parameter read as a fighter.

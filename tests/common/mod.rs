@@ -147,3 +147,13 @@ fn world_starting(loaded: &gloam::load::Loaded) -> Vec<Hex> {
         .map(|h| h.hex)
         .collect()
 }
+
+/// The shipped data plus `text` in a file of its own, named for `name` and the test
+/// process (tests run in parallel): the paths to load, the shipped data first.
+pub fn with_mod(name: &str, text: &str) -> Vec<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("gloam-mod-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.gloam"));
+    std::fs::write(&file, text).expect("write the mod");
+    vec![root().join("cards"), file]
+}

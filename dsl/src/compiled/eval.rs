@@ -171,6 +171,31 @@ fn view_of(args: &[Val]) -> View<'_> {
     view
 }
 
+/// Calls `call` with the arguments as Rhai holds them (the receiver first, if any), and
+/// takes the receiver back after it when `write_back` (the function may have changed it).
+fn as_dynamics<R>(
+    receiver: Option<&mut Val>,
+    args: &[Val],
+    write_back: bool,
+    call: impl FnOnce(&mut [&mut Dynamic]) -> R,
+) -> R {
+    let mut first = receiver.as_ref().map(|value| value.to_dynamic());
+    let mut rest: Dynamics = args.iter().map(Val::to_dynamic).collect();
+    let mut refs = Refs::new();
+    if let Some(first) = &mut first {
+        refs.push(first);
+    }
+    for arg in &mut rest {
+        refs.push(arg);
+    }
+    let result = call(&mut refs);
+    drop(refs);
+    if let (Some(target), Some(first), true) = (receiver, first, write_back) {
+        *target = Val::from_dynamic(first);
+    }
+    result
+}
+
 /// Copies of the arguments.
 fn copies_of<'a>(args: impl Iterator<Item = &'a Val>) -> Args {
     let mut copies = Args::new();
@@ -499,26 +524,15 @@ impl<const LINES: bool> Env<'_, LINES> {
         pos: Position,
         counted: bool,
     ) -> Eval<Val> {
-        let mut first = receiver.as_ref().map(|value| value.to_dynamic());
-        let mut rest: Dynamics = args.iter().map(Val::to_dynamic).collect();
-        let mut refs = Refs::new();
-        if let Some(first) = &mut first {
-            refs.push(first);
-        }
-        for arg in &mut rest {
-            refs.push(arg);
-        }
         let is_ref_mut = receiver.is_some();
-        let result = if counted {
-            self.call_rhai_counted(name, is_ref_mut, &mut refs, pos)
-        } else {
-            self.call_rhai(name, is_ref_mut, &mut refs, pos)
-        };
-        drop(refs);
-        if let (Some(target), Some(first)) = (receiver, first) {
-            *target = Val::from_dynamic(first);
-        }
-        result.map(Val::from_dynamic)
+        as_dynamics(receiver, args, true, |refs| {
+            if counted {
+                self.call_rhai_counted(name, is_ref_mut, refs, pos)
+            } else {
+                self.call_rhai(name, is_ref_mut, refs, pos)
+            }
+        })
+        .map(Val::from_dynamic)
     }
 
     /// An operator on Rhai's own types that the evaluator does not do itself (a string's
@@ -662,24 +676,11 @@ impl<const LINES: bool> Env<'_, LINES> {
                     call.name
                 )));
             };
-            let method = native.func.is_method();
-            let mut first = receiver.as_ref().map(|value| value.to_dynamic());
-            let mut rest: Dynamics = args.iter().map(Val::to_dynamic).collect();
-            let mut refs = Refs::new();
-            if let Some(first) = &mut first {
-                refs.push(first);
-            }
-            for arg in &mut rest {
-                refs.push(arg);
-            }
-            let result = func(Some(context), &mut refs);
-            drop(refs);
             // A method changes the value it was called on; a function that takes its first
             // argument by value must not consume the variable it was called on.
-            if let (Some(target), Some(first), true) = (receiver, first, method) {
-                *target = Val::from_dynamic(first);
-            }
-            result.map(Val::from_dynamic)
+            let method = native.func.is_method();
+            as_dynamics(receiver, args, method, |refs| func(Some(context), refs))
+                .map(Val::from_dynamic)
         };
         let result = match result {
             Ok(result) => result,

@@ -196,6 +196,16 @@ fn as_dynamics<R>(
     result
 }
 
+/// Drops `value`, calling `Val`'s drop only for a value that holds something.
+#[inline]
+fn discard(value: Val) {
+    if value.holds_nothing() {
+        std::mem::forget(value);
+    } else {
+        drop(value);
+    }
+}
+
 /// Copies of the arguments.
 fn copies_of<'a>(args: impl Iterator<Item = &'a Val>) -> Args {
     let mut copies = Args::new();
@@ -1045,9 +1055,12 @@ impl<const LINES: bool> Machine<'_, LINES> {
         };
         let mut value = Val::Unit;
         for (index, statement) in statements.iter().enumerate().skip(start) {
-            value = self
+            let next = self
                 .stmt(statement)
                 .map_err(|flow| marked(flow, || Mark::Block(index)))?;
+            // The value replaced is most often `()`: only a value that holds something
+            // goes through `Val`'s drop.
+            discard(std::mem::replace(&mut value, next));
         }
         Ok(value)
     }

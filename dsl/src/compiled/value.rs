@@ -190,6 +190,15 @@ impl Val {
         }
     }
 
+    /// Whether dropping this value frees nothing (no string, list, map or Rhai value in it).
+    #[inline]
+    pub(crate) fn holds_nothing(&self) -> bool {
+        !matches!(
+            self,
+            Val::Str(_) | Val::List(_) | Val::Map(_) | Val::Other(_)
+        )
+    }
+
     pub(crate) fn is_unit(&self) -> bool {
         matches!(self, Val::Unit)
     }

@@ -5,19 +5,10 @@ use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::compiled::Val;
 
-/// A kernel value as a script value.
+/// A kernel value as a script value (the compiled engine's [`Val::from_value`], as Rhai
+/// holds it).
 pub(crate) fn to_dynamic(value: &Value) -> Dynamic {
-    match value {
-        Value::Int(n) => Dynamic::from_int(*n),
-        Value::Bool(b) => Dynamic::from_bool(*b),
-        Value::Str(s) => Dynamic::from(ImmutableString::from(s.as_str())),
-        Value::Player(player) => Dynamic::from(*player),
-        Value::Piece(piece) => Dynamic::from(*piece),
-        Value::Card(card) => Dynamic::from(*card),
-        Value::Hex(hex) => Dynamic::from(*hex),
-        Value::List(items) => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
-        _ => Dynamic::UNIT,
-    }
+    Val::from_value(value).into_dynamic()
 }
 
 /// The integer `value` holds, if it holds one. Rhai's `as_int` names the type it found

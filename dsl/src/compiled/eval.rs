@@ -634,15 +634,14 @@ impl<const LINES: bool> Env<'_, LINES> {
             // `list.push(item)` on a list in a variable, as Rhai's call of the standard
             // library's `push` does it: the item moved in, then the list's size checked.
             return match receiver {
-                Some(Val::List(items)) if &*call.name == "push" && args.len() == 1 => {
+                Some(list)
+                    if matches!(list, Val::List(_)) && &*call.name == "push" && args.len() == 1 =>
+                {
                     self.track(pos)?;
-                    Rc::make_mut(items).push(std::mem::take(&mut args[0]));
-                    let list = Val::List(std::mem::take(items));
-                    let checked = self.check_size(&list, pos);
-                    if let Val::List(list) = list {
-                        *items = list;
+                    if let Val::List(items) = list {
+                        Rc::make_mut(items).push(std::mem::take(&mut args[0]));
                     }
-                    checked.map(|()| Val::Unit)
+                    self.check_size(list, pos).map(|()| Val::Unit)
                 }
                 receiver => self.call_rhai_with(&call.name, receiver, args, pos, false),
             };
@@ -1275,11 +1274,8 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 }
                 // A choice in the expression iterated over is not resumed.
                 let iterated = self.expr(&for_loop.iter).map_err(abandon)?;
-                let items = match &iterated {
-                    Val::List(_) => {
-                        let Val::List(items) = iterated else {
-                            return Err(Self::lost());
-                        };
+                let items = match iterated {
+                    Val::List(items) => {
                         let items = Rc::try_unwrap(items).unwrap_or_else(|items| (*items).clone());
                         ForItems::List(items.into_iter())
                     }
@@ -1293,7 +1289,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                         } else {
                             return Err(Flow::Bail(format!(
                                 "`for` over a {}",
-                                Dynamic::type_name(value)
+                                Dynamic::type_name(&value)
                             )));
                         }
                     }
@@ -2092,9 +2088,54 @@ impl<const LINES: bool> Machine<'_, LINES> {
     }
 }
 
+/// Where a part of `target` is: a list's item (its index checked) or a map's entry (its
+/// key, which the map may not have).
+enum PartAt {
+    Item(usize),
+    Entry(rhai::ImmutableString),
+}
+
+/// The place of the part `key` names in `target`, or Rhai's error for the key.
+fn locate(engine: &Engine, target: &Val, key: &Val, pos: Position) -> Eval<PartAt> {
+    match target {
+        Val::List(items) => {
+            let Some(number) = key.as_int() else {
+                return Err(mismatch(engine, "i64", key.type_name(), pos));
+            };
+            let len = items.len();
+            match calc_index(len, number) {
+                Some(at) => Ok(PartAt::Item(at)),
+                None => Err(error(EvalAltResult::ErrorArrayBounds(len, number, pos))),
+            }
+        }
+        Val::Map(_) => match key.as_str() {
+            Some(name) => Ok(PartAt::Entry(name.clone())),
+            None => Err(mismatch(engine, "string", key.type_name(), pos)),
+        },
+        other => Err(Flow::Bail(format!("indexing a {}", other.type_name()))),
+    }
+}
+
+fn missing(name: &str, pos: Position) -> Flow {
+    error(EvalAltResult::ErrorPropertyNotFound(name.to_owned(), pos))
+}
+
+/// The part of `target` that `key` names, read where it is (a map's missing entry is an
+/// error).
+fn part_of<'t>(engine: &Engine, target: &'t Val, key: &Val, pos: Position) -> Eval<&'t Val> {
+    match (locate(engine, target, key, pos)?, target) {
+        (PartAt::Item(at), Val::List(items)) => Ok(&items[at]),
+        (PartAt::Entry(name), Val::Map(entries)) => entries
+            .get(name.as_str())
+            .ok_or_else(|| missing(&name, pos)),
+        _ => Err(Flow::Bail("a part of neither a list nor a map".into())),
+    }
+}
+
 /// Runs `body` on one part of `target` in place: a list's item (by index) or a map's entry
 /// (by key, added as `()` when `add` and missing). The part is taken out for the length of
-/// `body` and put back after, whatever `body` returns.
+/// `body` and put back after, whatever `body` returns; a list or map shared with another
+/// holder is copied first (`Rc::make_mut`), as the part may change.
 fn with_part<R>(
     engine: &Engine,
     target: &mut Val,
@@ -2103,41 +2144,26 @@ fn with_part<R>(
     add: bool,
     body: impl FnOnce(&mut Val) -> Eval<R>,
 ) -> Eval<R> {
-    match target {
-        Val::List(items) => {
-            let Some(number) = key.as_int() else {
-                return Err(mismatch(engine, "i64", key.type_name(), pos));
-            };
-            let len = items.len();
-            let Some(at) = calc_index(len, number) else {
-                return Err(error(EvalAltResult::ErrorArrayBounds(len, number, pos)));
-            };
+    match (locate(engine, target, key, pos)?, target) {
+        (PartAt::Item(at), Val::List(items)) => {
             let items = Rc::make_mut(items);
             let mut part = std::mem::take(&mut items[at]);
             let result = body(&mut part);
             items[at] = part;
             result
         }
-        Val::Map(entries) => {
-            let Some(name) = key.as_str().cloned() else {
-                return Err(mismatch(engine, "string", key.type_name(), pos));
-            };
+        (PartAt::Entry(name), Val::Map(entries)) => {
             let entries = Rc::make_mut(entries);
             let mut part = match entries.get_mut(name.as_str()) {
                 Some(value) => std::mem::take(value),
                 None if add => Val::Unit,
-                None => {
-                    return Err(error(EvalAltResult::ErrorPropertyNotFound(
-                        name.to_string(),
-                        pos,
-                    )));
-                }
+                None => return Err(missing(&name, pos)),
             };
             let result = body(&mut part);
             entries.insert(name.as_str().into(), part);
             result
         }
-        other => Err(Flow::Bail(format!("indexing a {}", other.type_name()))),
+        _ => Err(Flow::Bail("a part of neither a list nor a map".into())),
     }
 }
 
@@ -2195,7 +2221,6 @@ fn apply<const LINES: bool>(
             target.clone()
         });
     };
-    let engine = env.engine;
     match (link, first) {
         (Link::NullCheck, _) => {
             if target.is_unit() {
@@ -2208,9 +2233,7 @@ fn apply<const LINES: bool>(
                 // Counted as Rhai counts reading a map's entry.
                 env.track(Position::NONE)?;
                 let key = Val::Str(property.name.as_str().into());
-                return with_part(engine, target, &key, property.pos, false, |part| {
-                    apply(env, part, &links[1..], rest, owned)
-                });
+                return apply_to_part(env, target, &key, property.pos, links, rest, owned);
             }
             env.track(property.pos)?;
             let mut value = env.property(target, property)?;
@@ -2222,9 +2245,7 @@ fn apply<const LINES: bool>(
         }
         (Link::Index(_, pos), Ready::Index(key)) => {
             env.track(Position::NONE)?;
-            with_part(engine, target, key, *pos, false, |part| {
-                apply(env, part, &links[1..], rest, owned)
-            })
+            apply_to_part(env, target, key, *pos, links, rest, owned)
         }
         (Link::Method(call), Ready::Method(args)) => {
             let mut value = env.call_with(call, Some(target), args, false)?;
@@ -2235,6 +2256,32 @@ fn apply<const LINES: bool>(
         }
         _ => Err(Flow::Bail("a chain whose links do not match".into())),
     }
+}
+
+/// Applies the links after the first to the part of `target` that `key` names. A chain
+/// that only reads on (no method call, which may change the part) reads a copy of the
+/// part (a list in it is shared, not copied), so a list shared with another holder is not
+/// copied to be read; otherwise the part is reached in place ([`with_part`]).
+fn apply_to_part<const LINES: bool>(
+    env: &mut Env<'_, LINES>,
+    target: &mut Val,
+    key: &Val,
+    pos: Position,
+    links: &[Link],
+    rest: &mut [Ready],
+    owned: bool,
+) -> Eval<Val> {
+    let engine = env.engine;
+    let reads_only = links[1..]
+        .iter()
+        .all(|link| !matches!(link, Link::Method(_) | Link::Inline(_)));
+    if reads_only {
+        let mut part = part_of(engine, target, key, pos)?.clone();
+        return apply(env, &mut part, &links[1..], rest, true);
+    }
+    with_part(engine, target, key, pos, false, |part| {
+        apply(env, part, &links[1..], rest, owned)
+    })
 }
 
 /// Whether Rhai's interpreter answers operator `name` on these arguments (of Rhai's own

@@ -425,7 +425,10 @@ impl Param for Items {
     type Rhai = Array;
 
     fn from_rhai(value: Array) -> Items {
-        Items(Rc::new(value.into_iter().map(Val::from_dynamic).collect()))
+        match Val::from_array(value) {
+            Val::List(items) => Items(items),
+            _ => Items(Rc::default()),
+        }
     }
 
     fn from_val(value: &Val) -> Option<Items> {

@@ -1,4 +1,4 @@
-//! The evaluator's own values (`docs/compiler.md`, "Values"): a game id is held as itself,
+//! The evaluator's own values (`docs/compiler.md`, "The evaluator's own values"): a game id is held as itself,
 //! not boxed twice inside a Rhai `Dynamic`, and a list or a map is shared until it is
 //! changed, so copying a value never allocates.
 //!
@@ -60,8 +60,7 @@ impl Val {
             return value.into_immutable_string().map_or(Val::Unit, Val::Str);
         }
         if value.is_array() {
-            let items = value.into_array().unwrap_or_default();
-            return Val::List(Rc::new(items.into_iter().map(Val::from_dynamic).collect()));
+            return Val::from_array(value.into_array().unwrap_or_default());
         }
         if value.is_map() {
             let map = value.try_cast::<Map>().unwrap_or_default();
@@ -88,7 +87,12 @@ impl Val {
         Val::Other(Box::new(value))
     }
 
-    /// A kernel value as a script value (as `crate::values::to_dynamic` makes it for Rhai).
+    /// A list of Rhai's, taken over item by item.
+    pub(crate) fn from_array(items: Array) -> Val {
+        Val::List(Rc::new(items.into_iter().map(Val::from_dynamic).collect()))
+    }
+
+    /// A kernel value as a script value (`crate::values::to_dynamic` makes Rhai's from it).
     pub(crate) fn from_value(value: &Value) -> Val {
         match value {
             Value::Int(n) => Val::Int(*n),
@@ -287,9 +291,7 @@ impl Val {
             String => |text: String| Val::Str(text.into()),
             () => |()| Val::Unit,
             Dynamic => Val::from_dynamic,
-            Array => |items: Array| Val::List(Rc::new(
-                items.into_iter().map(Val::from_dynamic).collect()
-            )),
+            Array => Val::from_array,
         );
         Val::from_dynamic(Dynamic::from(result))
     }
@@ -319,9 +321,7 @@ impl Val {
                 }
             }
             Val::Str(text) => total.2 = text.len(),
-            Val::Other(value) if value.is_array() || value.is_map() || value.is_string() => {
-                return Val::from_dynamic((**value).clone()).sizes();
-            }
+            // A list, a map or a string is never held as Rhai holds it (`from_dynamic`).
             _ => {}
         }
         total

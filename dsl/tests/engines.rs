@@ -543,6 +543,19 @@ fn both_engines_meet_the_operation_limit_at_the_same_place() {
     }
 }
 
+/// A string joined by `+` past the sandbox's limit on a string's length (4,096 characters
+/// in the fixture) ends the run on both engines, at the same `+`, with the same state.
+#[test]
+fn a_joined_string_over_the_length_limit_ends_the_run_on_both_engines() {
+    let text = "let s = \"ab\"; loop { s = s + s; }";
+    let rhai = limited(ScriptEngine::Rhai, text, None);
+    let Err(gloam_dsl::DslDiagnostic::LimitExceeded { limit, max, .. }) = &rhai.0 else {
+        panic!("{:?}", rhai.0);
+    };
+    assert_eq!((limit.as_str(), *max), ("string size", 4096));
+    assert_eq!(limited(ScriptEngine::Compiled, text, None), rhai);
+}
+
 /// Scripts for [`both_engines_meet_the_operation_limit_at_the_same_place`].
 const LIMITED: &[&str] = &[
     "let a = 1; a + 2",
@@ -562,6 +575,13 @@ const LIMITED: &[&str] = &[
     "fighters().filter(|f| f != target)",
     "let b = 1; let l = [1, 2, 3]; let g = |x| x + b; [l.filter(|x| x > b), g.call(2), call(g, 3)]",
     "let l = [3, 1, 2]; l.sort(); [l, l.index_of(2), #{k: 1}.keys()]",
+    // `type_of`, `index_of` and a string's `+`, which the evaluator answers itself as Rhai
+    // does: the names, the first equal item (players compared by `==`), the joined string's
+    // length checked against the limit (4,096 characters in the fixture).
+    "let l = [1, 2, 3]; let p = players(); let s = \"a\" + \"b\"; \
+     [type_of(l), l.type_of(), type_of(fighters()[0]), type_of(p[1]), type_of(s), type_of(()), \
+      l.index_of(2), l.index_of(9), index_of(l, 3), p.index_of(p[1]), [].index_of(1), \
+      l.index_of(\"x\"), s + \"c\", s + \"\"]",
     "let n = 0; for i in 0..3 { n += i; } while n > 0 { n -= 1; } n",
     "let l = [1, 2, 3]; try { l.filter(|x| x / 0) } catch (e) { l.len() }",
     "let f = fighters(); [f[0] == (), f[0] != 1, () + \"s\", \"s\" + (), 1 == \"x\", [1] != 2]",

@@ -550,6 +550,12 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// built-in, which it does not count as a call. Rhai's error for an integer's overflow
     /// or division by zero; else Rhai's built-in, its call not counted.
     fn builtin_operator(&mut self, call: &Call, args: &[Val]) -> Eval<Val> {
+        if let ([Val::Str(left), Val::Str(right)], "+") = (args, &*call.name) {
+            // Rhai's built-in joins two strings after checking the joined length; its call
+            // is not counted.
+            self.check_totals((0, 0, left.len() + right.len()), call.pos)?;
+            return Ok(Val::Str(left + right));
+        }
         let view = view_of(args);
         if let Some(message) = Self::int_failure(&call.name, &view) {
             return Err(error(EvalAltResult::ErrorArithmetic(message, call.pos)));
@@ -615,21 +621,32 @@ impl<const LINES: bool> Env<'_, LINES> {
                 self.track(pos)?;
                 return Ok(size);
             }
+            if let (Some(value), "type_of") = (only, &*call.name) {
+                // Rhai answers `type_of` itself, with the name the engine shows for the
+                // value's type, before it would count a call: no operation.
+                let name = self.engine.map_type_name(value.type_name());
+                return Ok(Val::Str(name.into()));
+            }
             let pair = match (&receiver, &*args) {
                 (Some(first), [value]) => Some((&**first, value)),
                 (None, [first, value]) => Some((first, value)),
                 _ => None,
             };
             if let Some((found, compared)) =
-                pair.and_then(|(list, value)| Self::contains(&call.name, list, value))
+                pair.and_then(|(list, value)| Self::find_in(&call.name, list, value))
             {
-                // Rhai's `contains` calls `==` on the items up to the first equal one, each
-                // call counted where `contains` was called (`limits::budget`).
+                // Rhai's `contains` and `index_of` call `==` on the items up to the first
+                // equal one, each call counted where the function was called
+                // (`limits::budget`).
                 self.track(pos)?;
                 for _ in 0..compared {
                     self.track(pos)?;
                 }
-                return Ok(Val::Bool(found));
+                let index = |index: usize| i64::try_from(index).unwrap_or(i64::MAX);
+                return Ok(match &*call.name {
+                    "index_of" => Val::Int(found.map_or(-1, index)),
+                    _ => Val::Bool(found.is_some()),
+                });
             }
             // `list.push(item)` on a list in a variable, as Rhai's call of the standard
             // library's `push` does it: the item moved in, then the list's size checked.
@@ -742,12 +759,13 @@ impl<const LINES: bool> Env<'_, LINES> {
         }
     }
 
-    /// `list.contains(value)` where every item is of the value's type and that type's
-    /// `==` is plain equality (numbers, booleans, strings, fighters, hexes, players,
-    /// cards): what Rhai's `contains` finds by calling `==` on each item; `None` for
-    /// anything else, which Rhai's own `contains` answers.
-    fn contains(name: &str, list: &Val, value: &Val) -> Option<(bool, usize)> {
-        if name != "contains" {
+    /// `list.contains(value)` or `list.index_of(value)` where every item is of the value's
+    /// type and that type's `==` is plain equality (numbers, booleans, strings, fighters,
+    /// hexes, players, cards): the index of the first item equal to the value, which Rhai's
+    /// `contains` and `index_of` find by calling `==` on each item up to it, and how many
+    /// items they compare; `None` for anything else, which Rhai's own functions answer.
+    fn find_in(name: &str, list: &Val, value: &Val) -> Option<(Option<usize>, usize)> {
+        if name != "contains" && name != "index_of" {
             return None;
         }
         let Val::List(items) = list else {
@@ -775,7 +793,7 @@ impl<const LINES: bool> Env<'_, LINES> {
                 first = Some(index);
             }
         }
-        Some(first.map_or((false, items.len()), |index| (true, index + 1)))
+        Some(first.map_or((None, items.len()), |index| (Some(index), index + 1)))
     }
 
     /// A comparison of values of two types: Rhai's built-in answers it (`!=` is true, `==`,

@@ -61,7 +61,7 @@ pub(crate) fn flow_value(value: &Val) -> Option<Value> {
     Some(match value {
         Val::Int(n) => Value::Int(*n),
         Val::Bool(b) => Value::Bool(*b),
-        Val::Str(s) => Value::Str(s.to_string()),
+        Val::Str(s) => Value::Str(s.as_str().to_owned()),
         Val::Piece(piece) => Value::Piece(*piece),
         Val::Player(player) => Value::Player(*player),
         Val::Card(card) => Value::Card(*card),
@@ -77,7 +77,7 @@ pub(crate) fn flow_vars(vars: &Entries) -> Result<Vec<(String, Value)>, Stop> {
     vars.iter()
         .map(|(key, value)| {
             flow_value(value)
-                .map(|value| (key.to_string(), value))
+                .map(|value| (key.as_str().to_owned(), value))
                 .ok_or_else(|| {
                     let what = match value {
                         Val::List(items) => {

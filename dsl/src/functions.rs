@@ -965,7 +965,7 @@ pub(crate) fn roll_pool(
     }
     let count = u32::try_from(count)
         .map_err(|_| Stop::refused(function, format!("{count} dice are too many")))?;
-    let purpose = run.label.to_string();
+    let purpose = std::sync::Arc::clone(&run.label);
     run.ctx()
         .roll(player, &purpose, &world.dice, &Pool::of(die, count))
         .map_err(|error| match error {
@@ -1280,7 +1280,10 @@ fn choose_secretly(
             ),
         ));
     }
-    let as_option = |item: &Val| item.as_str().map(|text| Choice::Option(text.to_string()));
+    let as_option = |item: &Val| {
+        item.as_str()
+            .map(|text| Choice::Option(text.as_str().to_owned()))
+    };
     let mut requests = Vec::with_capacity(asked.len());
     for (index, player) in asked.iter().enumerate() {
         let choices = if per_player {
@@ -1357,7 +1360,8 @@ fn register_choices(engine: &mut Registrar) {
             with_run(&ctx, "choose_option", |run| {
                 let choices =
                     choices_of("choose_option", &options.0, "options (strings)", |item| {
-                        item.as_str().map(|text| Choice::Option(text.to_string()))
+                        item.as_str()
+                            .map(|text| Choice::Option(text.as_str().to_owned()))
                     })?;
                 match ask(run, "choose_option", choices, &prompt)? {
                     Choice::Option(option) => Ok(option.into()),

@@ -925,7 +925,8 @@ impl Host {
         result: Result<Dynamic, Box<EvalAltResult>>,
     ) -> Result<Outcome, DslDiagnostic> {
         let site = &script.site;
-        let label = script.label.to_string();
+        // Made only for an error: most runs end without one.
+        let label = || String::from(&*script.label);
         if let Some((stop, position)) = &run.stop {
             let span = site.word_span(position.line(), position.position());
             return match stop {
@@ -933,14 +934,14 @@ impl Host {
                 Stop::Choices(requests) => Ok(Outcome::NeedsChoices(requests.clone())),
                 Stop::Chance(request) => Ok(Outcome::NeedsChance(request.clone())),
                 Stop::Failed { function, message } => Err(DslDiagnostic::RuntimeError {
-                    script: label,
+                    script: label(),
                     message: format!("`{function}`: {message}"),
                     src: site.named_source(),
                     span,
                     help: None,
                 }),
                 Stop::Refused { function, message } => Err(DslDiagnostic::RefusedEffect {
-                    script: label,
+                    script: label(),
                     function: (*function).to_owned(),
                     message: message.clone(),
                     src: site.named_source(),
@@ -959,7 +960,7 @@ impl Host {
                     },
                     src: site.named_source(),
                     span,
-                    help: Some(format!("{label} is evaluated as a condition")),
+                    help: Some(format!("{} is evaluated as a condition", script.label)),
                 }),
             };
         }
@@ -968,7 +969,7 @@ impl Host {
                 let unused = run.answers.len() - run.next_answer.min(run.answers.len());
                 if unused > 0 {
                     return Err(DslDiagnostic::RuntimeError {
-                        script: label,
+                        script: label(),
                         message: format!(
                             "{unused} recorded answer{} not used: the script asked fewer questions than were answered",
                             if unused == 1 { " was" } else { "s were" }

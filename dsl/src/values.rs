@@ -40,7 +40,12 @@ pub(crate) fn from_dynamic(value: &Dynamic) -> Value {
     } else if let Some(b) = bool_of(value) {
         Value::Bool(b)
     } else if value.is_string() {
-        Value::Str(value.to_string())
+        Value::Str(
+            value
+                .as_immutable_string_ref()
+                .map(|text| text.as_str().to_owned())
+                .unwrap_or_default(),
+        )
     } else if let Some(piece) = value.read_lock::<PieceId>().map(|id| *id) {
         Value::Piece(piece)
     } else if let Some(hex) = value.read_lock::<Hex>().map(|id| *id) {

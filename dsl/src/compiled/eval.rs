@@ -12,8 +12,8 @@ use std::rc::Rc;
 use rhai::{Dynamic, Engine, EvalAltResult, GlobalRuntimeState, NativeCallContext, Position};
 
 use super::ir::{
-    Arm, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place,
-    Program, Property, Root, Stmt, Switch,
+    Arm, Builtin, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign,
+    Place, Program, Property, Root, Stmt, Switch,
 };
 use super::natives::Natives;
 use super::value::{Entries, Val};
@@ -445,14 +445,14 @@ impl<const LINES: bool> Env<'_, LINES> {
     fn answer_operator(&mut self, call: &Call, args: &[&Val]) -> Eval<Option<Val>> {
         let game_value = args.iter().any(|arg| arg.is_variant());
         if !game_value {
-            if let Some(value) = Self::fast_operator(&call.name, args) {
+            if let Some(value) = Self::fast_operator(call.builtin, args) {
                 return Ok(Some(value));
             }
-        } else if let Some(equal) = Self::id_equality(&call.name, args) {
+        } else if let Some(equal) = Self::id_equality(call.builtin, args) {
             self.track(call.pos)?;
             return Ok(Some(Val::Bool(equal)));
         }
-        if let Some(holds) = Self::cross_type_comparison(&call.name, args) {
+        if let Some(holds) = Self::cross_type_comparison(call.builtin, args) {
             if game_value {
                 // With a game value, Rhai looks for a registered function first: the call
                 // is counted, then answered by the built-in.
@@ -550,14 +550,14 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// built-in, which it does not count as a call. Rhai's error for an integer's overflow
     /// or division by zero; else Rhai's built-in, its call not counted.
     fn builtin_operator(&mut self, call: &Call, args: &[Val]) -> Eval<Val> {
-        if let ([Val::Str(left), Val::Str(right)], "+") = (args, &*call.name) {
+        if let ([Val::Str(left), Val::Str(right)], Builtin::Plus) = (args, call.builtin) {
             // Rhai's built-in joins two strings after checking the joined length; its call
             // is not counted.
             self.check_totals((0, 0, left.len() + right.len()), call.pos)?;
             return Ok(Val::Str(left + right));
         }
         let view = view_of(args);
-        if let Some(message) = Self::int_failure(&call.name, &view) {
+        if let Some(message) = Self::int_failure(call.builtin, &view) {
             return Err(error(EvalAltResult::ErrorArithmetic(message, call.pos)));
         }
         let counted = builtin_exists(&call.name, &view);
@@ -617,11 +617,11 @@ impl<const LINES: bool> Env<'_, LINES> {
                 (None, 1) => args.first(),
                 _ => None,
             };
-            if let Some(size) = only.and_then(|value| Self::size_of(&call.name, value)) {
+            if let Some(size) = only.and_then(|value| Self::size_of(call.builtin, value)) {
                 self.track(pos)?;
                 return Ok(size);
             }
-            if let (Some(value), "type_of") = (only, &*call.name) {
+            if let (Some(value), Builtin::TypeOf) = (only, call.builtin) {
                 // Rhai answers `type_of` itself, with the name the engine shows for the
                 // value's type, before it would count a call: no operation.
                 let name = self.engine.map_type_name(value.type_name());
@@ -633,7 +633,7 @@ impl<const LINES: bool> Env<'_, LINES> {
                 _ => None,
             };
             if let Some((found, compared)) =
-                pair.and_then(|(list, value)| Self::find_in(&call.name, list, value))
+                pair.and_then(|(list, value)| Self::find_in(call.builtin, list, value))
             {
                 // Rhai's `contains` and `index_of` call `==` on the items up to the first
                 // equal one, each call counted where the function was called
@@ -643,8 +643,8 @@ impl<const LINES: bool> Env<'_, LINES> {
                     self.track(pos)?;
                 }
                 let index = |index: usize| i64::try_from(index).unwrap_or(i64::MAX);
-                return Ok(match &*call.name {
-                    "index_of" => Val::Int(found.map_or(-1, index)),
+                return Ok(match call.builtin {
+                    Builtin::IndexOf => Val::Int(found.map_or(-1, index)),
                     _ => Val::Bool(found.is_some()),
                 });
             }
@@ -652,7 +652,9 @@ impl<const LINES: bool> Env<'_, LINES> {
             // library's `push` does it: the item moved in, then the list's size checked.
             return match receiver {
                 Some(list)
-                    if matches!(list, Val::List(_)) && &*call.name == "push" && args.len() == 1 =>
+                    if matches!(list, Val::List(_))
+                        && call.builtin == Builtin::Push
+                        && args.len() == 1 =>
                 {
                     self.track(pos)?;
                     if let Val::List(items) = list {
@@ -743,8 +745,8 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// `len` and `is_empty` of a list or a map, as Rhai's standard library gives them;
     /// `None` for anything else. (A string's are left to Rhai's resolution: the sandbox's
     /// standard library has no `len` of a string, and the call is an error there.)
-    fn size_of(name: &str, value: &Val) -> Option<Val> {
-        if name != "len" && name != "is_empty" {
+    fn size_of(builtin: Builtin, value: &Val) -> Option<Val> {
+        if builtin != Builtin::Len && builtin != Builtin::IsEmpty {
             return None;
         }
         let len = match value {
@@ -752,10 +754,9 @@ impl<const LINES: bool> Env<'_, LINES> {
             Val::Map(entries) => entries.len(),
             _ => return None,
         };
-        match name {
-            "len" => Some(Val::Int(i64::try_from(len).unwrap_or(i64::MAX))),
-            "is_empty" => Some(Val::Bool(len == 0)),
-            _ => None,
+        match builtin {
+            Builtin::Len => Some(Val::Int(i64::try_from(len).unwrap_or(i64::MAX))),
+            _ => Some(Val::Bool(len == 0)),
         }
     }
 
@@ -764,8 +765,8 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// hexes, players, cards): the index of the first item equal to the value, which Rhai's
     /// `contains` and `index_of` find by calling `==` on each item up to it, and how many
     /// items they compare; `None` for anything else, which Rhai's own functions answer.
-    fn find_in(name: &str, list: &Val, value: &Val) -> Option<(Option<usize>, usize)> {
-        if name != "contains" && name != "index_of" {
+    fn find_in(builtin: Builtin, list: &Val, value: &Val) -> Option<(Option<usize>, usize)> {
+        if builtin != Builtin::Contains && builtin != Builtin::IndexOf {
             return None;
         }
         let Val::List(items) = list else {
@@ -800,27 +801,26 @@ impl<const LINES: bool> Env<'_, LINES> {
     /// `<`, `<=`, `>`, `>=` false), without counting a call, unless a game value is one of
     /// them (then Rhai counts the call as it looks for a registered function first); `None`
     /// for anything else.
-    fn cross_type_comparison(name: &str, args: &[&Val]) -> Option<bool> {
+    fn cross_type_comparison(builtin: Builtin, args: &[&Val]) -> Option<bool> {
+        if !builtin.compares() {
+            return None;
+        }
         let [left, right] = args else {
             return None;
         };
         if left.type_id() == right.type_id() {
             return None;
         }
-        match name {
-            "!=" => Some(true),
-            "==" | "<" | "<=" | ">" | ">=" => Some(false),
-            _ => None,
-        }
+        Some(builtin == Builtin::NotEqual)
     }
 
     /// `a == b` or `a != b` between two game ids of one type (fighters, hexes, players,
     /// cards, points, groups), answered as their registered operators answer it; `None`
     /// for any other call.
-    fn id_equality(name: &str, args: &[&Val]) -> Option<bool> {
-        let negate = match name {
-            "==" => false,
-            "!=" => true,
+    fn id_equality(builtin: Builtin, args: &[&Val]) -> Option<bool> {
+        let negate = match builtin {
+            Builtin::Equal => false,
+            Builtin::NotEqual => true,
             _ => return None,
         };
         let [left, right] = args else {
@@ -852,30 +852,31 @@ impl<const LINES: bool> Env<'_, LINES> {
 
     /// Rhai's error for an integer operator that fails (overflow, division by zero), with
     /// Rhai's words; `None` if the operator does not fail.
-    fn int_failure(name: &str, args: &[&Val]) -> Option<String> {
+    fn int_failure(builtin: Builtin, args: &[&Val]) -> Option<String> {
         match args {
             [value] => {
                 let x = value.as_int()?;
                 // Rhai's interpreter negates an integer itself, with its own message.
-                (name == "-" && x.checked_neg().is_none()).then(|| "integer overflow".to_owned())
+                (builtin == Builtin::Minus && x.checked_neg().is_none())
+                    .then(|| "integer overflow".to_owned())
             }
             [left, right] => {
                 let (x, y) = (left.as_int()?, right.as_int()?);
-                match name {
-                    "+" if x.checked_add(y).is_none() => {
+                match builtin {
+                    Builtin::Plus if x.checked_add(y).is_none() => {
                         Some(format!("Addition overflow: {x} + {y}"))
                     }
-                    "-" if x.checked_sub(y).is_none() => {
+                    Builtin::Minus if x.checked_sub(y).is_none() => {
                         Some(format!("Subtraction overflow: {x} - {y}"))
                     }
-                    "*" if x.checked_mul(y).is_none() => {
+                    Builtin::Times if x.checked_mul(y).is_none() => {
                         Some(format!("Multiplication overflow: {x} * {y}"))
                     }
-                    "/" if y == 0 => Some(format!("Division by zero: {x} / {y}")),
-                    "/" if x.checked_div(y).is_none() => {
+                    Builtin::Divide if y == 0 => Some(format!("Division by zero: {x} / {y}")),
+                    Builtin::Divide if x.checked_div(y).is_none() => {
                         Some(format!("Division overflow: {x} / {y}"))
                     }
-                    "%" if x.checked_rem(y).is_none() => {
+                    Builtin::Modulo if x.checked_rem(y).is_none() => {
                         Some(format!("Modulo division by zero or overflow: {x} % {y}"))
                     }
                     _ => None,
@@ -886,51 +887,52 @@ impl<const LINES: bool> Env<'_, LINES> {
     }
 
     /// An operator on values Rhai's built-ins cover, done here; `None` to call it.
-    fn fast_operator(name: &str, args: &[&Val]) -> Option<Val> {
+    fn fast_operator(builtin: Builtin, args: &[&Val]) -> Option<Val> {
+        use Builtin as B;
         match args {
-            [value] => match (name, value) {
-                ("!", Val::Bool(b)) => Some(Val::Bool(!b)),
-                ("-", Val::Int(n)) => n.checked_neg().map(Val::Int),
+            [value] => match (builtin, value) {
+                (B::Not, Val::Bool(b)) => Some(Val::Bool(!b)),
+                (B::Minus, Val::Int(n)) => n.checked_neg().map(Val::Int),
                 _ => None,
             },
-            [Val::Unit, Val::Unit] => match name {
-                "==" => Some(Val::Bool(true)),
-                "!=" => Some(Val::Bool(false)),
+            [Val::Unit, Val::Unit] => match builtin {
+                B::Equal => Some(Val::Bool(true)),
+                B::NotEqual => Some(Val::Bool(false)),
                 _ => None,
             },
             [Val::Int(a), Val::Int(b)] => {
                 let (a, b) = (*a, *b);
-                match name {
-                    "+" => a.checked_add(b).map(Val::Int),
-                    "-" => a.checked_sub(b).map(Val::Int),
-                    "*" => a.checked_mul(b).map(Val::Int),
-                    "/" => a.checked_div(b).map(Val::Int),
-                    "%" => a.checked_rem(b).map(Val::Int),
-                    "==" => Some(Val::Bool(a == b)),
-                    "!=" => Some(Val::Bool(a != b)),
-                    "<" => Some(Val::Bool(a < b)),
-                    "<=" => Some(Val::Bool(a <= b)),
-                    ">" => Some(Val::Bool(a > b)),
-                    ">=" => Some(Val::Bool(a >= b)),
-                    "&" => Some(Val::Int(a & b)),
-                    "|" => Some(Val::Int(a | b)),
-                    "^" => Some(Val::Int(a ^ b)),
-                    "<<" => Some(Val::Int(shift_left(a, b))),
-                    ">>" => Some(Val::Int(shift_right(a, b))),
+                match builtin {
+                    B::Plus => a.checked_add(b).map(Val::Int),
+                    B::Minus => a.checked_sub(b).map(Val::Int),
+                    B::Times => a.checked_mul(b).map(Val::Int),
+                    B::Divide => a.checked_div(b).map(Val::Int),
+                    B::Modulo => a.checked_rem(b).map(Val::Int),
+                    B::Equal => Some(Val::Bool(a == b)),
+                    B::NotEqual => Some(Val::Bool(a != b)),
+                    B::Less => Some(Val::Bool(a < b)),
+                    B::LessOrEqual => Some(Val::Bool(a <= b)),
+                    B::Greater => Some(Val::Bool(a > b)),
+                    B::GreaterOrEqual => Some(Val::Bool(a >= b)),
+                    B::BitAnd => Some(Val::Int(a & b)),
+                    B::BitOr => Some(Val::Int(a | b)),
+                    B::BitXor => Some(Val::Int(a ^ b)),
+                    B::ShiftLeft => Some(Val::Int(shift_left(a, b))),
+                    B::ShiftRight => Some(Val::Int(shift_right(a, b))),
                     // Ranges, as Rhai's built-in operators make them (`for i in 0..n`).
-                    ".." => Some(Val::Other(Box::new(Dynamic::from(a..b)))),
-                    "..=" => Some(Val::Other(Box::new(Dynamic::from(a..=b)))),
+                    B::Range => Some(Val::Other(Box::new(Dynamic::from(a..b)))),
+                    B::RangeInclusive => Some(Val::Other(Box::new(Dynamic::from(a..=b)))),
                     _ => None,
                 }
             }
-            [Val::Bool(a), Val::Bool(b)] => match name {
-                "==" => Some(Val::Bool(a == b)),
-                "!=" => Some(Val::Bool(a != b)),
+            [Val::Bool(a), Val::Bool(b)] => match builtin {
+                B::Equal => Some(Val::Bool(a == b)),
+                B::NotEqual => Some(Val::Bool(a != b)),
                 _ => None,
             },
-            [Val::Str(a), Val::Str(b)] => match name {
-                "==" => Some(Val::Bool(a == b)),
-                "!=" => Some(Val::Bool(a != b)),
+            [Val::Str(a), Val::Str(b)] => match builtin {
+                B::Equal => Some(Val::Bool(a == b)),
+                B::NotEqual => Some(Val::Bool(a != b)),
                 _ => None,
             },
             _ => None,

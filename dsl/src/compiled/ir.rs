@@ -256,10 +256,98 @@ impl Expr {
     }
 }
 
+/// What the evaluator may answer itself for a call, read from the call's name once, where
+/// the call is lowered: an operator on Rhai's own values, or one of the standard library's
+/// functions it does as Rhai does them. (`Minus` is `-` with one operand or two.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Builtin {
+    Not,
+    Minus,
+    Plus,
+    Times,
+    Divide,
+    Modulo,
+    Equal,
+    NotEqual,
+    Less,
+    LessOrEqual,
+    Greater,
+    GreaterOrEqual,
+    BitAnd,
+    BitOr,
+    BitXor,
+    ShiftLeft,
+    ShiftRight,
+    Range,
+    RangeInclusive,
+    Len,
+    IsEmpty,
+    TypeOf,
+    Contains,
+    IndexOf,
+    Push,
+    /// Nothing the evaluator answers itself.
+    None,
+}
+
+impl Builtin {
+    /// The builtin of a call to `name` (an operator's symbol when `operator`).
+    pub(crate) fn of(name: &str, operator: bool) -> Builtin {
+        if operator {
+            return match name {
+                "!" => Builtin::Not,
+                "-" => Builtin::Minus,
+                "+" => Builtin::Plus,
+                "*" => Builtin::Times,
+                "/" => Builtin::Divide,
+                "%" => Builtin::Modulo,
+                "==" => Builtin::Equal,
+                "!=" => Builtin::NotEqual,
+                "<" => Builtin::Less,
+                "<=" => Builtin::LessOrEqual,
+                ">" => Builtin::Greater,
+                ">=" => Builtin::GreaterOrEqual,
+                "&" => Builtin::BitAnd,
+                "|" => Builtin::BitOr,
+                "^" => Builtin::BitXor,
+                "<<" => Builtin::ShiftLeft,
+                ">>" => Builtin::ShiftRight,
+                ".." => Builtin::Range,
+                "..=" => Builtin::RangeInclusive,
+                _ => Builtin::None,
+            };
+        }
+        match name {
+            "len" => Builtin::Len,
+            "is_empty" => Builtin::IsEmpty,
+            "type_of" => Builtin::TypeOf,
+            "contains" => Builtin::Contains,
+            "index_of" => Builtin::IndexOf,
+            "push" => Builtin::Push,
+            _ => Builtin::None,
+        }
+    }
+
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    pub(crate) fn compares(self) -> bool {
+        matches!(
+            self,
+            Builtin::Equal
+                | Builtin::NotEqual
+                | Builtin::Less
+                | Builtin::LessOrEqual
+                | Builtin::Greater
+                | Builtin::GreaterOrEqual
+        )
+    }
+}
+
 /// A call of a function or an operator.
 #[derive(Debug)]
 pub(crate) struct Call {
     pub(crate) name: Box<str>,
+    /// What the evaluator may answer itself, from `name`.
+    pub(crate) builtin: Builtin,
     /// The table's overloads of this name and arity, most exact first (empty: resolved by
     /// Rhai at run time, as the standard library's functions are).
     pub(crate) natives: Vec<usize>,

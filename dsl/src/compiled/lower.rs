@@ -8,8 +8,8 @@ use std::rc::Rc;
 use rhai::{AST, ASTFlags, Expr as RExpr, FnCallExpr, Identifier, Position, Stmt as RStmt};
 
 use super::ir::{
-    Arm, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign, Place,
-    Program, Property, Root, Slot, Stmt, Switch,
+    Arm, Builtin, Call, Chain, Expr, ForLoop, Function, Inline, Link, ListKind, ListLoop, OpAssign,
+    Place, Program, Property, Root, Slot, Stmt, Switch,
 };
 use super::natives::Natives;
 use super::value::Val;
@@ -487,6 +487,7 @@ impl Lowerer<'_> {
             name: name.into(),
             pos,
             getter: Call {
+                builtin: Builtin::None,
                 name: getter.into(),
                 natives,
                 args: Vec::new(),
@@ -508,6 +509,7 @@ impl Lowerer<'_> {
             plain_args: args.iter().all(Expr::is_plain),
             plain_parts: args.iter().any(|arg| matches!(arg, Expr::Chain(_))),
             name: call.name.as_str().into(),
+            builtin: Builtin::of(call.name.as_str(), call.op_token.is_some()),
             natives: self
                 .natives
                 .overloads(call.name.as_str(), arity)

@@ -187,6 +187,58 @@ fn condition_evaluate_bool(bencher: Bencher) {
     });
 }
 
+/// A run of `text` through `run` on the bench's game (lent, never copied), as an effect.
+fn bench_run(bencher: Bencher, text: &str) {
+    let mut bench = setup();
+    let script = compile(&bench.host, text, false);
+    let mut events = Vec::new();
+    bencher.bench_local(|| {
+        black_box(
+            bench
+                .host
+                .run(
+                    &script,
+                    &bench.world,
+                    &mut bench.state,
+                    &mut events,
+                    &bench.bindings,
+                    &[],
+                )
+                .unwrap(),
+        )
+    });
+}
+
+/// The evaluator on the script's own values only: 1,000 turns of a loop with an `if`, a
+/// remainder, a comparison and an addition (about 6,000 operations; the evaluator's floor).
+#[divan::bench]
+fn script_loop_x1000(bencher: Bencher) {
+    bench_run(
+        bencher,
+        "let n = 0; for i in 0..1000 { if i % 3 == 0 { n += i; } } n",
+    );
+}
+
+/// 100 turns of a loop each calling two queries of the vocabulary (`damage`, `has_token`
+/// with a name): the cost of a native call.
+#[divan::bench]
+fn query_calls_x100(bencher: Bencher) {
+    bench_run(
+        bencher,
+        "let n = 0; for i in 0..100 { n += damage(target); if has_token(target, \"guard\") { n += 1; } } n",
+    );
+}
+
+/// 100 turns of a loop each filtering the fighters with a closure that calls a query, and
+/// reading the list's length: a list made by a native, and a closure's turns.
+#[divan::bench]
+fn list_closure_x100(bencher: Bencher) {
+    bench_run(
+        bencher,
+        "let n = 0; for i in 0..100 { n += fighters().filter(|f| damage(f) == 0).len(); } n",
+    );
+}
+
 /// For comparison: one copy of the game state.
 #[divan::bench]
 fn game_state_clone(bencher: Bencher) {

@@ -900,31 +900,7 @@ impl<const LINES: bool> Env<'_, LINES> {
                 B::NotEqual => Some(Val::Bool(false)),
                 _ => None,
             },
-            [Val::Int(a), Val::Int(b)] => {
-                let (a, b) = (*a, *b);
-                match builtin {
-                    B::Plus => a.checked_add(b).map(Val::Int),
-                    B::Minus => a.checked_sub(b).map(Val::Int),
-                    B::Times => a.checked_mul(b).map(Val::Int),
-                    B::Divide => a.checked_div(b).map(Val::Int),
-                    B::Modulo => a.checked_rem(b).map(Val::Int),
-                    B::Equal => Some(Val::Bool(a == b)),
-                    B::NotEqual => Some(Val::Bool(a != b)),
-                    B::Less => Some(Val::Bool(a < b)),
-                    B::LessOrEqual => Some(Val::Bool(a <= b)),
-                    B::Greater => Some(Val::Bool(a > b)),
-                    B::GreaterOrEqual => Some(Val::Bool(a >= b)),
-                    B::BitAnd => Some(Val::Int(a & b)),
-                    B::BitOr => Some(Val::Int(a | b)),
-                    B::BitXor => Some(Val::Int(a ^ b)),
-                    B::ShiftLeft => Some(Val::Int(shift_left(a, b))),
-                    B::ShiftRight => Some(Val::Int(shift_right(a, b))),
-                    // Ranges, as Rhai's built-in operators make them (`for i in 0..n`).
-                    B::Range => Some(Val::Other(Box::new(Dynamic::from(a..b)))),
-                    B::RangeInclusive => Some(Val::Other(Box::new(Dynamic::from(a..=b)))),
-                    _ => None,
-                }
-            }
+            [Val::Int(a), Val::Int(b)] => int_operator(builtin, *a, *b),
             [Val::Bool(a), Val::Bool(b)] => match builtin {
                 B::Equal => Some(Val::Bool(a == b)),
                 B::NotEqual => Some(Val::Bool(a != b)),
@@ -1554,6 +1530,14 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 Ok(value)
             }
             Expr::Call(call) => {
+                if call.operator
+                    && !call.plain_args
+                    && (1..=2).contains(&call.args.len())
+                    && call.script.is_none()
+                    && !self.resuming()
+                {
+                    return self.operator(call);
+                }
                 let kept = match self.mark() {
                     None => None,
                     Some(Mark::Call(Some(args))) if args.len() == call.args.len() => {
@@ -1635,6 +1619,19 @@ impl<const LINES: bool> Machine<'_, LINES> {
         for arg in &call.args {
             env.track(arg.position())?;
         }
+        // Two integers: answered at once.
+        if let (true, [left, right]) = (call.operator, call.args.as_slice()) {
+            let plain = |expr: &Expr| match expr {
+                Expr::Const(Val::Int(n), _) => Some(*n),
+                Expr::Local(slot, _) => slots[*slot as usize].as_int(),
+                _ => None,
+            };
+            if let (Some(a), Some(b)) = (plain(left), plain(right)) {
+                if let Some(value) = int_operator(call.builtin, a, b) {
+                    return Ok(value);
+                }
+            }
+        }
         let mut refs: View<'_> = SmallVec::new();
         for arg in &call.args {
             match arg {
@@ -1649,6 +1646,43 @@ impl<const LINES: bool> Machine<'_, LINES> {
         let args = Self::copies(call, &refs);
         drop(refs);
         self.call_copies(call, args)
+    }
+
+    /// An operator with one operand or two, not all plain (those are read in place,
+    /// [`Machine::call_plain`]), not resumed: each operand evaluated as any argument is, then the operator answered here when the operands are the script's own
+    /// values (no list of arguments made), else called as any other call is. A stop at a
+    /// choice inside an operand is marked as the arguments of any call are, so the run
+    /// resumes through [`Machine::args`].
+    fn operator(&mut self, call: &Call) -> Eval<Val> {
+        let suspended = |marks: Vec<Mark>, kept: Option<Val>| {
+            let mut marks = marks;
+            marks.push(Mark::Call(Some(kept.into_iter().collect())));
+            Flow::Suspend(marks)
+        };
+        let left = match self.expr(&call.args[0]) {
+            Err(Flow::Suspend(marks)) => return Err(suspended(marks, None)),
+            other => other?,
+        };
+        let right = match call.args.get(1).map(|operand| self.expr(operand)) {
+            Some(Err(Flow::Suspend(marks))) => return Err(suspended(marks, Some(left))),
+            Some(other) => Some(other?),
+            None => None,
+        };
+        let answered = match (&left, &right) {
+            (Val::Int(a), Some(Val::Int(b))) => int_operator(call.builtin, *a, *b),
+            (value, None) if !value.is_variant() => {
+                Env::<LINES>::fast_operator(call.builtin, &[value])
+            }
+            (left, Some(right)) if !left.is_variant() && !right.is_variant() => {
+                Env::<LINES>::fast_operator(call.builtin, &[left, right])
+            }
+            _ => None,
+        };
+        if let Some(value) = answered {
+            return Ok(value);
+        }
+        let mut operands: Args = std::iter::once(left).chain(right).collect();
+        self.env.call_ready(call, &mut operands)
     }
 
     /// [`Machine::call_plain`] with an argument that is a part of a local (all plain,
@@ -2344,6 +2378,36 @@ fn builtin_exists(name: &str, args: &[&Val]) -> bool {
     }
     // Values of two types, not both numbers: a comparison is a built-in.
     left.type_id() != right.type_id() && compare
+}
+
+/// `a op b` on two integers, as Rhai's built-in operators do it; `None` where it fails
+/// (an overflow, a division by zero: Rhai's error is made elsewhere) or for an operator
+/// integers do not have here.
+#[inline]
+fn int_operator(builtin: Builtin, a: i64, b: i64) -> Option<Val> {
+    use Builtin as B;
+    match builtin {
+        B::Plus => a.checked_add(b).map(Val::Int),
+        B::Minus => a.checked_sub(b).map(Val::Int),
+        B::Times => a.checked_mul(b).map(Val::Int),
+        B::Divide => a.checked_div(b).map(Val::Int),
+        B::Modulo => a.checked_rem(b).map(Val::Int),
+        B::Equal => Some(Val::Bool(a == b)),
+        B::NotEqual => Some(Val::Bool(a != b)),
+        B::Less => Some(Val::Bool(a < b)),
+        B::LessOrEqual => Some(Val::Bool(a <= b)),
+        B::Greater => Some(Val::Bool(a > b)),
+        B::GreaterOrEqual => Some(Val::Bool(a >= b)),
+        B::BitAnd => Some(Val::Int(a & b)),
+        B::BitOr => Some(Val::Int(a | b)),
+        B::BitXor => Some(Val::Int(a ^ b)),
+        B::ShiftLeft => Some(Val::Int(shift_left(a, b))),
+        B::ShiftRight => Some(Val::Int(shift_right(a, b))),
+        // Ranges, as Rhai's built-in operators make them (`for i in 0..n`).
+        B::Range => Some(Val::Other(Box::new(Dynamic::from(a..b)))),
+        B::RangeInclusive => Some(Val::Other(Box::new(Dynamic::from(a..=b)))),
+        _ => None,
+    }
 }
 
 /// Rhai's hash of a `switch` value (its parser keys value cases by it): the value's own

@@ -13,6 +13,7 @@ use gloam_core::{
 use rhai::{
     Array, Dynamic, EvalAltResult, FnPtr, FuncRegistration, ImmutableString, NativeCallContext,
 };
+use std::rc::Rc;
 
 use crate::FunctionKind::{Choice as ChoiceKind, Effect};
 use crate::runtime::{Lookup, RunState, Stop, memo_lookup, memo_store, with_run};
@@ -470,14 +471,17 @@ fn register_queries(engine: &mut Registrar) {
     );
     engine.register_fn("damage", |ctx: Ncc, fighter: PieceId| -> Res<i64> {
         with_run(&ctx, "damage", |run| {
-            let name = run.world.names.damage.clone();
-            counter_of(run, "damage", Scope::Piece(fighter), &name)
+            counter_of(
+                run,
+                "damage",
+                Scope::Piece(fighter),
+                &run.world.names.damage,
+            )
         })
     });
     engine.register_fn("wounds", |ctx: Ncc, fighter: PieceId| -> Res<i64> {
         with_run(&ctx, "wounds", |run| {
-            let name = run.world.names.wounds.clone();
-            characteristic(run, "wounds", fighter, &name)
+            characteristic(run, "wounds", fighter, &run.world.names.wounds)
         })
     });
     engine.register_fn(
@@ -507,8 +511,7 @@ fn register_queries(engine: &mut Registrar) {
     );
     engine.register_fn("is_inspired", |ctx: Ncc, fighter: PieceId| -> Res<bool> {
         with_run(&ctx, "is_inspired", |run| {
-            let keyword = run.world.names.inspired.clone();
-            has_keyword(run, "is_inspired", fighter, &keyword)
+            has_keyword(run, "is_inspired", fighter, &run.world.names.inspired)
         })
     });
     engine.register_fn("round", |ctx: Ncc| -> Res<i64> {
@@ -518,8 +521,7 @@ fn register_queries(engine: &mut Registrar) {
     });
     engine.register_fn("glory", |ctx: Ncc, player: PlayerId| -> Res<i64> {
         with_run(&ctx, "glory", |run| {
-            let name = run.world.names.glory.clone();
-            counter_of(run, "glory", Scope::Player(player), &name)
+            counter_of(run, "glory", Scope::Player(player), &run.world.names.glory)
         })
     });
     engine.register_fn("counter", |ctx: Ncc, name: ImmutableString| -> Res<i64> {
@@ -659,9 +661,10 @@ fn register_effects(engine: &mut Registrar) {
             with_run(&ctx, "deal_damage", |run| {
                 effect(run, "deal_damage")?;
                 not_negative("deal_damage", "damage", amount)?;
-                let name = run.world.names.damage.clone();
+                // The world is shared: the name is read from a handle to it, not copied.
+                let world = Rc::clone(&run.world);
                 run.ctx()
-                    .add_counter(Scope::Piece(fighter), &name, amount)
+                    .add_counter(Scope::Piece(fighter), &world.names.damage, amount)
                     .map(|_| ())
                     .map_err(|error| Stop::refused("deal_damage", error))
             })
@@ -673,13 +676,14 @@ fn register_effects(engine: &mut Registrar) {
             with_run(&ctx, "heal", |run| {
                 effect(run, "heal")?;
                 not_negative("heal", "healing", amount)?;
-                let name = run.world.names.damage.clone();
+                let world = Rc::clone(&run.world);
+                let name = &world.names.damage;
                 let current =
-                    counter_of(run, "heal", Scope::Piece(fighter), &name).map_err(refused)?;
+                    counter_of(run, "heal", Scope::Piece(fighter), name).map_err(refused)?;
                 run.ctx()
                     .set_counter(
                         Scope::Piece(fighter),
-                        &name,
+                        name,
                         current.saturating_sub(amount).max(0),
                     )
                     .map_err(|error| Stop::refused("heal", error))
@@ -776,20 +780,26 @@ fn register_effects(engine: &mut Registrar) {
     );
     engine.register_fn("draw_power", |ctx: Ncc, count: i64| -> Res<i64> {
         with_run(&ctx, "draw_power", |run| {
-            let (deck, hand) = (
-                run.world.names.power_deck.clone(),
-                run.world.names.power_hand.clone(),
-            );
-            draw(run, "draw_power", count, &deck, &hand)
+            let world = Rc::clone(&run.world);
+            draw(
+                run,
+                "draw_power",
+                count,
+                &world.names.power_deck,
+                &world.names.power_hand,
+            )
         })
     });
     engine.register_fn("draw_objectives", |ctx: Ncc, count: i64| -> Res<i64> {
         with_run(&ctx, "draw_objectives", |run| {
-            let (deck, hand) = (
-                run.world.names.objective_deck.clone(),
-                run.world.names.objective_hand.clone(),
-            );
-            draw(run, "draw_objectives", count, &deck, &hand)
+            let world = Rc::clone(&run.world);
+            draw(
+                run,
+                "draw_objectives",
+                count,
+                &world.names.objective_deck,
+                &world.names.objective_hand,
+            )
         })
     });
     engine.register_fn(
@@ -798,9 +808,9 @@ fn register_effects(engine: &mut Registrar) {
             with_run(&ctx, "gain_glory", |run| {
                 effect(run, "gain_glory")?;
                 not_negative("gain_glory", "glory gained", amount)?;
-                let name = run.world.names.glory.clone();
+                let world = Rc::clone(&run.world);
                 run.ctx()
-                    .add_counter(Scope::Player(player), &name, amount)
+                    .add_counter(Scope::Player(player), &world.names.glory, amount)
                     .map(|_| ())
                     .map_err(|error| Stop::refused("gain_glory", error))
             })

@@ -485,6 +485,7 @@ impl<const LINES: bool> Env<'_, LINES> {
     }
 
     /// The limits on sizes, checked on a value as Rhai checks a function's result.
+    #[inline]
     fn check_size(&self, value: &Val, pos: Position) -> Eval<()> {
         if matches!(
             value,

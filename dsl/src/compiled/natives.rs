@@ -298,14 +298,11 @@ fn readable(params: &[TypeId]) -> bool {
 /// One argument read in place as `T`: a copy of a game id, integer or flag, a string with
 /// its count raised, a list made as Rhai holds it ([`Val::read`]). The overload was chosen
 /// by these very types, so a mismatch is never expected; it is an error, not a panic.
+#[inline]
 fn read<T: Variant + Clone>(arg: &Val) -> Result<T, Box<EvalAltResult>> {
     match arg.read::<T>() {
         Some(value) => Ok(value),
-        None => Err(Box::new(EvalAltResult::ErrorMismatchDataType(
-            std::any::type_name::<T>().into(),
-            arg.type_name().into(),
-            rhai::Position::NONE,
-        ))),
+        None => Err(mismatch(std::any::type_name::<T>(), arg)),
     }
 }
 
@@ -535,14 +532,23 @@ pub(crate) trait Typed<A, R> {
 }
 
 /// One argument read as parameter type `P` (see [`read`]).
+#[inline]
 fn take<P: Param>(arg: &Val) -> Result<P, Box<EvalAltResult>> {
-    P::from_val(arg).ok_or_else(|| {
-        Box::new(EvalAltResult::ErrorMismatchDataType(
-            std::any::type_name::<P::Rhai>().into(),
-            arg.type_name().into(),
-            rhai::Position::NONE,
-        ))
-    })
+    match P::from_val(arg) {
+        Some(value) => Ok(value),
+        None => Err(mismatch(std::any::type_name::<P::Rhai>(), arg)),
+    }
+}
+
+/// The error of an argument that is not of its parameter's type `expected` (never made
+/// for a native chosen by its arguments' types).
+#[cold]
+fn mismatch(expected: &str, arg: &Val) -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorMismatchDataType(
+        expected.into(),
+        arg.type_name().into(),
+        rhai::Position::NONE,
+    ))
 }
 
 macro_rules! typed {

@@ -775,9 +775,8 @@ impl RulesetGame {
             }
             _ => PlayerId(0),
         };
-        let mut bindings = Bindings::new()
-            .acting(acting)
-            .with("player", Value::Player(acting));
+        // `acting` binds `player` too.
+        let mut bindings = Bindings::new().acting(acting);
         for (name, value) in &frame.vars {
             bindings = bindings.with(name.clone(), value.clone());
         }

@@ -592,15 +592,27 @@ pub struct ModelWeapon {
     pub profile: Vec<(String, ProfileValue)>,
 }
 
-/// The world's cards by name, for lookups only (the table is never listed): sorted by a
-/// hash of the name, then by the name, so a lookup compares numbers and then one name, where
-/// a map by name compares names all the way down (a card's query asks it on every call).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct CardTable {
-    entries: Vec<(u64, String, CardInfo)>,
+/// Entries of the world by name (cards, fighter profiles, their sides), for lookups only
+/// (a table is never listed): sorted by a hash of the name, then by the name, so a lookup
+/// compares numbers and then one name, where a map by name compares names all the way down
+/// (the vocabulary's queries ask on nearly every call).
+#[derive(Clone, Debug)]
+pub(crate) struct NameTable<T> {
+    entries: Vec<(u64, String, T)>,
 }
 
-impl CardTable {
+/// The world's cards by name.
+pub(crate) type CardTable = NameTable<CardInfo>;
+
+impl<T> Default for NameTable<T> {
+    fn default() -> NameTable<T> {
+        NameTable {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<T> NameTable<T> {
     /// FNV-1a: fixed, so the order (which only lookups see) is the same on every host.
     fn hash(name: &str) -> u64 {
         name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
@@ -613,14 +625,14 @@ impl CardTable {
             .binary_search_by(|(h, n, _)| h.cmp(&hash).then_with(|| n.as_str().cmp(name)))
     }
 
-    /// The entry of the card named `name`.
-    pub(crate) fn get(&self, name: &str) -> Option<&CardInfo> {
+    /// The entry named `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&T> {
         let index = self.find(Self::hash(name), name).ok()?;
         self.entries.get(index).map(|(_, _, info)| info)
     }
 
     /// Adds `name`, or replaces its entry.
-    pub(crate) fn insert(&mut self, name: String, info: CardInfo) {
+    pub(crate) fn insert(&mut self, name: String, info: T) {
         let hash = Self::hash(&name);
         match self.find(hash, &name) {
             Ok(index) => self.entries[index].2 = info,
@@ -629,7 +641,7 @@ impl CardTable {
     }
 
     /// Adds many at once (a later entry of a name replaces an earlier one), sorting once.
-    pub(crate) fn extend(&mut self, cards: impl IntoIterator<Item = (String, CardInfo)>) {
+    pub(crate) fn extend(&mut self, cards: impl IntoIterator<Item = (String, T)>) {
         let start = self.entries.len();
         self.entries.extend(
             cards
@@ -642,7 +654,7 @@ impl CardTable {
         // Stable: of two entries of one name, the later stays last, and is the one kept.
         self.entries
             .sort_by(|(ha, na, _), (hb, nb, _)| ha.cmp(hb).then_with(|| na.cmp(nb)));
-        let mut kept: Vec<(u64, String, CardInfo)> = Vec::with_capacity(self.entries.len());
+        let mut kept: Vec<(u64, String, T)> = Vec::with_capacity(self.entries.len());
         for entry in self.entries.drain(..) {
             match kept.last_mut() {
                 Some(last) if last.0 == entry.0 && last.1 == entry.1 => *last = entry,
@@ -660,9 +672,9 @@ pub(crate) struct WorldData {
     pub(crate) sight: Sight,
     pub(crate) dice: Dice,
     pub(crate) names: Names,
-    sides: BTreeMap<String, Sides>,
+    sides: NameTable<Sides>,
     pub(crate) cards: CardTable,
-    pub(crate) fighters: BTreeMap<String, FighterInfo>,
+    pub(crate) fighters: NameTable<FighterInfo>,
     pub(crate) territories: BTreeMap<PlayerId, String>,
     /// The names of the ways the battlefield may be laid out, in order (empty: one way).
     pub(crate) layouts: Vec<String>,
@@ -736,9 +748,9 @@ impl World {
                 sight,
                 dice,
                 names: Names::default(),
-                sides: BTreeMap::new(),
+                sides: NameTable::default(),
                 cards: CardTable::default(),
-                fighters: BTreeMap::new(),
+                fighters: NameTable::default(),
                 territories: BTreeMap::new(),
                 layouts: Vec::new(),
                 blocking_types: types,

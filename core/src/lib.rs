@@ -71,7 +71,7 @@ pub use rng::GameRng;
 pub use sight::{Sight, SightError};
 pub use state::{
     Card, Frame, GameResult, GameState, InvariantError, Piece, Player, Position, Visibility, Zone,
-    ZoneId,
+    ZoneId, ZoneKey,
 };
 pub use table::{
     ArcSide, ArcSpec, Area, COORD_LIMIT, FACING_LIMIT, Figure, HalfAngle, Length, LengthUnit,

@@ -131,6 +131,101 @@ impl ZoneId {
     }
 }
 
+/// A zone named without owning its name: what a lookup needs, so that finding a zone's
+/// cards makes no [`ZoneId`] (and no copy of the name).
+///
+/// # Examples
+///
+/// ```
+/// use gloam_core::{GameState, PlayerId, ZoneId, ZoneKey};
+/// let state = GameState::new(1, &["Ann"]);
+/// assert!(state.zone_cards_at(ZoneKey::new(PlayerId(0), "hand")).is_empty());
+/// let id = ZoneId::new(PlayerId(0), "hand");
+/// assert_eq!(ZoneKey::of(&id), ZoneKey::new(PlayerId(0), "hand"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ZoneKey<'a> {
+    /// The player the zone belongs to.
+    pub owner: PlayerId,
+    /// The zone's name.
+    pub name: &'a str,
+    /// The piece the zone is attached to, if any.
+    pub piece: Option<PieceId>,
+}
+
+impl<'a> ZoneKey<'a> {
+    /// A player's zone `name`.
+    pub fn new(owner: PlayerId, name: &'a str) -> ZoneKey<'a> {
+        ZoneKey {
+            owner,
+            name,
+            piece: None,
+        }
+    }
+
+    /// The zone `name` of `owner` attached to `piece` (an upgrade's bearer).
+    pub fn on_piece(owner: PlayerId, name: &'a str, piece: PieceId) -> ZoneKey<'a> {
+        ZoneKey {
+            owner,
+            name,
+            piece: Some(piece),
+        }
+    }
+
+    /// The key of a zone id.
+    pub fn of(zone: &'a ZoneId) -> ZoneKey<'a> {
+        ZoneKey {
+            owner: zone.owner,
+            name: &zone.name,
+            piece: zone.piece,
+        }
+    }
+}
+
+/// A zone id or a borrowed key, compared as the zone map orders its ids (owner, name,
+/// piece), so the map can be searched with a key.
+trait ZoneParts {
+    fn parts(&self) -> ZoneKey<'_>;
+}
+
+impl ZoneParts for ZoneId {
+    fn parts(&self) -> ZoneKey<'_> {
+        ZoneKey::of(self)
+    }
+}
+
+impl ZoneParts for ZoneKey<'_> {
+    fn parts(&self) -> ZoneKey<'_> {
+        *self
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn ZoneParts + 'a> for ZoneId {
+    fn borrow(&self) -> &(dyn ZoneParts + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn ZoneParts + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn ZoneParts + '_ {}
+
+impl PartialOrd for dyn ZoneParts + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for dyn ZoneParts + '_ {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.parts().cmp(&other.parts())
+    }
+}
+
 impl Serialize for ZoneId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.key())
@@ -471,7 +566,15 @@ impl GameState {
 
     /// The cards of a zone, top first (empty if the zone does not exist).
     pub fn zone_cards(&self, zone: &ZoneId) -> &[CardId] {
-        self.zones.get(zone).map_or(&[], |z| z.cards.as_slice())
+        self.zone_cards_at(ZoneKey::of(zone))
+    }
+
+    /// The cards of the zone `key` names, top first (empty if the zone does not exist): as
+    /// [`GameState::zone_cards`], with no zone id made.
+    pub fn zone_cards_at(&self, key: ZoneKey<'_>) -> &[CardId] {
+        self.zones
+            .get(&key as &dyn ZoneParts)
+            .map_or(&[], |z| z.cards.as_slice())
     }
 
     /// Checks the kernel's invariants: every card in exactly one zone, no two pieces on one

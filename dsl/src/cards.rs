@@ -2,7 +2,7 @@
 //! equipping them, and evaluating a card's condition inside a run.
 
 use crate::compiled::{Arg, Items, Listed, Registrar, Val};
-use gloam_core::{CardId, PieceId, PlayerId, Visibility, ZoneId};
+use gloam_core::{CardId, PieceId, PlayerId, Visibility, ZoneId, ZoneKey};
 use rhai::{Array, Dynamic, EvalAltResult, ImmutableString};
 
 use crate::FunctionKind;
@@ -239,8 +239,8 @@ fn register_queries(engine: &mut Registrar) {
     });
     engine.register_typed("equipped", |ctx: Ncc, fighter: PieceId| -> Res<Listed> {
         with_run(&ctx, "equipped", |run| {
-            let zone = equipped_zone(run, "equipped", fighter)?;
-            Ok(Listed::of(run.state().zone_cards(&zone).iter().copied()))
+            let cards = equipped_cards(run, "equipped", fighter)?;
+            Ok(Listed::of(cards.iter().copied()))
         })
     });
 }
@@ -292,10 +292,8 @@ fn equipped_for_window(
         let windows = items_of(F, "windows", "window names", &windows.0, val_string)?;
         let mut worn = Vec::new();
         for fighter in fighters {
-            let zone = equipped_zone(run, F, fighter)?;
             worn.extend(
-                run.state()
-                    .zone_cards(&zone)
+                equipped_cards(run, F, fighter)?
                     .iter()
                     .map(|&card| (card, Some(fighter))),
             );
@@ -381,8 +379,7 @@ pub(crate) fn equipped_keyword(
     fighter: PieceId,
     keyword: &str,
 ) -> Result<bool, Stop> {
-    let zone = equipped_zone(run, function, fighter)?;
-    for card in run.state().zone_cards(&zone) {
+    for card in equipped_cards(run, function, fighter)? {
         if info(run, function, *card)?.keywords.contains(keyword) {
             return Ok(true);
         }
@@ -397,9 +394,8 @@ pub(crate) fn equipped_weapons<'a>(
     function: &'static str,
     fighter: PieceId,
 ) -> Result<Vec<&'a WeaponInfo>, Stop> {
-    let zone = equipped_zone(run, function, fighter)?;
     let mut weapons = Vec::new();
-    for card in run.state().zone_cards(&zone) {
+    for card in equipped_cards(run, function, fighter)? {
         weapons.extend(info(run, function, *card)?.weapons.iter());
     }
     Ok(weapons)
@@ -417,6 +413,21 @@ fn equipped_zone(run: &RunState, function: &'static str, fighter: PieceId) -> Re
         run.world.names.equipped.as_str(),
         fighter,
     ))
+}
+
+/// The cards equipped on `fighter`, found with no zone id made.
+fn equipped_cards<'a>(
+    run: &'a RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<&'a [CardId], Stop> {
+    let state = run.state();
+    let owner = state
+        .piece(fighter)
+        .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))?
+        .owner;
+    let key = ZoneKey::on_piece(owner, run.world.names.equipped.as_str(), fighter);
+    Ok(state.zone_cards_at(key))
 }
 
 /// A fighter argument that may be `()`.

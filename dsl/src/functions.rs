@@ -8,7 +8,7 @@ use crate::compiled::{Arg, Items, Listed, Registrar, Val};
 use gloam_core::{
     Answer, CardId, Choice, Duration, Hex, MAX_PUSH_DISTANCE, ModOp, ModTarget, ModifierSpec,
     Options, PieceId, PlayerId, Pool, Position, PushConstraint, PushDistance, Request, RuleError,
-    Scope, Value, ZoneId, push_destinations,
+    Scope, Value, ZoneId, ZoneKey, push_destinations,
 };
 use rhai::{
     Array, Dynamic, EvalAltResult, FnPtr, FuncRegistration, ImmutableString, NativeCallContext,
@@ -301,8 +301,7 @@ fn on_battlefield(run: &RunState, keep: impl Fn(PlayerId) -> bool) -> Listed {
 }
 
 fn zone_len(run: &RunState, player: PlayerId, zone: &str) -> i64 {
-    let zone = ZoneId::new(player, zone);
-    run.state().zone_cards(&zone).len() as i64
+    run.state().zone_cards_at(ZoneKey::new(player, zone)).len() as i64
 }
 
 fn register_queries(engine: &mut Registrar) {
@@ -551,8 +550,8 @@ fn register_queries(engine: &mut Registrar) {
         "cards_in",
         |ctx: Ncc, player: PlayerId, zone: ImmutableString| -> Res<Listed> {
             with_run(&ctx, "cards_in", |run| {
-                let zone = ZoneId::new(player, zone.as_str());
-                Ok(Listed::of(run.state().zone_cards(&zone).iter().copied()))
+                let key = ZoneKey::new(player, zone.as_str());
+                Ok(Listed::of(run.state().zone_cards_at(key).iter().copied()))
             })
         },
     );

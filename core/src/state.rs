@@ -580,15 +580,39 @@ impl GameState {
     /// Checks the kernel's invariants: every card in exactly one zone, no two pieces on one
     /// position.
     pub fn check_invariants(&self) -> Result<(), InvariantError> {
-        // Checked after every decision by simulators: the cards in id order (the map's
-        // order) and a count for each, found by binary search, rather than a map.
-        let ids: Vec<CardId> = self.cards.keys().copied().collect();
-        let mut seen = vec![0usize; ids.len()];
+        self.check_cards()?;
+        self.check_positions()
+    }
+
+    /// Every card in exactly one zone. Checked after every decision by simulators: when the
+    /// card ids are `0..n` (as a game deals them), each count is kept at the card's own
+    /// index; otherwise the cards in id order (the map's order) and a binary search each.
+    fn check_cards(&self) -> Result<(), InvariantError> {
+        let len = self.cards.len();
+        let dense = self.cards.keys().next().is_none_or(|first| first.0 == 0)
+            && self
+                .cards
+                .keys()
+                .next_back()
+                .is_none_or(|last| last.0 as usize + 1 == len);
+        let ids: Vec<CardId> = if dense {
+            Vec::new()
+        } else {
+            self.cards.keys().copied().collect()
+        };
+        let index_of = |card: &CardId| {
+            if dense {
+                Some(card.0 as usize).filter(|&index| index < len)
+            } else {
+                ids.binary_search(card).ok()
+            }
+        };
+        let mut seen = vec![0usize; len];
         for (zone_id, zone) in self.zones.iter() {
             for card in &zone.cards {
-                match ids.binary_search(card) {
-                    Ok(index) => seen[index] += 1,
-                    Err(_) => {
+                match index_of(card) {
+                    Some(index) => seen[index] += 1,
+                    None => {
                         return Err(InvariantError::UnknownCardInZone {
                             zone: zone_id.to_string(),
                             card: *card,
@@ -597,21 +621,46 @@ impl GameState {
                 }
             }
         }
-        if let Some((card, count)) = ids.iter().zip(seen).find(|(_, count)| *count != 1) {
-            return Err(InvariantError::CardNotConserved { card: *card, count });
-        }
-        let mut occupied: BTreeMap<(&str, Position), PieceId> = BTreeMap::new();
-        for piece in self.pieces.values() {
-            if let Some(position) = piece.position {
-                if let Some(first) = occupied.insert((piece.layer.as_str(), position), piece.id) {
-                    return Err(InvariantError::SharedPosition {
-                        first,
-                        second: piece.id,
-                        position,
-                    });
-                }
-            }
+        if let Some((index, &count)) = seen.iter().enumerate().find(|(_, count)| **count != 1) {
+            let card = if dense {
+                CardId(index as u32)
+            } else {
+                ids[index]
+            };
+            return Err(InvariantError::CardNotConserved { card, count });
         }
         Ok(())
+    }
+
+    /// No two pieces of one layer on one position. Of several such pairs, the one reported
+    /// is the one met first going through the pieces in id order: the piece with the lowest
+    /// id that stands where an earlier one does, and that earlier piece.
+    fn check_positions(&self) -> Result<(), InvariantError> {
+        let mut placed: Vec<(&str, Position, PieceId)> = self
+            .pieces
+            .values()
+            .filter_map(|piece| Some((piece.layer.as_str(), piece.position?, piece.id)))
+            .collect();
+        placed.sort_unstable();
+        // In each group sharing a place, in id order, the first two pieces.
+        let clash = placed
+            .windows(2)
+            .enumerate()
+            .filter(|(at, pair)| {
+                let same = |a: &(&str, Position, PieceId), b: &(&str, Position, PieceId)| {
+                    a.0 == b.0 && a.1 == b.1
+                };
+                same(&pair[0], &pair[1]) && (*at == 0 || !same(&placed[at - 1], &pair[0]))
+            })
+            .map(|(_, pair)| (pair[0].2, pair[1].2, pair[1].1))
+            .min_by_key(|&(_, second, _)| second);
+        match clash {
+            Some((first, second, position)) => Err(InvariantError::SharedPosition {
+                first,
+                second,
+                position,
+            }),
+            None => Ok(()),
+        }
     }
 }

@@ -669,3 +669,161 @@ fn a_counter_refuses_to_pass_the_largest_whole_number() {
     assert_eq!(ctx.add_counter(Scope::Game, "glory", 1).unwrap(), i64::MAX);
     assert!(ctx.add_counter(Scope::Game, "glory", i64::MIN).is_ok());
 }
+
+/// A state of two players with cards 0..4 dealt into hands, and four fighters on hexes 0 to
+/// 3 of one row: what the invariant tests below break, one way each.
+fn dealt_state() -> GameState {
+    let mut state = GameState::new(3, &["Ann", "Bo"]);
+    let mut events = Vec::new();
+    let mut ctx = Ctx::new(&mut state, &mut events);
+    for player in [PlayerId(0), PlayerId(1)] {
+        ctx.create_zone(zone(player, "hand"), Visibility::Owner)
+            .unwrap();
+        for n in 0..2 {
+            ctx.create_card(&format!("card {n}"), player, &zone(player, "hand"))
+                .unwrap();
+        }
+    }
+    for q in 0..4 {
+        let id = ctx
+            .create_piece(
+                PlayerId((q % 2) as u8),
+                "fighter",
+                [("wounds".to_owned(), 2)],
+            )
+            .unwrap();
+        ctx.place_piece(
+            id,
+            Some(gloam_core::Position::Hex(gloam_core::Hex::new(q, 0))),
+            vec![],
+            "deploy",
+        )
+        .unwrap();
+    }
+    state
+}
+
+/// The kernel's invariants (`GameState::check_invariants`, checked by `gloam sim` after every
+/// decision): every card in exactly one zone, no two pieces of one layer in one place. Each
+/// way of breaking them is reported, whether the card ids are `0..n` or not.
+#[test]
+fn each_broken_invariant_is_reported() {
+    use gloam_core::{CardId, Hex, InvariantError, PieceId, Position};
+    use std::sync::Arc;
+    let state = dealt_state();
+    state.check_invariants().unwrap();
+    let hand = |state: &mut GameState, player: u8| -> Vec<CardId> {
+        Arc::make_mut(&mut state.zones)
+            .get(&zone(PlayerId(player), "hand"))
+            .unwrap()
+            .cards
+            .clone()
+    };
+    let set_hand = |state: &mut GameState, player: u8, cards: Vec<CardId>| {
+        Arc::make_mut(&mut state.zones)
+            .get_mut(&zone(PlayerId(player), "hand"))
+            .unwrap()
+            .cards = cards;
+    };
+
+    // A card in two zones, and a card in none.
+    let mut twice = state.clone();
+    let mut cards = hand(&mut twice, 1);
+    cards.push(CardId(0));
+    set_hand(&mut twice, 1, cards);
+    assert!(matches!(
+        twice.check_invariants(),
+        Err(InvariantError::CardNotConserved {
+            card: CardId(0),
+            count: 2
+        })
+    ));
+    let mut lost = state.clone();
+    set_hand(&mut lost, 1, vec![CardId(3)]);
+    assert!(matches!(
+        lost.check_invariants(),
+        Err(InvariantError::CardNotConserved {
+            card: CardId(2),
+            count: 0
+        })
+    ));
+
+    // A zone holding a card the game does not have.
+    let mut unknown = state.clone();
+    let mut cards = hand(&mut unknown, 0);
+    cards.push(CardId(9));
+    set_hand(&mut unknown, 0, cards);
+    assert!(matches!(
+        unknown.check_invariants(),
+        Err(InvariantError::UnknownCardInZone {
+            card: CardId(9),
+            ..
+        })
+    ));
+
+    // The same with ids that are not `0..n` (card 0 gone from the game and its hand).
+    let mut sparse = state.clone();
+    Arc::make_mut(&mut sparse.cards).remove(&CardId(0));
+    set_hand(&mut sparse, 0, vec![CardId(1)]);
+    sparse.check_invariants().unwrap();
+    let mut sparse_twice = sparse.clone();
+    set_hand(&mut sparse_twice, 0, vec![CardId(1), CardId(3)]);
+    assert!(matches!(
+        sparse_twice.check_invariants(),
+        Err(InvariantError::CardNotConserved {
+            card: CardId(3),
+            count: 2
+        })
+    ));
+    let mut sparse_unknown = sparse.clone();
+    set_hand(&mut sparse_unknown, 0, vec![CardId(1), CardId(0)]);
+    assert!(matches!(
+        sparse_unknown.check_invariants(),
+        Err(InvariantError::UnknownCardInZone {
+            card: CardId(0),
+            ..
+        })
+    ));
+
+    // Pieces 0, 2 and 3 on one hex: the pair reported is the one met first in id order,
+    // piece 2 being the first to stand where an earlier piece (0) does.
+    let mut crowded = state.clone();
+    let pieces = Arc::make_mut(&mut crowded.pieces);
+    for id in [2u16, 3] {
+        Arc::make_mut(pieces.get_mut(&PieceId(id)).unwrap()).position =
+            Some(Position::Hex(Hex::new(0, 0)));
+    }
+    match crowded.check_invariants() {
+        Err(InvariantError::SharedPosition {
+            first,
+            second,
+            position,
+        }) => {
+            assert_eq!((first, second), (PieceId(0), PieceId(2)));
+            assert_eq!(position, Position::Hex(Hex::new(0, 0)));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Two pairs: 0 and 3 on hex (0, 0), 1 and 2 on hex (1, 0). Going through the pieces in
+    // id order, piece 2 clashes (with 1) before piece 3 does: that pair is reported, though
+    // the other's place comes first in the map's order of places.
+    let mut two = state.clone();
+    let pieces = Arc::make_mut(&mut two.pieces);
+    Arc::make_mut(pieces.get_mut(&PieceId(3)).unwrap()).position =
+        Some(Position::Hex(Hex::new(0, 0)));
+    Arc::make_mut(pieces.get_mut(&PieceId(2)).unwrap()).position =
+        Some(Position::Hex(Hex::new(1, 0)));
+    match two.check_invariants() {
+        Err(InvariantError::SharedPosition { first, second, .. }) => {
+            assert_eq!((first, second), (PieceId(1), PieceId(2)));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Pieces of another layer may share a fighter's place.
+    let mut layered = state.clone();
+    let pieces = Arc::make_mut(&mut layered.pieces);
+    let token = pieces.get_mut(&PieceId(1)).unwrap();
+    Arc::make_mut(token).layer = "feature".to_owned();
+    Arc::make_mut(token).position = Some(Position::Hex(Hex::new(0, 0)));
+    layered.check_invariants().unwrap();
+}

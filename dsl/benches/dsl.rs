@@ -144,28 +144,10 @@ fn effect_calls_x100(bencher: Bencher) {
 /// A query script through `run` (the state is lent, never copied).
 #[divan::bench]
 fn query_script_run(bencher: Bencher) {
-    let mut bench = setup();
-    let script = compile(
-        &bench.host,
+    bench_run(
+        bencher,
         "adjacent(this_fighter, target) && damage(target) == 0",
-        false,
     );
-    let mut events = Vec::new();
-    bencher.bench_local(|| {
-        black_box(
-            bench
-                .host
-                .run(
-                    &script,
-                    &bench.world,
-                    &mut bench.state,
-                    &mut events,
-                    &bench.bindings,
-                    &[],
-                )
-                .unwrap(),
-        )
-    });
 }
 
 /// The same query as a condition through `evaluate_bool` (which copies the state).

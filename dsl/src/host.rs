@@ -1478,6 +1478,74 @@ mod tests {
         assert_eq!(registered, documented);
     }
 
+    /// Each documented parameter type (`docs/dsl.md`, from `vocabulary.rs`) admits the
+    /// Rust type every registered overload of that name and arity takes there: a card
+    /// author reads the same signature the engine checks arguments against.
+    #[test]
+    fn documented_parameter_types_match_the_registered_ones() {
+        use std::any::TypeId;
+        let host = Host::new();
+        let word_of = |t: TypeId| -> &'static str {
+            let words: [(TypeId, &'static str); 13] = [
+                (TypeId::of::<gloam_core::PieceId>(), "fighter"),
+                (TypeId::of::<gloam_core::Hex>(), "hex"),
+                (TypeId::of::<gloam_core::PlayerId>(), "player"),
+                (TypeId::of::<gloam_core::CardId>(), "card"),
+                (TypeId::of::<gloam_core::Point>(), "point"),
+                (TypeId::of::<gloam_core::GroupId>(), "unit"),
+                (TypeId::of::<crate::table::Edge>(), "table edge"),
+                (TypeId::of::<rhai::INT>(), "int"),
+                (TypeId::of::<bool>(), "bool"),
+                (TypeId::of::<rhai::ImmutableString>(), "string"),
+                (TypeId::of::<rhai::Array>(), "list"),
+                (TypeId::of::<rhai::Map>(), "map"),
+                (TypeId::of::<Dynamic>(), "any value"),
+            ];
+            words
+                .iter()
+                .find(|(id, _)| *id == t)
+                .map_or("an unknown type", |(_, word)| word)
+        };
+        // The types a documented type names: `fighter or hex` names two, `list of cards` a
+        // list, `map (move limits)` a map.
+        let admits = |doc: &str, word: &str| -> bool {
+            if doc.starts_with("list") || doc.starts_with("map") {
+                return doc.starts_with(word) || word == "any value";
+            }
+            let alternatives: Vec<&str> = doc
+                .split(" or ")
+                .flat_map(|part| part.split(", "))
+                .map(|part| part.split(" (").next().unwrap_or(part).trim())
+                .collect();
+            if word == "any value" {
+                return alternatives.len() > 1;
+            }
+            alternatives.contains(&word)
+        };
+        // Parameters that take any value to word their own error for a wrong one.
+        const WORDED: &[(&str, &str)] = &[("roll_for", "player")];
+        let mut wrong = Vec::new();
+        for doc in crate::vocabulary() {
+            let Some(overloads) = host.natives.overloads(doc.name, doc.params.len()) else {
+                continue;
+            };
+            for &index in overloads {
+                let native = &host.natives.list[index];
+                for (param, t) in doc.params.iter().zip(&native.params) {
+                    let word = word_of(*t);
+                    let worded = word == "any value" && WORDED.contains(&(doc.name, param.name));
+                    if !worded && !admits(param.ty, word) {
+                        wrong.push(format!(
+                            "{}: `{}` is documented as {}, registered as {word}",
+                            doc.name, param.name, param.ty
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
     fn small_world() -> World {
         let battlefield =
             gloam_core::Battlefield::from_hexes([(gloam_core::Hex::ORIGIN, Vec::<String>::new())]);

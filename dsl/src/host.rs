@@ -241,7 +241,7 @@ pub(crate) fn eval_nested(
     };
     if let Lowered::Program(program) = &script.lowered {
         if let Some(compiled) = crate::runtime::compiled() {
-            let variables = script.variables.iter().map(bound).collect();
+            let variables = script.variables.iter().map(bound);
             match crate::compiled::run(
                 program,
                 engine,
@@ -881,8 +881,7 @@ impl Host {
                     let variables = script
                         .variables
                         .iter()
-                        .map(|name| bindings.get(name).map_or(Val::Unit, Val::from_value))
-                        .collect();
+                        .map(|name| bindings.get(name).map_or(Val::Unit, Val::from_value));
                     crate::compiled::run(
                         program,
                         &self.engine,

@@ -232,10 +232,13 @@ pub(crate) fn run(
     engine: &Engine,
     natives: &Natives,
     limits: &Limits,
-    variables: Vec<Val>,
+    variables: impl ExactSizeIterator<Item = Val>,
 ) -> Finish {
-    let mut slots = variables;
-    slots.resize(program.slots.max(slots.len()), Val::Unit);
+    // The slots made once, at their full size: the variables, then `()` for the rest.
+    let size = program.slots.max(variables.len());
+    let mut slots = Vec::with_capacity(size);
+    slots.extend(variables);
+    slots.resize_with(size, Val::default);
     let suspension = Suspension {
         marks: Vec::new(),
         shared: vec![false; slots.len()],
@@ -1863,7 +1866,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
                     return Err(error(EvalAltResult::ErrorStackOverflow(pos)));
                 }
                 let mut frame = args.into_vec();
-                frame.resize(function.slots.max(function.params), Val::Unit);
+                frame.resize_with(function.slots.max(function.params), Val::default);
                 let shared = vec![false; frame.len()];
                 (frame, shared)
             }

@@ -88,7 +88,7 @@ pub(crate) fn run(
     engine: &Engine,
     natives: &Natives,
     limits: &Limits,
-    variables: Vec<Val>,
+    variables: impl ExactSizeIterator<Item = Val>,
 ) -> Finish {
     eval::run(program, engine, natives, limits, variables)
 }

@@ -180,6 +180,15 @@ impl<'a> ZoneKey<'a> {
             piece: zone.piece,
         }
     }
+
+    /// The zone id this key names (its name copied).
+    pub fn to_id(self) -> ZoneId {
+        ZoneId {
+            owner: self.owner,
+            name: self.name.to_owned(),
+            piece: self.piece,
+        }
+    }
 }
 
 /// A zone id or a borrowed key, compared as the zone map orders its ids (owner, name,
@@ -589,6 +598,7 @@ impl GameState {
     /// index; otherwise the cards in id order (the map's order) and a binary search each.
     fn check_cards(&self) -> Result<(), InvariantError> {
         let len = self.cards.len();
+        // Distinct ids in order, the first 0 and the last `len - 1`: they are `0..len`.
         let dense = self.cards.keys().next().is_none_or(|first| first.0 == 0)
             && self
                 .cards

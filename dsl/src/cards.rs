@@ -403,12 +403,21 @@ pub(crate) fn equipped_weapons<'a>(
 
 /// The zone holding the cards equipped on `fighter`.
 fn equipped_zone(run: &RunState, function: &'static str, fighter: PieceId) -> Result<ZoneId, Stop> {
+    equipped_key(run, function, fighter).map(ZoneKey::to_id)
+}
+
+/// The key of the zone holding the cards equipped on `fighter`.
+fn equipped_key<'a>(
+    run: &'a RunState,
+    function: &'static str,
+    fighter: PieceId,
+) -> Result<ZoneKey<'a>, Stop> {
     let owner = run
         .state()
         .piece(fighter)
         .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))?
         .owner;
-    Ok(ZoneId::on_piece(
+    Ok(ZoneKey::on_piece(
         owner,
         run.world.names.equipped.as_str(),
         fighter,
@@ -421,13 +430,8 @@ fn equipped_cards<'a>(
     function: &'static str,
     fighter: PieceId,
 ) -> Result<&'a [CardId], Stop> {
-    let state = run.state();
-    let owner = state
-        .piece(fighter)
-        .ok_or_else(|| Stop::failed(function, format!("there is no {fighter}")))?
-        .owner;
-    let key = ZoneKey::on_piece(owner, run.world.names.equipped.as_str(), fighter);
-    Ok(state.zone_cards_at(key))
+    let key = equipped_key(run, function, fighter)?;
+    Ok(run.state().zone_cards_at(key))
 }
 
 /// A fighter argument that may be `()`.

@@ -1653,13 +1653,13 @@ impl<const LINES: bool> Machine<'_, LINES> {
     }
 
     /// An operator with one operand or two, not all plain (those are read in place,
-    /// [`Machine::call_plain`]), not resumed: each operand evaluated as any argument is, then the operator answered here when the operands are the script's own
-    /// values (no list of arguments made), else called as any other call is. A stop at a
-    /// choice inside an operand is marked as the arguments of any call are, so the run
-    /// resumes through [`Machine::args`].
+    /// [`Machine::call_plain`]), not resumed: each operand evaluated as any argument is,
+    /// then the operator answered here when the operands are the script's own values (no
+    /// list of arguments made), else called as any other call is. A stop at a choice inside
+    /// an operand is marked as the arguments of any call are, so the run resumes through
+    /// [`Machine::args`].
     fn operator(&mut self, call: &Call) -> Eval<Val> {
-        let suspended = |marks: Vec<Mark>, kept: Option<Val>| {
-            let mut marks = marks;
+        let suspended = |mut marks: Vec<Mark>, kept: Option<Val>| {
             marks.push(Mark::Call(Some(kept.into_iter().collect())));
             Flow::Suspend(marks)
         };

@@ -422,10 +422,7 @@ impl Param for Items {
     type Rhai = Array;
 
     fn from_rhai(value: Array) -> Items {
-        match Val::from_array(value) {
-            Val::List(items) => Items(items),
-            _ => Items(Rc::default()),
-        }
+        Items(Val::items_of(value))
     }
 
     fn from_val(value: &Val) -> Option<Items> {

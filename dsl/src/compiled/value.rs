@@ -1,6 +1,6 @@
-//! The evaluator's own values (`docs/compiler.md`, "The evaluator's own values"): a game id is held as itself,
-//! not boxed twice inside a Rhai `Dynamic`, and a list or a map is shared until it is
-//! changed, so copying a value never allocates.
+//! The evaluator's own values (`docs/compiler.md`, "The evaluator's own values"): a game
+//! id is held as itself, not boxed twice inside a Rhai `Dynamic`, and a list or a map is
+//! shared until it is changed, so copying a value never allocates.
 //!
 //! A value meets Rhai's `Dynamic` only where the evaluator hands it to Rhai (its standard
 //! library, a native called as Rhai calls it, the script's result) or takes one from it.
@@ -89,7 +89,12 @@ impl Val {
 
     /// A list of Rhai's, taken over item by item.
     pub(crate) fn from_array(items: Array) -> Val {
-        Val::List(Rc::new(items.into_iter().map(Val::from_dynamic).collect()))
+        Val::List(Val::items_of(items))
+    }
+
+    /// The items of a list of Rhai's, as the evaluator's list holds them.
+    pub(crate) fn items_of(items: Array) -> Rc<Vec<Val>> {
+        Rc::new(items.into_iter().map(Val::from_dynamic).collect())
     }
 
     /// A kernel value as a script value (`crate::values::to_dynamic` makes Rhai's from it).

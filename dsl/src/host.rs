@@ -365,6 +365,9 @@ pub struct Host {
     suspended: RefCell<Option<Suspended>>,
     /// Every registered function, for the compiled form's calls.
     natives: Rc<Natives>,
+    /// The table and the limits, as a compiled run lends them to the card conditions it
+    /// evaluates: made once, shared by every run.
+    compiled: Rc<crate::runtime::Compiled>,
     /// Which engine runs scripts.
     script_engine: Cell<ScriptEngine>,
     /// The runs the compiled evaluator gave back to Rhai, by reason.
@@ -455,6 +458,11 @@ impl Host {
         let library = library_of(&engine);
         let mut lenient = sandbox(&limits);
         lenient.set_strict_variables(false);
+        let natives = Rc::new(natives);
+        let compiled = Rc::new(crate::runtime::Compiled {
+            natives: Rc::clone(&natives),
+            limits: limits.clone(),
+        });
         Host {
             engine,
             lenient,
@@ -462,7 +470,8 @@ impl Host {
             library,
             carried: RefCell::new(None),
             suspended: RefCell::new(None),
-            natives: Rc::new(natives),
+            natives,
+            compiled,
             script_engine: Cell::new(ScriptEngine::from_env()),
             bails: RefCell::new(BTreeMap::new()),
             resumes: Cell::new(0),
@@ -846,12 +855,8 @@ impl Host {
             depth: 0,
             memo: Memo::default(),
             list_depth: 0,
-            compiled: (self.script_engine.get() == ScriptEngine::Compiled).then(|| {
-                Rc::new(crate::runtime::Compiled {
-                    natives: self.natives.clone(),
-                    limits: self.limits.clone(),
-                })
-            }),
+            compiled: (self.script_engine.get() == ScriptEngine::Compiled)
+                .then(|| Rc::clone(&self.compiled)),
             asked: None,
             placed: std::cell::RefCell::new(None),
             scene: std::cell::RefCell::new(None),

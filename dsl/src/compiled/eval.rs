@@ -307,6 +307,13 @@ impl<const LINES: bool> Machine<'_, LINES> {
     fn finish(mut self, program: &Program) -> Finish {
         let finish = self.block(&program.body);
         let operations = self.env.operations;
+        if !matches!(finish, Err(Flow::Suspend(_))) {
+            // The frame is done with: its values that hold nothing are let go without a
+            // call of `Val`'s drop each.
+            for value in self.slots.drain(..) {
+                discard(value);
+            }
+        }
         match finish {
             Ok(value) | Err(Flow::Return(value)) | Err(Flow::Break(_, value)) => {
                 Finish::Done(Ok(value.into_dynamic()), operations, self.env.lines)
@@ -1384,7 +1391,11 @@ impl<const LINES: bool> Machine<'_, LINES> {
     fn cond(&mut self, cond: &Expr) -> Eval<bool> {
         let value = self.expr(cond)?;
         match value.as_bool() {
-            Some(b) => Ok(b),
+            Some(b) => {
+                // A flag holds nothing: no call of `Val`'s drop.
+                std::mem::forget(value);
+                Ok(b)
+            }
             None => {
                 let actual = match cond {
                     Expr::Local(slot, _) if self.shared[*slot as usize] => {
@@ -1683,6 +1694,10 @@ impl<const LINES: bool> Machine<'_, LINES> {
             _ => None,
         };
         if let Some(value) = answered {
+            discard(left);
+            if let Some(right) = right {
+                discard(right);
+            }
             return Ok(value);
         }
         let mut operands: Args = std::iter::once(left).chain(right).collect();
@@ -1876,8 +1891,13 @@ impl<const LINES: bool> Machine<'_, LINES> {
         self.env.depth += 1;
         let result = self.block(&function.body);
         self.env.depth -= 1;
-        let frame = std::mem::replace(&mut self.slots, outer);
+        let mut frame = std::mem::replace(&mut self.slots, outer);
         let shared = std::mem::replace(&mut self.shared, outer_shared);
+        if !matches!(result, Err(Flow::Suspend(_))) {
+            for value in frame.drain(..) {
+                discard(value);
+            }
+        }
         match result {
             Ok(value) | Err(Flow::Return(value)) => Ok(value),
             Err(Flow::Error(inner)) => Err(in_closure(inner, &function.name, pos)),

@@ -119,22 +119,24 @@ fn read_items<I, T>(
     kind: impl Fn(&I) -> &'static str,
     cast: impl Fn(&I) -> Option<T>,
 ) -> Result<Vec<T>, crate::runtime::Stop> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(index, item)| {
-            cast(item).ok_or_else(|| {
-                crate::runtime::Stop::failed(
+    // Room for every item, made once: collecting results would grow the list as it went.
+    let mut read = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        match cast(item) {
+            Some(value) => read.push(value),
+            None => {
+                return Err(crate::runtime::Stop::failed(
                     function,
                     format!(
                         "`{param}` must be a list of {what}; item {} is a {}",
                         index + 1,
                         kind(item)
                     ),
-                )
-            })
-        })
-        .collect()
+                ));
+            }
+        }
+    }
+    Ok(read)
 }
 
 /// The items of a list parameter read as one type ([`list_of`] for the evaluator's values).

@@ -66,7 +66,14 @@ pub(crate) fn flow_value(value: &Val) -> Option<Value> {
         Val::Player(player) => Value::Player(*player),
         Val::Card(card) => Value::Card(*card),
         Val::Hex(hex) => Value::Hex(*hex),
-        Val::List(items) => Value::List(items.iter().map(flow_value).collect::<Option<_>>()?),
+        Val::List(items) => {
+            // Room for every item at once: collecting options would grow the list.
+            let mut list = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                list.push(flow_value(item)?);
+            }
+            Value::List(list)
+        }
         _ => return None,
     })
 }
@@ -74,27 +81,26 @@ pub(crate) fn flow_value(value: &Val) -> Option<Value> {
 /// The variables of `then(step, vars)`, sorted by name; an error naming the first key whose
 /// value a step cannot receive.
 pub(crate) fn flow_vars(vars: &Entries) -> Result<Vec<(String, Value)>, Stop> {
-    vars.iter()
-        .map(|(key, value)| {
-            flow_value(value)
-                .map(|value| (key.as_str().to_owned(), value))
-                .ok_or_else(|| {
-                    let what = match value {
-                        Val::List(items) => {
-                            let bad = items.iter().find(|item| flow_value(item).is_none());
-                            format!("a list holding a {}", bad.map_or("value", Val::kind))
-                        }
-                        other => format!("a {}", other.kind()),
-                    };
-                    Stop::failed(
-                        "then",
-                        format!(
-                            "`{key}` is {what}; a step's variables are fighters, players, cards, hexes, ints, bools, strings or lists of those"
-                        ),
-                    )
-                })
-        })
-        .collect()
+    let mut read = Vec::with_capacity(vars.len());
+    for (key, value) in vars.iter() {
+        let Some(flowing) = flow_value(value) else {
+            let what = match value {
+                Val::List(items) => {
+                    let bad = items.iter().find(|item| flow_value(item).is_none());
+                    format!("a list holding a {}", bad.map_or("value", Val::kind))
+                }
+                other => format!("a {}", other.kind()),
+            };
+            return Err(Stop::failed(
+                "then",
+                format!(
+                    "`{key}` is {what}; a step's variables are fighters, players, cards, hexes, ints, bools, strings or lists of those"
+                ),
+            ));
+        };
+        read.push((key.as_str().to_owned(), flowing));
+    }
+    Ok(read)
 }
 
 pub(crate) fn register(engine: &mut Registrar) {

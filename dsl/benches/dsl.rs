@@ -191,6 +191,13 @@ fn bench_run(bencher: Bencher, text: &str) {
     });
 }
 
+/// A run of a script that does nothing (`0`): what every run costs before its script
+/// does anything (lending the game, the run's state, the variables bound, the outcome).
+#[divan::bench]
+fn empty_run(bencher: Bencher) {
+    bench_run(bencher, "0");
+}
+
 /// The evaluator on the script's own values only: 1,000 turns of a loop with an `if`, a
 /// remainder, a comparison and an addition (about 6,000 operations; the evaluator's floor).
 #[divan::bench]

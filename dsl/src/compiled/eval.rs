@@ -1393,7 +1393,7 @@ impl<const LINES: bool> Machine<'_, LINES> {
         match value.as_bool() {
             Some(b) => {
                 // A flag holds nothing: no call of `Val`'s drop.
-                std::mem::forget(value);
+                discard(value);
                 Ok(b)
             }
             None => {

@@ -693,3 +693,44 @@ fn typed_natives_agree_on_both_engines() {
         assert_eq!(results[0], results[1], "{text}");
     }
 }
+
+/// A call of the one native of its name with constants and locals is made directly by the
+/// compiled engine (`docs/compiler.md`, "Calls resolved once"): with arguments of the
+/// native's types it gives what Rhai gives, and with others it is made as any other call,
+/// to the same error; at every limit both engines stop at the same place.
+#[test]
+fn direct_calls_of_one_native_agree_on_both_engines() {
+    let scripts = [
+        "let n = damage(target) + damage(this_fighter); [n, has_token(target, \"guard\")]",
+        "let who = players()[0]; damage(who)",
+        "let name = 3; has_token(target, name)",
+        "let s = \"x\"; owner(s)",
+        "let total = 0; for f in fighters() { total += damage(f); } total",
+    ];
+    let context =
+        ScriptContext::effect("direct").with_variables(["this_fighter", "target", "player"]);
+    for (index, text) in scripts.into_iter().enumerate() {
+        let results = on_both_engines("direct.gloam", text, &context);
+        assert_eq!(results[0], results[1], "{text}");
+        // The second to the fourth give arguments of other types: an error on both.
+        assert_eq!(
+            results[0].is_err(),
+            (1..=3).contains(&index),
+            "{text}: {results:?}"
+        );
+    }
+    let text = scripts[0];
+    let mut limit = 1;
+    loop {
+        let rhai = limited(ScriptEngine::Rhai, text, Some(limit));
+        assert_eq!(
+            limited(ScriptEngine::Compiled, text, Some(limit)),
+            rhai,
+            "{text}: limit {limit}"
+        );
+        if rhai.0.is_ok() {
+            break;
+        }
+        limit += 1;
+    }
+}

@@ -1445,6 +1445,49 @@ impl<const LINES: bool> Machine<'_, LINES> {
         }
     }
 
+    /// A call of its one native with constants and locals ([`Call::direct`]), read where
+    /// they are: counted and made as `call_plain` makes it, with none of its tests of
+    /// what the call is. `None` when the arguments are not of the native's types: nothing
+    /// was counted, and the call is made as any other, which finds the overload Rhai
+    /// would, or its error.
+    fn call_direct(&mut self, call: &Call) -> Eval<Option<Val>> {
+        const SHORT: usize = 6;
+        let Some(index) = call.direct else {
+            return Ok(None);
+        };
+        let Machine { env, slots, .. } = self;
+        let native = &env.natives.list[index as usize];
+        let count = call.args.len();
+        if count > SHORT {
+            return Ok(None);
+        }
+        let filler = std::mem::ManuallyDrop::new(Val::Unit);
+        let mut refs: [&Val; SHORT] = [&*filler; SHORT];
+        for (place, arg) in refs.iter_mut().zip(&call.args) {
+            *place = match arg {
+                Expr::Const(value, _) => value,
+                Expr::Local(slot, _) => &slots[*slot as usize],
+                _ => return Ok(None),
+            };
+        }
+        let refs = &refs[..count];
+        if !native.accepts(refs) {
+            return Ok(None);
+        }
+        let Some(borrowed) = &native.borrowed else {
+            return Ok(None);
+        };
+        for arg in &call.args {
+            env.track(arg.position())?;
+        }
+        let pos = call.pos;
+        env.track(pos)?;
+        let context = NativeCallContext::from((env.engine, &*call.name, None, &env.global, pos));
+        let result = borrowed(context, refs).map_err(|e| Flow::Error(fill(e, pos)))?;
+        env.check_size(&result, pos)?;
+        Ok(Some(result))
+    }
+
     /// An expression's value, the operation of evaluating it not counted (Rhai does not
     /// count a function-call statement's call as an expression).
     fn expr_uncounted(&mut self, expr: &Expr) -> Eval<Val> {
@@ -1545,6 +1588,11 @@ impl<const LINES: bool> Machine<'_, LINES> {
                 Ok(value)
             }
             Expr::Call(call) => {
+                if call.direct.is_some() && !self.resuming() {
+                    if let Some(value) = self.call_direct(call)? {
+                        return Ok(value);
+                    }
+                }
                 if call.operator
                     && !call.plain_args
                     && (1..=2).contains(&call.args.len())

@@ -364,7 +364,34 @@ pub(crate) struct Call {
     /// `f(x, ...)` with a variable first (neither an operator nor the script's own
     /// function): Rhai passes the variable itself to a function taking it by reference.
     pub(crate) first_by_ref: bool,
+    /// A call of the one native of its name and arity, which reads its arguments borrowed
+    /// and never asks, with arguments that are constants and locals: the evaluator calls it
+    /// directly when the arguments are of its types ([`Call::direct_native`]).
+    pub(crate) direct: Option<u32>,
     pub(crate) pos: Position,
+}
+
+impl Call {
+    /// The native a call may make directly, if any: not an operator, not the script's own
+    /// function, one overload that borrows its arguments and never asks, every argument a
+    /// constant or a local.
+    pub(crate) fn direct_native(&self, natives: &super::natives::Natives) -> Option<u32> {
+        let [index] = self.natives.as_slice() else {
+            return None;
+        };
+        let native = &natives.list[*index];
+        let plain = self
+            .args
+            .iter()
+            .all(|arg| matches!(arg, Expr::Const(..) | Expr::Local(..)));
+        (!self.operator
+            && self.script.is_none()
+            && plain
+            && native.borrowed.is_some()
+            && !native.asks)
+            .then(|| u32::try_from(*index).ok())
+            .flatten()
+    }
 }
 
 /// A chain of properties, indexes and method calls on a root.

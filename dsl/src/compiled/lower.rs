@@ -437,6 +437,7 @@ impl Lowerer<'_> {
             && !lowered.operator
             && matches!(lowered.args.first(), Some(Expr::Local(..)));
         lowered.script = script;
+        lowered.direct = lowered.direct_native(self.natives);
         Ok(Expr::Call(Box::new(lowered)))
     }
 
@@ -496,6 +497,7 @@ impl Lowerer<'_> {
                 plain_args: false,
                 plain_parts: false,
                 first_by_ref: false,
+                direct: None,
                 pos,
             },
         }
@@ -518,6 +520,7 @@ impl Lowerer<'_> {
             args,
             operator: call.op_token.is_some(),
             first_by_ref: false,
+            direct: None,
             pos,
         }
     }

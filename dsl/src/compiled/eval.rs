@@ -495,7 +495,7 @@ impl<const LINES: bool> Env<'_, LINES> {
     }
 
     /// The limits on sizes, checked on a value as Rhai checks a function's result.
-    #[inline]
+    #[inline(always)]
     fn check_size(&self, value: &Val, pos: Position) -> Eval<()> {
         if matches!(
             value,

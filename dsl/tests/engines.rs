@@ -527,19 +527,25 @@ fn both_engines_meet_the_operation_limit_at_the_same_place() {
         let whole = limited(ScriptEngine::Rhai, text, None);
         assert!(whole.0.is_ok(), "{text}: {:?}", whole.0);
         assert_eq!(limited(ScriptEngine::Compiled, text, None), whole, "{text}");
-        let mut limit = 1;
-        loop {
-            let rhai = limited(ScriptEngine::Rhai, text, Some(limit));
-            assert_eq!(
-                limited(ScriptEngine::Compiled, text, Some(limit)),
-                rhai,
-                "{text}: limit {limit}"
-            );
-            if rhai.0.is_ok() {
-                break;
-            }
-            limit += 1;
+        agree_at_every_limit(text);
+    }
+}
+
+/// `text` run on both engines with a limit of 1 operation, 2, and so on until Rhai finishes
+/// it: the same result or error, events and game at each.
+fn agree_at_every_limit(text: &str) {
+    let mut limit = 1;
+    loop {
+        let rhai = limited(ScriptEngine::Rhai, text, Some(limit));
+        assert_eq!(
+            limited(ScriptEngine::Compiled, text, Some(limit)),
+            rhai,
+            "{text}: limit {limit}"
+        );
+        if rhai.0.is_ok() {
+            break;
         }
+        limit += 1;
     }
 }
 
@@ -719,18 +725,5 @@ fn direct_calls_of_one_native_agree_on_both_engines() {
             "{text}: {results:?}"
         );
     }
-    let text = scripts[0];
-    let mut limit = 1;
-    loop {
-        let rhai = limited(ScriptEngine::Rhai, text, Some(limit));
-        assert_eq!(
-            limited(ScriptEngine::Compiled, text, Some(limit)),
-            rhai,
-            "{text}: limit {limit}"
-        );
-        if rhai.0.is_ok() {
-            break;
-        }
-        limit += 1;
-    }
+    agree_at_every_limit(scripts[0]);
 }

@@ -380,13 +380,11 @@ impl Call {
             return None;
         };
         let native = &natives.list[*index];
-        let plain = self
-            .args
-            .iter()
-            .all(|arg| matches!(arg, Expr::Const(..) | Expr::Local(..)));
+        // Plain arguments none of which is a part of a local: constants and locals.
         (!self.operator
             && self.script.is_none()
-            && plain
+            && self.plain_args
+            && !self.plain_parts
             && native.borrowed.is_some()
             && !native.asks)
             .then(|| u32::try_from(*index).ok())
